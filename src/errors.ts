@@ -1,0 +1,198 @@
+/**
+ * ctxgate's typed errors.
+ *
+ * Every error the SDK raises is a {@link CtxgateError} (or a subclass the specs name) with a literal
+ * `name`, a stable string `code` and structured `details`. Errors cross the Web Worker boundary as
+ * plain data ({@link serializeError}) and are rebuilt intact on the other side
+ * ({@link deserializeError}), because Comlink by default keeps only `message`, `name` and `stack`.
+ */
+
+/** Every stable error code ctxgate can raise. Codes never change meaning once released. */
+export type CtxgateErrorCode =
+  // input and lifecycle
+  | 'INVALID_PARAMS'
+  | 'NOT_INITIALIZED'
+  | 'WASM_LOAD_FAILED'
+  | 'CORE_FAILURE'
+  | 'WORKER_CRASHED'
+  | 'WORKER_CLOSED'
+  | 'UNSUPPORTED_VALUE'
+  // context builder refusals (spec 001)
+  | 'CONTEXT_TOO_LARGE'
+  | 'SECRET_RISK'
+  | 'AMBIGUOUS_TARGET'
+  | 'UNSUPPORTED_ENCODING'
+  | 'OUTSIDE_SANDBOX'
+  | 'READ_FAILED'
+  // tool output policy (spec 000)
+  | 'NOT_FOUND'
+  | 'TIMEOUT'
+  | 'RATE_LIMITED'
+  | 'BUDGET_EXCEEDED'
+  | 'INTERNAL_ERROR'
+  // agent context store (spec 004)
+  | 'CONTEXT_VIOLATION'
+  | 'CONTEXT_SIZE'
+  | 'CONFLICT'
+  | 'CORRUPT_RECORD'
+  | 'QUOTA_EXCEEDED'
+  | 'STORAGE_FAILURE'
+  | 'MIGRATION_FAILED';
+
+/** Options accepted by every ctxgate error constructor. */
+export interface CtxgateErrorOptions {
+  /** Structured, JSON-safe facts about the failure. Never secret values or file contents. */
+  details?: Record<string, unknown>;
+  /** The underlying error, if any. */
+  cause?: unknown;
+}
+
+/** Base class of every error ctxgate raises. */
+export class CtxgateError extends Error {
+  override name: string = 'CtxgateError';
+  /** Stable machine-readable code; branch on this, not on `message`. */
+  readonly code: CtxgateErrorCode;
+  /** Structured, JSON-safe facts about the failure. */
+  readonly details: Record<string, unknown>;
+
+  constructor(code: CtxgateErrorCode, message: string, options: CtxgateErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.details = options.details ?? {};
+  }
+
+  /** JSON form, as logged or sent over the wire. */
+  toJSON(): SerializedError {
+    return serializeError(this);
+  }
+}
+
+/** Refusal: the context needed does not fit the hard token limit (spec 001, ContextTooLarge). */
+export class ContextTooLargeError extends CtxgateError {
+  override name = 'ContextTooLargeError';
+  constructor(message: string, options: CtxgateErrorOptions = {}) {
+    super('CONTEXT_TOO_LARGE', message, options);
+  }
+}
+
+/** Refusal: a secret was found that cannot be removed safely (spec 001, SecretRisk). */
+export class SecretRiskError extends CtxgateError {
+  override name = 'SecretRiskError';
+  constructor(message: string, options: CtxgateErrorOptions = {}) {
+    super('SECRET_RISK', message, options);
+  }
+}
+
+/** Refusal: a target symbol has several matches and no user selection (spec 001, AmbiguousTarget). */
+export class AmbiguousTargetError extends CtxgateError {
+  override name = 'AmbiguousTargetError';
+  constructor(message: string, options: CtxgateErrorOptions = {}) {
+    super('AMBIGUOUS_TARGET', message, options);
+  }
+}
+
+/** An agent wrote outside the namespaces it is allowed to write (spec 004). */
+export class ContextViolationError extends CtxgateError {
+  override name = 'ContextViolationError';
+  constructor(message: string, options: CtxgateErrorOptions = {}) {
+    super('CONTEXT_VIOLATION', message, options);
+  }
+}
+
+/** A write would exceed a size limit of the agent context (spec 004). */
+export class ContextSizeError extends CtxgateError {
+  override name = 'ContextSizeError';
+  constructor(message: string, options: CtxgateErrorOptions = {}) {
+    super('CONTEXT_SIZE', message, options);
+  }
+}
+
+/** A concurrent writer saved first; reload and retry instead of overwriting (spec 004). */
+export class ConflictError extends CtxgateError {
+  override name = 'ConflictError';
+  constructor(message: string, options: CtxgateErrorOptions = {}) {
+    super('CONFLICT', message, options);
+  }
+}
+
+type ErrorCtor = new (message: string, options?: CtxgateErrorOptions) => CtxgateError;
+
+/** Subclasses by name, so an error rebuilt after the worker hop has its original class. */
+const subclasses: Record<string, ErrorCtor> = {
+  ContextTooLargeError,
+  SecretRiskError,
+  AmbiguousTargetError,
+  ContextViolationError,
+  ContextSizeError,
+  ConflictError,
+};
+
+/**
+ * True for any ctxgate error, also one from another realm (a worker, an iframe), where
+ * `instanceof` would fail. Pass a code to also check it.
+ */
+export function isCtxgateError(value: unknown, code?: CtxgateErrorCode): value is CtxgateError {
+  if (value === null || typeof value !== 'object') return false;
+  const v = value as { name?: unknown; code?: unknown; details?: unknown };
+  const looksLike =
+    value instanceof CtxgateError ||
+    (typeof v.name === 'string' &&
+      (v.name === 'CtxgateError' || v.name in subclasses) &&
+      typeof v.code === 'string' &&
+      typeof v.details === 'object');
+  return looksLike && (code === undefined || v.code === code);
+}
+
+/** The wire form of an error. Plain data: survives structured clone and JSON. */
+export interface SerializedError {
+  name: string;
+  code?: CtxgateErrorCode;
+  message: string;
+  details?: Record<string, unknown>;
+  stack?: string;
+  cause?: SerializedError;
+}
+
+/** Turns any thrown value into plain data for the worker hop or a log line. */
+export function serializeError(error: unknown, depth = 0): SerializedError {
+  if (isCtxgateError(error)) {
+    const out: SerializedError = {
+      name: error.name,
+      code: error.code,
+      message: error.message,
+      details: error.details,
+    };
+    if (error.stack !== undefined) out.stack = error.stack;
+    if (error.cause !== undefined && depth < 4) out.cause = serializeError(error.cause, depth + 1);
+    return out;
+  }
+  if (error instanceof Error) {
+    const out: SerializedError = { name: error.name, message: error.message };
+    if (error.stack !== undefined) out.stack = error.stack;
+    if (error.cause !== undefined && depth < 4) out.cause = serializeError(error.cause, depth + 1);
+    return out;
+  }
+  return { name: 'Error', message: String(error) };
+}
+
+/** Rebuilds an error serialised by {@link serializeError}, with its class, code and details. */
+export function deserializeError(data: SerializedError): Error {
+  const cause = data.cause === undefined ? undefined : deserializeError(data.cause);
+  let error: Error;
+  if (data.code !== undefined) {
+    const Sub = subclasses[data.name];
+    error = Sub
+      ? new Sub(data.message, { details: data.details ?? {}, cause })
+      : new CtxgateError(data.code, data.message, { details: data.details ?? {}, cause });
+  } else {
+    error = new Error(data.message, cause === undefined ? undefined : { cause });
+    error.name = data.name;
+  }
+  if (data.stack !== undefined) error.stack = data.stack;
+  return error;
+}
+
+/** Shorthand for the most common error: bad input, naming the field. */
+export function invalidParams(field: string, message: string, details: Record<string, unknown> = {}): CtxgateError {
+  return new CtxgateError('INVALID_PARAMS', `${field}: ${message}`, { details: { field, ...details } });
+}
