@@ -1,0 +1,4 @@
+// The ctxgate core: a numeric ABI over bytes in the I/O window. Each capability lives in its own
+// file and is re-exported here; the host glue in src/core/ is the only code that calls these.
+export { ioInput, ioOutput, ioOutputLen, ioRelease } from './io';
+export { crc32, utf8Validate } from './checksum';

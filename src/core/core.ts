@@ -1,0 +1,170 @@
+import { CtxgateError } from '../errors.ts';
+import { instantiate } from './wasm/ctxgate.js';
+import { loadDefaultModule } from '#wasm-source';
+import { compileSource, type WasmSource } from './source.ts';
+
+/** The raw exports of the core, as the generated glue types them. */
+export type CoreExports = Awaited<ReturnType<typeof instantiate>>;
+
+const encoder = new TextEncoder();
+
+/**
+ * One instance of the WebAssembly core with the only code that touches its memory. Inputs are
+ * copied into the core's I/O window right before a call and outputs copied out with `slice()`
+ * right after; no view into `memory.buffer` outlives a call, because `memory.grow` detaches it.
+ */
+export class Core {
+  readonly #exports: CoreExports;
+  readonly #memory: WebAssembly.Memory;
+
+  /** @internal Use {@link initCore} / {@link getCore}. */
+  constructor(exports: CoreExports) {
+    this.#exports = exports;
+    this.#memory = (exports as unknown as { memory: WebAssembly.Memory }).memory;
+  }
+
+  /** The raw numeric exports, for the capability modules in src/core/. */
+  get raw(): CoreExports {
+    return this.#exports;
+  }
+
+  /** Copies bytes into the input window; returns their address. */
+  writeBytes(bytes: Uint8Array): number {
+    const ptr = this.#exports.ioInput(bytes.byteLength);
+    new Uint8Array(this.#memory.buffer, ptr, bytes.byteLength).set(bytes);
+    return ptr;
+  }
+
+  /**
+   * Encodes a string as UTF-8 straight into the input window (no intermediate copy); returns the
+   * address and the byte length. Lone surrogates become U+FFFD, as with every TextEncoder.
+   */
+  writeString(text: string): { ptr: number; len: number } {
+    // A UTF-16 code unit encodes to at most 3 UTF-8 bytes.
+    const cap = text.length * 3;
+    const ptr = this.#exports.ioInput(cap);
+    const { written } = encoder.encodeInto(text, new Uint8Array(this.#memory.buffer, ptr, cap));
+    return { ptr, len: written };
+  }
+
+  /** Writes either form of input; strings are encoded as UTF-8. */
+  writeInput(input: string | Uint8Array): { ptr: number; len: number } {
+    if (typeof input === 'string') return this.writeString(input);
+    return { ptr: this.writeBytes(input), len: input.byteLength };
+  }
+
+  /** Copies the last operation's output window out of wasm memory. */
+  readOutput(): Uint8Array<ArrayBuffer> {
+    const ptr = this.#exports.ioOutput();
+    const len = this.#exports.ioOutputLen();
+    return new Uint8Array(this.#memory.buffer, ptr, len).slice();
+  }
+
+  /** A view of `len` bytes at `ptr`, valid only until the next call into the core. */
+  view(ptr: number, len: number): Uint8Array {
+    return new Uint8Array(this.#memory.buffer, ptr, len);
+  }
+
+  /** Current size of the core's linear memory, in bytes. */
+  get memoryBytes(): number {
+    return this.#memory.buffer.byteLength;
+  }
+}
+
+let defaultModule: Promise<WebAssembly.Module> | undefined;
+let corePromise: Promise<Core> | undefined;
+let ready: Core | undefined;
+
+/** The runtime's default module, compiled once per thread and cached as one promise. */
+function loadDefault(): Promise<WebAssembly.Module> {
+  if (!defaultModule) {
+    const pending = loadDefaultModule();
+    // A failed load is not cached: a later call may succeed (network back, file served).
+    pending.catch(() => {
+      if (defaultModule === pending) defaultModule = undefined;
+    });
+    defaultModule = pending;
+  }
+  return defaultModule;
+}
+
+/**
+ * Loads the core for this thread. Without a source: the runtime default, compiled and
+ * instantiated once; later calls return the same instance. With a source: a new instance from it
+ * replaces this thread's core once it has loaded; if it fails, the current core stays.
+ */
+export function initCore(source?: WasmSource): Promise<Core> {
+  if (source === undefined && corePromise) return corePromise;
+  const pending = (source === undefined ? loadDefault() : compileSource(source)).then(instantiateCore).then((core) => {
+    if (corePromise === pending || source !== undefined) {
+      ready = core;
+      corePromise = Promise.resolve(core);
+    }
+    return core;
+  });
+  if (source === undefined) {
+    pending.catch(() => {
+      if (corePromise === pending) corePromise = undefined;
+    });
+    corePromise = pending;
+  }
+  return pending;
+}
+
+async function instantiateCore(module: WebAssembly.Module): Promise<Core> {
+  try {
+    return new Core(await instantiate(module, {}));
+  } catch (cause) {
+    throw new CtxgateError('WASM_LOAD_FAILED', 'The ctxgate core compiled but could not be instantiated; is the .wasm from this version of ctxgate?', {
+      cause,
+    });
+  }
+}
+
+/**
+ * The ready core, synchronously. Throws NOT_INITIALIZED until `await init()` (or any async API
+ * call) has loaded it, so a forgotten init fails loudly instead of hanging.
+ */
+export function getCore(): Core {
+  if (!ready) {
+    throw new CtxgateError(
+      'NOT_INITIALIZED',
+      'The ctxgate core is not loaded yet. Call `await init()` once before using synchronous functions.',
+    );
+  }
+  return ready;
+}
+
+/**
+ * Runs an operation against the core. A trap inside WebAssembly (a bug, or memory exhausted) leaves
+ * the instance in an unknown state, so it is discarded and the next call gets a fresh one from the
+ * cached module; the caller gets a CORE_FAILURE error.
+ */
+export function withCore<T>(op: (core: Core) => T): T {
+  const core = getCore();
+  try {
+    return op(core);
+  } catch (cause) {
+    if (cause instanceof WebAssembly.RuntimeError || cause instanceof RangeError) {
+      ready = undefined;
+      corePromise = undefined;
+      throw new CtxgateError('CORE_FAILURE', 'The ctxgate core failed on this input and was reset; the call was not completed.', {
+        cause,
+      });
+    }
+    throw cause;
+  }
+}
+
+/** Async form of {@link withCore} that loads the core first if needed. */
+export async function withCoreAsync<T>(op: (core: Core) => T): Promise<T> {
+  if (!ready) await initCore();
+  return withCore(op);
+}
+
+/** Forgets the loaded instance and module (tests, or to switch the source). */
+export function resetCore(): void {
+  ready = undefined;
+  corePromise = undefined;
+  defaultModule = undefined;
+}

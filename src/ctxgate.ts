@@ -1,0 +1,78 @@
+import { CtxgateError } from './errors.ts';
+import { createDefaultEngine } from '#engine';
+import { createWorkerEngine } from './worker/client.ts';
+import type { Engine } from './worker/engine.ts';
+import { createInlineEngine } from './worker/inline.ts';
+import type { TransferableWasmSource } from './worker/protocol.ts';
+
+/** Options of {@link createCtxgate}. */
+export interface CtxgateOptions {
+  /** Where to load the core from; defaults to the .wasm shipped for this runtime. */
+  wasm?: TransferableWasmSource;
+  /**
+   * Where the core runs. Default: a module Web Worker in browsers and Deno, in-thread on workerd
+   * and Node. `false` forces in-thread; a `Worker` you created (from ctxgate's `worker` entry) is
+   * used as is.
+   */
+  worker?: Worker | false;
+  /** Transfer byte inputs to the worker instead of copying them (detaches your buffers). */
+  transferInputs?: boolean;
+}
+
+/**
+ * Starts a ctxgate engine and loads its core. The returned engine has the async API of the core,
+ * `close()`, and `Symbol.asyncDispose` for `await using`.
+ *
+ * @example
+ * await using cg = await createCtxgate();
+ * const crc = await cg.crc32('hello');
+ */
+export async function createCtxgate(options: CtxgateOptions = {}): Promise<Engine> {
+  const engine =
+    options.worker === false
+      ? createInlineEngine()
+      : options.worker !== undefined
+        ? createWorkerEngine(options.worker, { transferInputs: options.transferInputs ?? false })
+        : createDefaultEngine();
+  try {
+    await engine.init(options.wasm);
+  } catch (error) {
+    await engine.close();
+    throw error;
+  }
+  return engine;
+}
+
+let shared: Promise<Engine> | undefined;
+
+/**
+ * Loads the core for the package-level functions (`crc32`, `sha256Hex`, …) and the synchronous
+ * helpers. Optional: those functions load the default core on first use. Call it first to override
+ * the source (for example a CDN URL) or to fail early.
+ */
+export function init(options: CtxgateOptions = {}): Promise<Engine> {
+  if (shared) return shared;
+  const pending = createCtxgate(options);
+  pending.catch(() => {
+    if (shared === pending) shared = undefined;
+  });
+  shared = pending;
+  return pending;
+}
+
+/** The shared engine behind the package-level functions. */
+export function sharedEngine(): Promise<Engine> {
+  return shared ?? init();
+}
+
+/** Closes the shared engine; the next package-level call starts a new one. */
+export async function shutdown(): Promise<void> {
+  const current = shared;
+  shared = undefined;
+  if (current) await (await current.catch(() => undefined))?.close();
+}
+
+/** Thrown for calls that need a running engine when none can be started. */
+export function notRunning(): CtxgateError {
+  return new CtxgateError('NOT_INITIALIZED', 'No ctxgate engine is running; call init() or createCtxgate().');
+}

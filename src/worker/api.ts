@@ -1,0 +1,19 @@
+import { crc32, utf8Check } from '../core/checksum.ts';
+import { initCore } from '../core/core.ts';
+import { withCoreAsync } from '../core/core.ts';
+import type { CoreApi, CoreInfo } from './protocol.ts';
+
+/**
+ * The core API implemented in the current thread. The worker exposes exactly this object, and the
+ * in-thread engine (workerd, Node) calls it directly, so both paths run the same code.
+ */
+export function createCoreApi(mode: CoreInfo['mode']): CoreApi {
+  return {
+    async init(source) {
+      const core = await initCore(source);
+      return { memoryBytes: core.memoryBytes, mode };
+    },
+    crc32: (input, seed) => withCoreAsync(() => crc32(input, seed)),
+    utf8Check: (bytes) => withCoreAsync(() => utf8Check(bytes)),
+  };
+}

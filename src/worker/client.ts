@@ -1,0 +1,84 @@
+import { releaseProxy, transfer, wrap, type Remote } from 'comlink';
+import { CtxgateError, deserializeError } from '../errors.ts';
+import { closedError } from './inline.ts';
+import type { Engine } from './engine.ts';
+import { coreMethods, type CoreApi, type Envelope, type WireApi } from './protocol.ts';
+
+/** Options of {@link createWorkerEngine}. */
+export interface WorkerEngineOptions {
+  /**
+   * Transfer (not copy) byte inputs to the worker. Faster for large inputs, but the caller's
+   * buffers are detached afterwards. Default false for public calls.
+   */
+  transferInputs?: boolean;
+}
+
+/**
+ * Drives the core in a module Web Worker through Comlink.
+ *
+ * Comlink never rejects pending calls when a worker dies, so this client listens for the worker's
+ * `error` and `messageerror` events and rejects every pending and later call with WORKER_CRASHED;
+ * nothing hangs.
+ */
+export function createWorkerEngine(worker: Worker, options: WorkerEngineOptions = {}): Engine {
+  const remote: Remote<WireApi> = wrap<WireApi>(worker);
+  const pending = new Set<(error: Error) => void>();
+  let failure: CtxgateError | undefined;
+
+  const fail = (error: CtxgateError): void => {
+    if (failure) return;
+    failure = error;
+    for (const reject of pending) reject(error);
+    pending.clear();
+    worker.terminate();
+  };
+
+  const onError = (event: Event): void => {
+    // Without preventDefault Deno rethrows a worker's uncaught error in the parent and exits.
+    event.preventDefault();
+    const message = event instanceof ErrorEvent && event.message ? event.message : 'the worker failed to load or threw an uncaught error';
+    fail(new CtxgateError('WORKER_CRASHED', `The ctxgate worker stopped (${message}). Create a new instance to continue.`, {
+      details: { event: event.type },
+    }));
+  };
+  const onMessageError = (): void => {
+    fail(new CtxgateError('WORKER_CRASHED', 'A message from the ctxgate worker could not be deserialised; the worker was stopped.', {
+      details: { event: 'messageerror' },
+    }));
+  };
+  worker.addEventListener('error', onError);
+  worker.addEventListener('messageerror', onMessageError);
+
+  const call = (name: keyof CoreApi, args: unknown[]): Promise<unknown> => {
+    if (failure) return Promise.reject(failure);
+    return new Promise((resolve, reject) => {
+      pending.add(reject);
+      const settle = (fn: () => void): void => {
+        if (!pending.delete(reject)) return; // already rejected by a crash
+        fn();
+      };
+      const method = remote[name] as unknown as (...a: unknown[]) => Promise<Envelope<unknown>>;
+      method(...args.map(prepare)).then(
+        (envelope) => settle(() => (envelope.ok ? resolve(envelope.value) : reject(deserializeError(envelope.error)))),
+        (error: unknown) => settle(() => reject(error)),
+      );
+    });
+  };
+
+  const prepare = (arg: unknown): unknown =>
+    options.transferInputs && arg instanceof Uint8Array && arg.byteLength > 0 ? transfer(arg, [arg.buffer]) : arg;
+
+  const engine = { mode: 'worker' } as Engine & Record<string, unknown>;
+  for (const name of coreMethods) (engine as Record<string, unknown>)[name] = (...args: unknown[]) => call(name, args);
+  engine.close = async () => {
+    if (failure?.code === 'WORKER_CLOSED') return;
+    // Release Comlink's side of the channel while the worker can still be told, then terminate.
+    if (!failure) void remote[releaseProxy]();
+    worker.removeEventListener('error', onError);
+    worker.removeEventListener('messageerror', onMessageError);
+    failure = undefined;
+    fail(closedError());
+  };
+  engine[Symbol.asyncDispose] = () => engine.close();
+  return engine;
+}

@@ -1,0 +1,7 @@
+import type { Engine } from './engine.ts';
+import { createInlineEngine } from './inline.ts';
+
+/** workerd (no Web Workers) and Node: the default engine runs the core in the caller's thread. */
+export function createDefaultEngine(): Engine {
+  return createInlineEngine();
+}

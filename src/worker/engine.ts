@@ -1,0 +1,13 @@
+import type { CoreApi } from './protocol.ts';
+
+/**
+ * A running ctxgate core: the async {@link CoreApi} plus lifecycle. Either a Web Worker driven
+ * through Comlink or the same API in the caller's thread; callers cannot tell them apart except by
+ * `mode`.
+ */
+export interface Engine extends CoreApi, AsyncDisposable {
+  /** `worker` when the core runs in a Web Worker, `inline` when in the caller's thread. */
+  readonly mode: 'worker' | 'inline';
+  /** Terminates the worker (if any) and rejects later calls with WORKER_CLOSED. Idempotent. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,10 @@
+import { createWorkerEngine } from './client.ts';
+import type { Engine } from './engine.ts';
+
+/** Browsers and Deno: the default engine runs the core in a module Web Worker. */
+export function createDefaultEngine(): Engine {
+  // Bundlers (Vite, webpack 5, esbuild) recognise this exact form and emit the worker as a chunk.
+  // The build rewrites './worker.ts' to './worker.js' in dist/.
+  const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+  return createWorkerEngine(worker);
+}

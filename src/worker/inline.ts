@@ -1,0 +1,27 @@
+import { CtxgateError } from '../errors.ts';
+import { createCoreApi } from './api.ts';
+import { coreMethods } from './protocol.ts';
+import type { Engine } from './engine.ts';
+
+/**
+ * Runs the core in the caller's thread with the same async API as the worker. Used on workerd,
+ * which has no Web Workers, and by default in Node.
+ */
+export function createInlineEngine(): Engine {
+  const api = createCoreApi('inline');
+  let closed = false;
+  const engine = { mode: 'inline' } as Engine & Record<string, unknown>;
+  for (const name of coreMethods) {
+    const method = api[name] as (...args: unknown[]) => Promise<unknown>;
+    engine[name] = (...args: unknown[]) => (closed ? Promise.reject(closedError()) : method(...args));
+  }
+  engine.close = async () => {
+    closed = true;
+  };
+  engine[Symbol.asyncDispose] = () => engine.close();
+  return engine;
+}
+
+export function closedError(): CtxgateError {
+  return new CtxgateError('WORKER_CLOSED', 'This ctxgate instance was closed; create a new one with createCtxgate().');
+}

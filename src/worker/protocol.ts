@@ -1,0 +1,43 @@
+// The one contract between the two sides of the worker: wire types only, no behaviour.
+//
+// Every method of CoreApi crosses the worker boundary as an Envelope rather than a thrown error,
+// because Comlink keeps only name/message/stack of a thrown value and never the SDK's code,
+// details or class. The client unwraps the envelope and rethrows the rebuilt error.
+import type { SerializedError } from '../errors.ts';
+import type { Utf8Check } from '../core/checksum.ts';
+import type { WasmSource } from '../core/source.ts';
+
+/** A source for the core that can be posted to a worker (everything but a Response). */
+export type TransferableWasmSource = Exclude<WasmSource, Response | Promise<Response>>;
+
+/** What the core reports once loaded. */
+export interface CoreInfo {
+  /** Size of the core's linear memory in bytes. */
+  readonly memoryBytes: number;
+  /** Where the core runs: `worker` or `inline` (same thread as the caller). */
+  readonly mode: 'worker' | 'inline';
+}
+
+/**
+ * The asynchronous core API. Implemented in-thread by `createCoreApi()` and exposed unchanged by the
+ * worker; the client side (`WorkerEngine`) and the in-thread side (`InlineEngine`) both satisfy it.
+ */
+export interface CoreApi {
+  /** Loads the core (once) from the runtime default or the given source. */
+  init(source?: TransferableWasmSource): Promise<CoreInfo>;
+  /** CRC-32 of a string's UTF-8 bytes or of bytes. */
+  crc32(input: string | Uint8Array, seed?: number): Promise<number>;
+  /** Validates UTF-8 and counts code points. */
+  utf8Check(bytes: Uint8Array): Promise<Utf8Check>;
+}
+
+/** A method's result on the wire. */
+export type Envelope<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: SerializedError };
+
+/** The API as the worker exposes it: same methods, envelopes instead of throws. */
+export type WireApi = {
+  [K in keyof CoreApi]: (...args: Parameters<CoreApi[K]>) => Promise<Envelope<Awaited<ReturnType<CoreApi[K]>>>>;
+};
+
+/** Methods of the API, for building the wire and client wrappers. */
+export const coreMethods = ['init', 'crc32', 'utf8Check'] as const satisfies readonly (keyof CoreApi)[];

@@ -1,0 +1,91 @@
+import { createCtxgate, isCtxgateError, CtxgateError } from '../../src/index.ts';
+import { crc32, utf8Check } from '../../src/core/checksum.ts';
+import { initCore, resetCore } from '../../src/core/core.ts';
+import type { Harness } from './harness.ts';
+
+const enc = new TextEncoder();
+
+/** The foundation contract: the core loads, answers known vectors, and fails with typed errors. */
+export function coreContract({ describe, it, expect, runtime }: Harness): void {
+  describe(`core (${runtime})`, () => {
+    it('crc32 known answers through the default engine', async () => {
+      await using cg = await createCtxgate();
+      expect(cg.mode).toBe(runtime === 'chromium' || runtime === 'deno' ? 'worker' : 'inline');
+      expect(await cg.crc32('123456789')).toBe(0xcbf43926);
+      expect(await cg.crc32('')).toBe(0);
+      expect(await cg.crc32('The quick brown fox jumps over the lazy dog')).toBe(0x414fa339);
+      // continuing over chunks equals one pass
+      const whole = await cg.crc32('hello world');
+      expect(await cg.crc32(' world', await cg.crc32('hello'))).toBe(whole);
+    });
+
+    it('strings go in as UTF-8, including astral characters', async () => {
+      await using cg = await createCtxgate();
+      expect(await cg.crc32('hé😀')).toBe(await cg.crc32(enc.encode('hé😀')));
+      expect(await cg.utf8Check(enc.encode('hé😀'))).toEqual({ valid: true, codePoints: 3, invalidAt: -1, byteLength: 7 });
+    });
+
+    it('rejects malformed UTF-8 at the exact offset', async () => {
+      await using cg = await createCtxgate();
+      const cases: [number[], number][] = [
+        [[0x61, 0xc0, 0x80], 1], // overlong NUL
+        [[0xed, 0xa0, 0x80], 0], // UTF-16 surrogate
+        [[0x61, 0x62, 0xf4, 0x90, 0x80, 0x80], 2], // above U+10FFFF
+        [[0xe2, 0x82], 0], // truncated
+        [[0x80], 0], // lone continuation
+      ];
+      for (const [bytes, at] of cases) {
+        const r = await cg.utf8Check(new Uint8Array(bytes));
+        expect(r.valid).toBe(false);
+        expect(r.invalidAt).toBe(at);
+      }
+    });
+
+    it('a 4 MiB input crosses the boundary and grows the core window', async () => {
+      await using cg = await createCtxgate({ transferInputs: true });
+      const big = new Uint8Array(4 * 1024 * 1024);
+      for (let i = 0; i < big.length; i++) big[i] = (i * 31) & 0xff;
+      const expected = await (async () => {
+        await using inline = await createCtxgate({ worker: false });
+        return inline.crc32(big.slice());
+      })();
+      expect(await cg.crc32(big)).toBe(expected);
+    });
+
+    it('a closed engine rejects with WORKER_CLOSED', async () => {
+      const cg = await createCtxgate();
+      await cg.close();
+      await cg.close(); // idempotent
+      const error = await cg.crc32('x').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(isCtxgateError(error, 'WORKER_CLOSED')).toBe(true);
+    });
+
+    it('a bad wasm source is a typed WASM_LOAD_FAILED error, across the worker too', async () => {
+      const error = await createCtxgate({ wasm: new Uint8Array([0, 97, 115, 109, 9, 9, 9, 9]) }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(CtxgateError);
+      expect((error as CtxgateError).code).toBe('WASM_LOAD_FAILED');
+      expect((error as CtxgateError).message).toMatch(/init\(\)/);
+    });
+
+    it('synchronous helpers fail loudly before the core is loaded', async () => {
+      resetCore();
+      let thrown: unknown;
+      try {
+        crc32('x');
+      } catch (e) {
+        thrown = e;
+      }
+      expect(isCtxgateError(thrown, 'NOT_INITIALIZED')).toBe(true);
+      expect((thrown as Error).message).toMatch(/await init\(\)/);
+      await initCore();
+      expect(crc32('123456789')).toBe(0xcbf43926);
+      expect(utf8Check(new Uint8Array([0x41])).codePoints).toBe(1);
+    });
+  });
+}
