@@ -13,7 +13,7 @@ export function createInlineEngine(): Engine {
   const engine = { mode: 'inline' } as Engine & Record<string, unknown>;
   for (const name of coreMethods) {
     const method = api[name] as (...args: unknown[]) => Promise<unknown>;
-    engine[name] = (...args: unknown[]) => (closed ? Promise.reject(closedError()) : method(...args));
+    (engine as Record<string, unknown>)[name] = (...args: unknown[]) => (closed ? Promise.reject(closedError()) : method(...args));
   }
   engine.close = async () => {
     closed = true;
