@@ -30,6 +30,8 @@ export type CtxgateErrorCode =
   | 'RATE_LIMITED'
   | 'BUDGET_EXCEEDED'
   | 'INTERNAL_ERROR'
+  | 'AUTH_REQUIRED'
+  | 'CAPABILITY_DENIED'
   // agent context store (spec 004)
   | 'CONTEXT_VIOLATION'
   | 'CONTEXT_SIZE'

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 import { compileSource } from './source.ts';
 
 /** Node: reads the .wasm that ships next to this file. */

@@ -1,7 +1,7 @@
 import { releaseProxy, transfer, wrap, type Remote } from 'comlink';
 import { CtxgateError, deserializeError } from '../errors.ts';
 import { closedError } from './inline.ts';
-import type { Engine } from './engine.ts';
+import { asyncDispose, type Engine } from './engine.ts';
 import { coreMethods, type CoreApi, type Envelope, type WireApi } from './protocol.ts';
 
 /** Options of {@link createWorkerEngine}. */
@@ -79,6 +79,6 @@ export function createWorkerEngine(worker: Worker, options: WorkerEngineOptions 
     failure = undefined;
     fail(closedError());
   };
-  engine[Symbol.asyncDispose] = () => engine.close();
+  engine[asyncDispose] = () => engine.close();
   return engine;
 }

@@ -11,3 +11,10 @@ export interface Engine extends CoreApi, AsyncDisposable {
   /** Terminates the worker (if any) and rejects later calls with WORKER_CLOSED. Idempotent. */
   close(): Promise<void>;
 }
+
+/**
+ * `Symbol.asyncDispose`, or the well-known fallback that TypeScript's and Babel's `await using`
+ * lowering also use, for engines that predate explicit resource management.
+ */
+export const asyncDispose: typeof Symbol.asyncDispose =
+  (Symbol as { asyncDispose?: typeof Symbol.asyncDispose }).asyncDispose ?? (Symbol.for('Symbol.asyncDispose') as typeof Symbol.asyncDispose);

@@ -1,7 +1,7 @@
 import { CtxgateError } from '../errors.ts';
 import { createCoreApi } from './api.ts';
 import { coreMethods } from './protocol.ts';
-import type { Engine } from './engine.ts';
+import { asyncDispose, type Engine } from './engine.ts';
 
 /**
  * Runs the core in the caller's thread with the same async API as the worker. Used on workerd,
@@ -18,7 +18,7 @@ export function createInlineEngine(): Engine {
   engine.close = async () => {
     closed = true;
   };
-  engine[Symbol.asyncDispose] = () => engine.close();
+  engine[asyncDispose] = () => engine.close();
   return engine;
 }
 

@@ -1,0 +1,6 @@
+import { harness } from './harness.ts';
+import { coreContract } from '../contract/core.contract.ts';
+import { workerCrashContract } from '../contract/worker-crash.contract.ts';
+
+coreContract(harness);
+workerCrashContract(harness);
