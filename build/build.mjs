@@ -10,6 +10,7 @@ import asc from 'assemblyscript/asc';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const wasmOnly = process.argv.includes('--wasm-only');
+const noWeb = process.argv.includes('--no-web');
 const step = (name) => console.log(`\n[build] ${name}`);
 
 export const GENERATED_HEADER =
@@ -108,7 +109,7 @@ async function report() {
 await buildCore();
 if (!wasmOnly) {
   await buildLibrary();
-  await buildPlayground();
+  if (!noWeb) await buildPlayground();
 }
 await report();
 console.log(`\n[build] done (${relative(process.cwd(), root) || '.'})`);

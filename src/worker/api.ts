@@ -1,6 +1,9 @@
 import { crc32, utf8Check } from '../core/checksum.ts';
 import { initCore } from '../core/core.ts';
 import { withCoreAsync } from '../core/core.ts';
+import { sha256HexStream, sha256HexSync, sha256ManySync } from '../core/sha256.ts';
+import { sortBlockKeysSync } from '../core/sort.ts';
+import { fingerprintSync } from '../fingerprint/fingerprint.ts';
 import type { CoreApi, CoreInfo } from './protocol.ts';
 
 /**
@@ -15,5 +18,13 @@ export function createCoreApi(mode: CoreInfo['mode']): CoreApi {
     },
     crc32: (input, seed) => withCoreAsync(() => crc32(input, seed)),
     utf8Check: (bytes) => withCoreAsync(() => utf8Check(bytes)),
+    async sha256Hex(input) {
+      if (typeof input === 'string' || input instanceof Uint8Array) return withCoreAsync(() => sha256HexSync(input));
+      await initCore();
+      return sha256HexStream(input);
+    },
+    sha256Many: (inputs) => withCoreAsync(() => sha256ManySync(inputs)),
+    fingerprint: (value) => withCoreAsync(() => fingerprintSync(value)),
+    sortBlockKeys: (items) => withCoreAsync(() => sortBlockKeysSync(items)),
   };
 }

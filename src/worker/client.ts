@@ -65,8 +65,13 @@ export function createWorkerEngine(worker: Worker, options: WorkerEngineOptions 
     });
   };
 
+  // Streams cannot be cloned, only transferred; bytes are transferred only when the caller agreed.
   const prepare = (arg: unknown): unknown =>
-    options.transferInputs && arg instanceof Uint8Array && arg.byteLength > 0 ? transfer(arg, [arg.buffer]) : arg;
+    typeof ReadableStream !== 'undefined' && arg instanceof ReadableStream
+      ? transfer(arg, [arg as unknown as Transferable])
+      : options.transferInputs && arg instanceof Uint8Array && arg.byteLength > 0
+        ? transfer(arg, [arg.buffer])
+        : arg;
 
   const engine = { mode: 'worker' } as Engine & Record<string, unknown>;
   for (const name of coreMethods) (engine as Record<string, unknown>)[name] = (...args: unknown[]) => call(name, args);

@@ -6,6 +6,8 @@
 import type { SerializedError } from '../errors.ts';
 import type { Utf8Check } from '../core/checksum.ts';
 import type { WasmSource } from '../core/source.ts';
+import type { HashInput } from '../core/sha256.ts';
+import type { BlockSortKey } from '../core/sort.ts';
 
 /** A source for the core that can be posted to a worker (everything but a Response). */
 export type TransferableWasmSource = Exclude<WasmSource, Response | Promise<Response>>;
@@ -29,6 +31,14 @@ export interface CoreApi {
   crc32(input: string | Uint8Array, seed?: number): Promise<number>;
   /** Validates UTF-8 and counts code points. */
   utf8Check(bytes: Uint8Array): Promise<Utf8Check>;
+  /** Lowercase hex SHA-256 of a string (UTF-8), bytes, a Blob/File, or a byte stream. */
+  sha256Hex(input: HashInput | Blob | ReadableStream<Uint8Array>): Promise<string>;
+  /** Lowercase hex SHA-256 of many inputs in one call. */
+  sha256Many(inputs: readonly HashInput[]): Promise<string[]>;
+  /** SHA-256 of the RFC 8785 canonical form of JSON data. */
+  fingerprint(value: unknown): Promise<string>;
+  /** INV-CONTEXT-1 order of blocks: the permutation of input indices. */
+  sortBlockKeys(items: readonly BlockSortKey[]): Promise<Uint32Array>;
 }
 
 /** A method's result on the wire. */
@@ -40,4 +50,4 @@ export type WireApi = {
 };
 
 /** Methods of the API, for building the wire and client wrappers. */
-export const coreMethods = ['init', 'crc32', 'utf8Check'] as const satisfies readonly (keyof CoreApi)[];
+export const coreMethods = ['init', 'crc32', 'utf8Check', 'sha256Hex', 'sha256Many', 'fingerprint', 'sortBlockKeys'] as const satisfies readonly (keyof CoreApi)[];

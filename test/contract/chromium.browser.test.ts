@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { coreContract } from './core.contract.ts';
+import { fingerprintContract } from './fingerprint.contract.ts';
 import { workerCrashContract } from './worker-crash.contract.ts';
 
-coreContract({ describe, it, expect, runtime: 'chromium' });
-workerCrashContract({ describe, it, expect, runtime: 'chromium' });
+const harness = { describe, it, expect, runtime: 'chromium' } as const;
+coreContract(harness);
+workerCrashContract(harness);
+fingerprintContract(harness);

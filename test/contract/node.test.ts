@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { coreContract } from './core.contract.ts';
+import { fingerprintContract } from './fingerprint.contract.ts';
 
-coreContract({ describe, it, expect, runtime: 'node' });
+const harness = { describe, it, expect, runtime: 'node' } as const;
+coreContract(harness);
+fingerprintContract(harness);

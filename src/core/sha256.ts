@@ -1,0 +1,127 @@
+import { CtxgateError } from '../errors.ts';
+import { withCore, type Core } from './core.ts';
+import { toHex } from './hex.ts';
+
+/** Inputs above this size are hashed in chunks through a fixed window instead of copied whole. */
+export const SHA256_CHUNK = 1 << 20;
+
+const encoder = new TextEncoder();
+
+/** Bytes to hash: a string (hashed as UTF-8) or bytes. */
+export type HashInput = string | Uint8Array;
+
+function digestOf(core: Core, input: HashInput): Uint8Array<ArrayBuffer> {
+  const bytes = typeof input === 'string' && input.length * 3 > SHA256_CHUNK ? encoder.encode(input) : input;
+  if (typeof bytes === 'string' || bytes.byteLength <= SHA256_CHUNK) {
+    const { ptr, len } = core.writeInput(bytes);
+    core.raw.sha256(ptr, len);
+    return core.readOutput();
+  }
+  const state = core.raw.sha256Init();
+  try {
+    for (let off = 0; off < bytes.byteLength; off += SHA256_CHUNK) {
+      const chunk = bytes.subarray(off, Math.min(off + SHA256_CHUNK, bytes.byteLength));
+      core.raw.sha256Update(state, core.writeBytes(chunk), chunk.byteLength);
+    }
+  } catch (error) {
+    core.raw.sha256Drop(state);
+    throw error;
+  }
+  core.raw.sha256Final(state);
+  return core.readOutput();
+}
+
+/** SHA-256 digest (32 bytes) computed in the core. Synchronous: needs the core loaded. */
+export function sha256BytesSync(input: HashInput): Uint8Array<ArrayBuffer> {
+  return withCore((core) => digestOf(core, input));
+}
+
+/** Lowercase hex SHA-256 computed in the core. Synchronous: needs the core loaded. */
+export function sha256HexSync(input: HashInput): string {
+  return toHex(sha256BytesSync(input));
+}
+
+/**
+ * Lowercase hex SHA-256 of many inputs in one call into the core (the builder hashes a whole
+ * project this way). Synchronous: needs the core loaded.
+ */
+export function sha256ManySync(inputs: readonly HashInput[]): string[] {
+  const encoded = inputs.map((x) => (typeof x === 'string' ? encoder.encode(x) : x));
+  let total = 0;
+  for (const e of encoded) total += e.byteLength;
+  return withCore((core) => {
+    // One window: u32 lengths first (4-byte aligned), then the data back to back.
+    const header = encoded.length * 4;
+    const ptr = core.writeBytes(new Uint8Array(header + total));
+    const view = core.view(ptr, header + total);
+    const lengths = new DataView(view.buffer, view.byteOffset, header);
+    let at = header;
+    encoded.forEach((e, i) => {
+      lengths.setUint32(i * 4, e.byteLength, true);
+      view.set(e, at);
+      at += e.byteLength;
+    });
+    core.raw.sha256Batch(ptr + header, ptr, encoded.length);
+    const out = core.readOutput();
+    return encoded.map((_, i) => toHex(out, i * 32, i * 32 + 32));
+  });
+}
+
+/**
+ * An incremental SHA-256 in the core for inputs that arrive in pieces. Call `digestHex()` once; it
+ * releases the core state. `dispose()` releases it without a digest.
+ */
+export interface Sha256Hasher {
+  update(chunk: HashInput): Sha256Hasher;
+  digestHex(): string;
+  dispose(): void;
+}
+
+/** Starts an incremental SHA-256 in the core. Synchronous: needs the core loaded. */
+export function createSha256Sync(): Sha256Hasher {
+  let state = withCore((core) => core.raw.sha256Init());
+  const live = (): number => {
+    if (state === 0) throw new CtxgateError('INVALID_PARAMS', 'This SHA-256 hasher is finished; create a new one with createSha256Sync().');
+    return state;
+  };
+  const hasher: Sha256Hasher = {
+    update(chunk) {
+      const s = live();
+      const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
+      withCore((core) => {
+        for (let off = 0; off < bytes.byteLength || off === 0; off += SHA256_CHUNK) {
+          const part = bytes.subarray(off, Math.min(off + SHA256_CHUNK, bytes.byteLength));
+          core.raw.sha256Update(s, core.writeBytes(part), part.byteLength);
+          if (bytes.byteLength === 0) break;
+        }
+      });
+      return hasher;
+    },
+    digestHex() {
+      const s = live();
+      state = 0;
+      return withCore((core) => {
+        core.raw.sha256Final(s);
+        return toHex(core.readOutput());
+      });
+    },
+    dispose() {
+      if (state !== 0) withCore((core) => core.raw.sha256Drop(state));
+      state = 0;
+    },
+  };
+  return hasher;
+}
+
+/** Hashes a Blob/File or a byte stream chunk by chunk without holding it whole. */
+export async function sha256HexStream(source: Blob | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): Promise<string> {
+  const hasher = createSha256Sync();
+  try {
+    const stream = source instanceof Blob ? source.stream() : source;
+    for await (const chunk of stream as AsyncIterable<Uint8Array>) hasher.update(chunk);
+    return hasher.digestHex();
+  } catch (error) {
+    hasher.dispose();
+    throw error;
+  }
+}
