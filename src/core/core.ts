@@ -28,6 +28,11 @@ export class Core {
     return this.#exports;
   }
 
+  /** Reserves an input window of `len` bytes without writing it; returns its address. */
+  reserve(len: number): number {
+    return this.#exports.ioInput(len);
+  }
+
   /** Copies bytes into the input window; returns their address. */
   writeBytes(bytes: Uint8Array): number {
     const ptr = this.#exports.ioInput(bytes.byteLength);

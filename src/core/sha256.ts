@@ -46,24 +46,29 @@ export function sha256HexSync(input: HashInput): string {
  * project this way). Synchronous: needs the core loaded.
  */
 export function sha256ManySync(inputs: readonly HashInput[]): string[] {
-  const encoded = inputs.map((x) => (typeof x === 'string' ? encoder.encode(x) : x));
-  let total = 0;
-  for (const e of encoded) total += e.byteLength;
+  // Capacity: strings encode to at most 3 bytes per UTF-16 unit.
+  let capacity = 0;
+  for (const x of inputs) capacity += typeof x === 'string' ? x.length * 3 : x.byteLength;
   return withCore((core) => {
-    // One window: u32 lengths first (4-byte aligned), then the data back to back.
-    const header = encoded.length * 4;
-    const ptr = core.writeBytes(new Uint8Array(header + total));
-    const view = core.view(ptr, header + total);
+    // One window: u32 lengths first (4-byte aligned), then the data back to back, encoded in place.
+    const header = inputs.length * 4;
+    const ptr = core.reserve(header + capacity);
+    const view = core.view(ptr, header + capacity);
     const lengths = new DataView(view.buffer, view.byteOffset, header);
     let at = header;
-    encoded.forEach((e, i) => {
-      lengths.setUint32(i * 4, e.byteLength, true);
-      view.set(e, at);
-      at += e.byteLength;
+    inputs.forEach((x, i) => {
+      let n: number;
+      if (typeof x === 'string') n = encoder.encodeInto(x, view.subarray(at)).written;
+      else {
+        view.set(x, at);
+        n = x.byteLength;
+      }
+      lengths.setUint32(i * 4, n, true);
+      at += n;
     });
-    core.raw.sha256Batch(ptr + header, ptr, encoded.length);
+    core.raw.sha256Batch(ptr + header, ptr, inputs.length);
     const out = core.readOutput();
-    return encoded.map((_, i) => toHex(out, i * 32, i * 32 + 32));
+    return inputs.map((_, i) => toHex(out, i * 32, i * 32 + 32));
   });
 }
 

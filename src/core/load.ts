@@ -1,0 +1,12 @@
+import { initCore } from './core.ts';
+import type { WasmSource } from './source.ts';
+
+/**
+ * Loads the core into the current thread for the synchronous functions (`sha256HexSync`,
+ * `fingerprintSync`, `sortBlockKeysSync`, …). Not needed for the async API, which loads its engine
+ * itself. Without a source it uses the runtime's default and is cached; with one, it replaces the
+ * thread's core once loaded.
+ */
+export async function loadCore(source?: WasmSource): Promise<void> {
+  await initCore(source);
+}
