@@ -1,0 +1,200 @@
+/**
+ * Runtime validation of the layered-context state and of every input that changes it. A failure
+ * is an `INVALID_PARAMS` error naming the first bad field (e.g. `entities[2].status`).
+ */
+import { z } from 'zod';
+import { invalidParams } from '../errors.ts';
+import type { CtxgateError } from '../errors.ts';
+import {
+  CURATION_ACTIONS,
+  ENTITY_STATUSES,
+  PENDING_TYPES,
+  STEP_TYPES,
+} from './model.ts';
+import type { JsonValue, LayeredContextState } from './model.ts';
+
+const turnNumber = z.int().min(0);
+const text = z.string();
+const nonEmpty = z.string().min(1, 'must not be empty');
+const jsonValue = z.json() as unknown as z.ZodType<JsonValue>;
+const jsonObject = z.record(z.string(), jsonValue);
+
+/** Schema of an entity status. */
+export const entityStatusSchema = z.enum(ENTITY_STATUSES);
+
+/** Schema of a stored entity. */
+export const entityRecordSchema = z.strictObject({
+  ref: nonEmpty,
+  type: nonEmpty,
+  label: text,
+  status: entityStatusSchema,
+  turnCreated: turnNumber,
+  turnLastRef: turnNumber,
+  retentionReason: text.nullable(),
+  data: jsonValue.nullable(),
+  demotedTurn: turnNumber.nullable(),
+});
+
+/** Schema of a pending state. */
+export const pendingStateSchema = z.strictObject({
+  type: z.enum(PENDING_TYPES),
+  context: text,
+  questions: z.array(text),
+});
+
+const conversationTurnSchema = z.strictObject({
+  turnNum: turnNumber,
+  user: text,
+  assistantSummary: text,
+  routing: jsonObject.nullable(),
+  timestamp: text,
+});
+
+const currentTurnSchema = z.strictObject({ turnNum: turnNumber, user: text, timestamp: text });
+
+/** Schema of a step summary. */
+export const stepSummarySchema = z.strictObject({
+  stepNum: z.int().min(1),
+  type: z.enum(STEP_TYPES),
+  subdomain: text,
+  description: text,
+  outcome: text,
+  entitiesInvolved: z.array(nonEmpty),
+  note: text.nullable(),
+  result: jsonValue.nullable(),
+});
+
+const curationSummarySchema = z.strictObject({
+  retained: z.array(nonEmpty),
+  promoted: z.array(nonEmpty),
+  demoted: z.array(nonEmpty),
+  reasons: z.record(z.string(), text),
+});
+
+const turnExecutionSummarySchema = z.strictObject({
+  turnNum: turnNumber,
+  thinkDecision: text.nullable(),
+  thinkGoal: text.nullable(),
+  steps: z.array(stepSummarySchema),
+  entityCuration: curationSummarySchema,
+  conversationPhase: text.nullable(),
+  userExpressed: text.nullable(),
+  blockedReason: text.nullable(),
+});
+
+/** Schema of the settings; every field has its default. */
+export const settingsSchema = z.strictObject({
+  recentTurns: z.int().min(1).max(1000).default(2),
+  recentTraces: z.int().min(1).max(1000).default(2),
+  activeWindow: z.int().min(1).max(1000).default(2),
+  summaryMaxChars: z.int().min(80).max(1_000_000).default(2000),
+  curationLogLimit: z.int().min(0).max(100_000).default(50),
+});
+
+/** Schema of the whole state, with the cross-field rules a hand-edited state could break. */
+export const layeredContextStateSchema = z
+  .strictObject({
+    version: z.literal(1),
+    settings: settingsSchema,
+    turn: turnNumber,
+    entities: z.array(entityRecordSchema),
+    curationLog: z.array(
+      z.strictObject({ turn: turnNumber, ref: nonEmpty, action: z.enum(CURATION_ACTIONS), reason: text }),
+    ),
+    conversation: z.strictObject({
+      recentTurns: z.array(conversationTurnSchema),
+      historySummary: text,
+      engagementSummary: text,
+      pending: pendingStateSchema.nullable(),
+      current: currentTurnSchema.nullable(),
+    }),
+    reasoning: z.strictObject({
+      turnSummaries: z.array(turnExecutionSummarySchema),
+      reasoningSummary: text,
+      current: turnExecutionSummarySchema.nullable(),
+    }),
+  })
+  .superRefine((state, ctx) => {
+    const seen = new Set<string>();
+    state.entities.forEach((e, i) => {
+      if (seen.has(e.ref)) ctx.addIssue({ code: 'custom', path: ['entities', i, 'ref'], message: `duplicate ref "${e.ref}"` });
+      seen.add(e.ref);
+      if (e.turnLastRef < e.turnCreated) {
+        ctx.addIssue({ code: 'custom', path: ['entities', i, 'turnLastRef'], message: 'must not be before turnCreated' });
+      }
+      if (e.turnLastRef > state.turn) {
+        ctx.addIssue({ code: 'custom', path: ['entities', i, 'turnLastRef'], message: 'must not be after the current turn' });
+      }
+    });
+    const current = state.conversation.current;
+    if (current !== null && current.turnNum !== state.turn) {
+      ctx.addIssue({ code: 'custom', path: ['conversation', 'current', 'turnNum'], message: 'must equal turn' });
+    }
+    if ((current === null) !== (state.reasoning.current === null)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['reasoning', 'current'],
+        message: 'must be set exactly when conversation.current is set',
+      });
+    }
+    if (state.reasoning.current !== null && state.reasoning.current.turnNum !== state.turn) {
+      ctx.addIssue({ code: 'custom', path: ['reasoning', 'current', 'turnNum'], message: 'must equal turn' });
+    }
+  });
+
+/** Formats a zod issue path as a field name: `entities[2].status`. */
+export function fieldName(prefix: string, path: ReadonlyArray<PropertyKey>): string {
+  let out = prefix;
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out === '' ? '(root)' : out;
+}
+
+/**
+ * Parses `value` with `schema`, or throws `INVALID_PARAMS` naming the first bad field under
+ * `prefix`. Values are never echoed into the message (they may be user content).
+ */
+export function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, prefix: string): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw toInvalidParams(result.error, prefix);
+}
+
+function toInvalidParams(error: z.ZodError, prefix: string): CtxgateError {
+  const issue = error.issues[0];
+  if (issue === undefined) return invalidParams(prefix || '(root)', 'is invalid.');
+  let path: PropertyKey[] = [...issue.path];
+  let message = issue.message;
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0] ?? '';
+    path = [...path, key];
+    message = 'is not a known field; remove it';
+  }
+  return invalidParams(fieldName(prefix, path), `${message}.`, { issues: error.issues.length });
+}
+
+/**
+ * The state as plain JSON data (a validated deep copy), ready for `JSON.stringify` or a store.
+ * Throws `INVALID_PARAMS` if the state was corrupted by hand.
+ */
+export function layeredContextToJSON(state: LayeredContextState): LayeredContextState {
+  return parseOrThrow(layeredContextStateSchema, state, '') as LayeredContextState;
+}
+
+/**
+ * Rebuilds a state from {@link layeredContextToJSON} output, or from its JSON text. Throws
+ * `INVALID_PARAMS` naming the first bad field (or `json` when the text does not parse).
+ */
+export function layeredContextFromJSON(input: unknown): LayeredContextState {
+  let value = input;
+  if (typeof input === 'string') {
+    try {
+      value = JSON.parse(input);
+    } catch {
+      throw invalidParams('json', 'is not valid JSON; pass the text layeredContextToJSON produced.');
+    }
+  }
+  return parseOrThrow(layeredContextStateSchema, value, '') as LayeredContextState;
+}

@@ -1,0 +1,122 @@
+/**
+ * Node views (spec 002, "Context Builder Functions"): each node asks for its view of the three
+ * layers and gets the structured selection, the prompt text in the spec's layout fitted to its
+ * token budget, the token count (and whether it is exact), and a report of every cut.
+ */
+import { invalidParams } from '../errors.ts';
+import type { TokenCount, TokenCounter } from '../tokens/counter.ts';
+import { fitDocument } from './budget.ts';
+import type { ViewBudgetReport } from './budget.ts';
+import { composeView } from './compose.ts';
+import type { ConversationSelection, EntitySelection, ReasoningSelection } from './compose.ts';
+import { renderDocument } from './document.ts';
+import type { LayeredContextState } from './model.ts';
+import { ACT_VIEW, REPLY_VIEW, THINK_VIEW, UNDERSTAND_VIEW, defineNodeView } from './recipes.ts';
+import type { ConversationLayerRecipe, EntityLayerRecipe, LayerRecipe, ReasoningLayerRecipe, ViewRecipe } from './recipes.ts';
+
+/** Options of every view builder. */
+export interface ViewOptions {
+  /** Counts the rendered view's tokens. */
+  counter: TokenCounter;
+  /** Overrides the recipe's budget; 0 means unlimited. */
+  budget?: number;
+}
+
+/** A node's view of the layered context. */
+export interface NodeView {
+  /** The recipe's node name. */
+  node: string;
+  /** What the node may see of entities, before budgeting; `null` when its recipe has no entity layer. */
+  entity: EntitySelection | null;
+  /** What the node may see of the conversation, before budgeting. */
+  conversation: ConversationSelection | null;
+  /** What the node may see of the reasoning trace, before budgeting. */
+  reasoning: ReasoningSelection | null;
+  /** The prompt text, fitted to the budget. */
+  text: string;
+  /** Tokens of `text`, with whether the count is exact and which encoder made it. */
+  tokens: TokenCount;
+  /** The budget applied and every cut made. */
+  budget: ViewBudgetReport;
+}
+
+/** The four built-in nodes of spec 002. */
+export type BuiltinNode = 'understand' | 'think' | 'act' | 'reply';
+
+/** The built-in recipes by node name. */
+export const BUILTIN_VIEWS: Readonly<Record<BuiltinNode, ViewRecipe>> = Object.freeze({
+  understand: UNDERSTAND_VIEW,
+  think: THINK_VIEW,
+  act: ACT_VIEW,
+  reply: REPLY_VIEW,
+});
+
+/**
+ * Builds any node's view from its recipe (a built-in one or one from `defineNodeView`). Throws
+ * `CONTEXT_TOO_LARGE` when even the protected part exceeds the budget, `INVALID_PARAMS` for a bad
+ * budget or a missing counter.
+ */
+export function buildContext(state: LayeredContextState, recipe: ViewRecipe, options: ViewOptions): NodeView {
+  if (typeof options?.counter !== 'function') throw invalidParams('options.counter', 'is required: pass a TokenCounter.');
+  // Recipes are tiny; validating every call keeps a hand-built one from rendering garbage.
+  const checked = defineNodeView(recipe);
+  const budget = options.budget ?? checked.budget;
+  if (!Number.isSafeInteger(budget) || budget < 0) {
+    throw invalidParams('options.budget', 'must be a whole number of tokens, 0 or more (0 means unlimited).');
+  }
+  const { selection, document } = composeView(state, checked);
+  const fitted = fitDocument(document, budget, options.counter, checked.node);
+  return { node: checked.node, ...selection, text: fitted.text, tokens: fitted.tokens, budget: fitted.budget };
+}
+
+/** Understand's view: every entity tier in full, the full conversation with pending state, its own curation history. */
+export function buildUnderstandContext(state: LayeredContextState, options: ViewOptions): NodeView {
+  return buildContext(state, UNDERSTAND_VIEW, options);
+}
+
+/** Think's view: refs and labels, `DO NOT re-read`, recent turns with summary and pending state, last turns' steps and curation. */
+export function buildThinkContext(state: LayeredContextState, options: ViewOptions): NodeView {
+  return buildContext(state, THINK_VIEW, options);
+}
+
+/** Act's view: full entity data (active and generated), recent turns, this turn's steps, results and notes. */
+export function buildActContext(state: LayeredContextState, options: ViewOptions): NodeView {
+  return buildContext(state, ACT_VIEW, options);
+}
+
+/** Reply's view: entity labels, recent turns with engagement and pending state, what was just accomplished. */
+export function buildReplyContext(state: LayeredContextState, options: ViewOptions): NodeView {
+  return buildContext(state, REPLY_VIEW, options);
+}
+
+function layerOf<L extends LayerRecipe>(kind: L['layer'], mode: BuiltinNode | L): L {
+  if (typeof mode !== 'string') return mode;
+  const recipe = BUILTIN_VIEWS[mode];
+  if (recipe === undefined) throw invalidParams('mode', 'must be understand, think, act, reply or a layer recipe.');
+  const layer = recipe.layers.find((l) => l.layer === kind);
+  if (layer === undefined) throw invalidParams('mode', `the ${mode} view has no ${kind} layer.`);
+  return layer as L;
+}
+
+function formatLayer(state: LayeredContextState, layer: LayerRecipe): string {
+  const { document } = composeView(state, { node: 'format', budget: 0, layers: [layer], task: null });
+  return renderDocument(document);
+}
+
+/**
+ * The `## Entity Context` section as a node sees it, unbudgeted (spec 002, `format_entity_context`).
+ * `mode` is a node name or an entity layer recipe.
+ */
+export function formatEntityContext(state: LayeredContextState, mode: BuiltinNode | EntityLayerRecipe): string {
+  return formatLayer(state, layerOf<EntityLayerRecipe>('entity', mode));
+}
+
+/** The `## Conversation History` section as a node sees it, unbudgeted. */
+export function formatConversationHistory(state: LayeredContextState, mode: BuiltinNode | ConversationLayerRecipe): string {
+  return formatLayer(state, layerOf<ConversationLayerRecipe>('conversation', mode));
+}
+
+/** The `## What Happened (Reasoning Trace)` section as a node sees it, unbudgeted. */
+export function formatReasoningTrace(state: LayeredContextState, mode: BuiltinNode | ReasoningLayerRecipe): string {
+  return formatLayer(state, layerOf<ReasoningLayerRecipe>('reasoning', mode));
+}
