@@ -1,0 +1,317 @@
+import { CtxgateError, isCtxgateError } from '../../errors.ts';
+import { assertArtifactKey, verifyArtifact } from '../artifacts.ts';
+import type { ContextStore, DeleteOptions, LoadedContext, SaveOptions } from '../context-store.ts';
+import { sha256Hex } from '../hash.ts';
+import { isPlainObject } from '../json-safety.ts';
+import type { MigrationRegistry } from '../migrations.ts';
+import type { AgentContext } from '../model.ts';
+import type { StoredRecord } from '../record.ts';
+import { assertContextId, assertVersion, corruptRecord, openRecord, sealRecord, throwIfAborted, versionConflict } from '../record.ts';
+import type { ChunkedHead } from './chunked.ts';
+import { chunkRecord, isChunkedHead, joinChunks, splitChunks, unchunkRecord } from './chunked.ts';
+
+// Minimal local typing of the Deno KV API: only what this backend calls, so no Deno types package
+// is needed and a real `Deno.Kv` is assignable to it.
+
+/** One part of a Deno KV key. */
+export type KvKeyPart = string | number | bigint | boolean | symbol | Uint8Array;
+/** A Deno KV key. */
+export type KvKey = readonly KvKeyPart[];
+/** An entry as returned by `Deno.Kv.get`; `value` and `versionstamp` are null when absent. */
+export interface KvEntryMaybeLike {
+  /** The key. */
+  key: KvKey;
+  /** The value, or null. */
+  value: unknown;
+  /** The versionstamp, or null. */
+  versionstamp: string | null;
+}
+/** The subset of `Deno.AtomicOperation` this backend uses. */
+export interface DenoKvAtomicLike {
+  /** Fails the commit unless each key is still at the given versionstamp (null: absent). */
+  check(...checks: { key: KvKey; versionstamp: string | null }[]): DenoKvAtomicLike;
+  /** Sets a key. */
+  set(key: KvKey, value: unknown): DenoKvAtomicLike;
+  /** Deletes a key. */
+  delete(key: KvKey): DenoKvAtomicLike;
+  /** Commits; `ok: false` when a check failed. */
+  commit(): Promise<{ ok: true; versionstamp: string } | { ok: false }>;
+}
+/** The subset of `Deno.Kv` this backend uses. */
+export interface DenoKvLike {
+  /** Reads one key. */
+  get(key: KvKey): Promise<KvEntryMaybeLike>;
+  /** Lists the entries under a prefix. */
+  list(selector: { prefix: KvKey }): AsyncIterable<{ key: KvKey; value: unknown; versionstamp: string }>;
+  /** Starts an atomic operation. */
+  atomic(): DenoKvAtomicLike;
+  /** Closes the database. */
+  close(): void;
+}
+
+/** Bytes per chunk: under Deno KV's 64 KiB value limit with room for serialisation overhead. */
+const CHUNK_SIZE = 60_000;
+/** Chunks per atomic write: keeps each commit well under Deno KV's 800 KiB mutation limit. */
+const CHUNKS_PER_COMMIT = 8;
+/** Loads retried when a concurrent save swapped the head under the reader. */
+const LOAD_ATTEMPTS = 3;
+
+/** Options of {@link createDenoKvStore} and {@link openDenoKvStore}. */
+export interface DenoKvStoreOptions {
+  /** Key prefix for everything this store writes; default `['ctxgate']`. */
+  prefix?: KvKey;
+  /** Migrations applied to records of older context schema versions on load. */
+  migrations?: MigrationRegistry;
+}
+
+function storageFailure(operation: string, error: unknown): unknown {
+  if (isCtxgateError(error)) return error;
+  return new CtxgateError('STORAGE_FAILURE', `${operation} failed in Deno KV; retry, and check the KV database and its permissions if it persists`, {
+    details: { operation },
+    cause: error,
+  });
+}
+
+interface ArtifactHead {
+  chunks: number;
+  bytes: number;
+}
+
+function isArtifactHead(value: unknown): value is ArtifactHead {
+  return isPlainObject(value) && Number.isSafeInteger(value.chunks) && (value.chunks as number) >= 1 && Number.isSafeInteger(value.bytes);
+}
+
+class DenoKvContextStore implements ContextStore {
+  private readonly prefix: KvKey;
+
+  constructor(
+    private readonly kv: DenoKvLike,
+    private readonly options: DenoKvStoreOptions,
+    private readonly ownsKv: boolean,
+  ) {
+    this.prefix = options.prefix ?? ['ctxgate'];
+  }
+
+  private headKey(id: string): KvKey {
+    return [...this.prefix, 'ctx', id];
+  }
+
+  private chunkKey(id: string, gen: string, i: number): KvKey {
+    return [...this.prefix, 'ctxchunk', id, gen, i];
+  }
+
+  private async run<T>(operation: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      if (signal?.aborted && error === signal.reason) throw error;
+      throw storageFailure(operation, error);
+    }
+  }
+
+  private async writeChunks(keyOf: (i: number) => KvKey, parts: readonly Uint8Array[]): Promise<void> {
+    for (let at = 0; at < parts.length; at += CHUNKS_PER_COMMIT) {
+      const op = this.kv.atomic();
+      parts.slice(at, at + CHUNKS_PER_COMMIT).forEach((part, j) => op.set(keyOf(at + j), part));
+      const result = await op.commit();
+      if (!result.ok) throw new Error('chunk write was refused');
+    }
+  }
+
+  private async deleteChunks(keyOf: (i: number) => KvKey, count: number): Promise<void> {
+    for (let at = 0; at < count; at += CHUNKS_PER_COMMIT) {
+      const op = this.kv.atomic();
+      for (let i = at; i < Math.min(count, at + CHUNKS_PER_COMMIT); i++) op.delete(keyOf(i));
+      await op.commit();
+    }
+  }
+
+  /** Best-effort cleanup: a leftover chunk wastes space but never affects what is loaded. */
+  private async dropGeneration(id: string, head: ChunkedHead): Promise<void> {
+    try {
+      await this.deleteChunks((i) => this.chunkKey(id, head.gen, i), head.chunks);
+    } catch {
+      // Ignored on purpose; see above.
+    }
+  }
+
+  /** Reads the head and its chunks; retries when a concurrent save replaced the head meanwhile. */
+  private async readRecord(id: string): Promise<StoredRecord | undefined> {
+    for (let attempt = 0; attempt < LOAD_ATTEMPTS; attempt++) {
+      const entry = await this.kv.get(this.headKey(id));
+      if (entry.value === null || entry.value === undefined) return undefined;
+      const head = entry.value;
+      if (!isChunkedHead(head)) throw corruptRecord(id, 'malformed record head');
+      const parts = await Promise.all(Array.from({ length: head.chunks }, (_, i) => this.kv.get(this.chunkKey(id, head.gen, i))));
+      const joined = joinChunks(
+        parts.map((p) => p.value),
+        head.bytes,
+      );
+      if (joined !== undefined) {
+        const record = unchunkRecord(head, joined);
+        if (record === undefined) throw corruptRecord(id, 'context text is not UTF-8');
+        return record;
+      }
+      const again = await this.kv.get(this.headKey(id));
+      if (again.versionstamp === entry.versionstamp) throw corruptRecord(id, 'missing or damaged chunk');
+    }
+    throw new CtxgateError('STORAGE_FAILURE', `context "${id}" kept changing while it was being loaded; retry`, {
+      details: { operation: 'load', id },
+    });
+  }
+
+  async load(id: string): Promise<LoadedContext | undefined> {
+    assertContextId(id);
+    const raw = await this.run('load', () => this.readRecord(id));
+    return raw === undefined ? undefined : openRecord(raw, id, this.options.migrations);
+  }
+
+  async save(id: string, context: AgentContext, options: SaveOptions): Promise<{ version: number }> {
+    assertContextId(id);
+    assertVersion(options?.expectedVersion, 'expectedVersion');
+    const expected = options.expectedVersion;
+    const record = await sealRecord(id, expected + 1, context);
+    return this.run(
+      'save',
+      async () => {
+        const current = await this.kv.get(this.headKey(id));
+        const oldHead = isChunkedHead(current.value) ? current.value : undefined;
+        const actual = current.value === null ? 0 : (oldHead?.version ?? 0);
+        if (actual !== expected) throw versionConflict(id, expected, actual);
+        const { head, parts } = chunkRecord(record, CHUNK_SIZE);
+        await this.writeChunks((i) => this.chunkKey(id, head.gen, i), parts);
+        try {
+          throwIfAborted(options.signal);
+          // The version check and the switch to the new generation are one atomic commit.
+          const result = await this.kv
+            .atomic()
+            .check({ key: this.headKey(id), versionstamp: current.versionstamp })
+            .set(this.headKey(id), head)
+            .commit();
+          if (!result.ok) {
+            const now = await this.kv.get(this.headKey(id));
+            throw versionConflict(id, expected, isChunkedHead(now.value) ? now.value.version : 0);
+          }
+        } catch (error) {
+          await this.dropGeneration(id, head);
+          throw error;
+        }
+        if (oldHead !== undefined) await this.dropGeneration(id, oldHead);
+        return { version: record.version };
+      },
+      options.signal,
+    );
+  }
+
+  async delete(id: string, options: DeleteOptions = {}): Promise<boolean> {
+    assertContextId(id);
+    if (options.expectedVersion !== undefined) assertVersion(options.expectedVersion, 'expectedVersion');
+    return this.run('delete', async () => {
+      const current = await this.kv.get(this.headKey(id));
+      const head = isChunkedHead(current.value) ? current.value : undefined;
+      const actual = current.value === null ? 0 : (head?.version ?? 0);
+      if (options.expectedVersion !== undefined && actual !== options.expectedVersion) {
+        throw versionConflict(id, options.expectedVersion, actual);
+      }
+      if (current.value === null) return false;
+      const result = await this.kv.atomic().check({ key: this.headKey(id), versionstamp: current.versionstamp }).delete(this.headKey(id)).commit();
+      if (!result.ok) {
+        const now = await this.kv.get(this.headKey(id));
+        throw versionConflict(id, options.expectedVersion ?? actual, isChunkedHead(now.value) ? now.value.version : 0);
+      }
+      if (head !== undefined) await this.dropGeneration(id, head);
+      return true;
+    });
+  }
+
+  async list(): Promise<string[]> {
+    return this.run('list', async () => {
+      const ids: string[] = [];
+      const depth = this.prefix.length + 1;
+      for await (const entry of this.kv.list({ prefix: [...this.prefix, 'ctx'] })) {
+        const id = entry.key[depth];
+        if (typeof id === 'string' && entry.key.length === depth + 1) ids.push(id);
+      }
+      return ids.sort();
+    });
+  }
+
+  async exportRecord(id: string): Promise<StoredRecord | undefined> {
+    assertContextId(id);
+    return this.run('exportRecord', () => this.readRecord(id));
+  }
+
+  async importRecord(record: StoredRecord): Promise<void> {
+    assertContextId(record?.id, 'record.id');
+    const id = record.id;
+    await this.run('importRecord', async () => {
+      const current = await this.kv.get(this.headKey(id));
+      const { head, parts } = chunkRecord(record, CHUNK_SIZE);
+      await this.writeChunks((i) => this.chunkKey(id, head.gen, i), parts);
+      await this.kv.atomic().set(this.headKey(id), head).commit();
+      if (isChunkedHead(current.value)) await this.dropGeneration(id, current.value);
+    });
+  }
+
+  async putArtifact(data: Uint8Array): Promise<string> {
+    const key = await sha256Hex(data);
+    await this.run('putArtifact', async () => {
+      const headKey = [...this.prefix, 'art', key];
+      const existing = await this.kv.get(headKey);
+      if (isArtifactHead(existing.value)) return;
+      const parts = splitChunks(data, CHUNK_SIZE);
+      // Content addressing makes racing puts of the same key write identical chunks, so a lost
+      // race on the head is harmless.
+      await this.writeChunks((i) => [...this.prefix, 'artchunk', key, i], parts);
+      await this.kv.atomic().set(headKey, { chunks: parts.length, bytes: data.length } satisfies ArtifactHead).commit();
+    });
+    return key;
+  }
+
+  async getArtifact(key: string): Promise<Uint8Array | undefined> {
+    assertArtifactKey(key);
+    const data = await this.run('getArtifact', async () => {
+      const head = (await this.kv.get([...this.prefix, 'art', key])).value;
+      if (head === null || head === undefined) return undefined;
+      const damaged = new CtxgateError('CORRUPT_RECORD', `artifact ${key} is damaged (missing chunks); store it again`, {
+        details: { key, reason: 'missing chunk' },
+      });
+      if (!isArtifactHead(head)) throw damaged;
+      const parts = await Promise.all(Array.from({ length: head.chunks }, (_, i) => this.kv.get([...this.prefix, 'artchunk', key, i])));
+      const joined = joinChunks(
+        parts.map((p) => p.value),
+        head.bytes,
+      );
+      if (joined === undefined) throw damaged;
+      return joined;
+    });
+    return data === undefined ? undefined : verifyArtifact(key, data);
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsKv) this.kv.close();
+  }
+}
+
+/**
+ * A {@link ContextStore} over an open Deno KV database (or anything shaped like one). Each save
+ * writes its chunks, then switches the record in one atomic commit that `.check()`s the head's
+ * versionstamp, so a concurrent writer gets ConflictError and a failed save leaves the previous
+ * version loadable. `close()` leaves a database you passed in open.
+ */
+export function createDenoKvStore(kv: DenoKvLike, options: DenoKvStoreOptions = {}): ContextStore {
+  return new DenoKvContextStore(kv, options, false);
+}
+
+/** Opens Deno KV with `Deno.openKv(path)` and wraps it; `close()` closes it. Deno only. */
+export async function openDenoKvStore(options: DenoKvStoreOptions & { path?: string } = {}): Promise<ContextStore> {
+  const deno = (globalThis as unknown as { Deno?: { openKv?(path?: string): Promise<DenoKvLike> } }).Deno;
+  if (deno === undefined || typeof deno.openKv !== 'function') {
+    throw new CtxgateError('STORAGE_FAILURE', 'Deno.openKv is not available; run under Deno (with --unstable-kv where required) or use another backend', {
+      details: { operation: 'open' },
+    });
+  }
+  const { path, ...rest } = options;
+  const kv = await deno.openKv(path);
+  return new DenoKvContextStore(kv, rest, true);
+}

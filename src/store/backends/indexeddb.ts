@@ -1,0 +1,245 @@
+import type { DBSchema, IDBPDatabase } from 'idb';
+import { openDB } from 'idb';
+import { CtxgateError, isCtxgateError } from '../../errors.ts';
+import { assertArtifactKey, verifyArtifact } from '../artifacts.ts';
+import type { ContextStore, DeleteOptions, LoadedContext, SaveOptions } from '../context-store.ts';
+import { sha256Hex } from '../hash.ts';
+import type { MigrationRegistry } from '../migrations.ts';
+import type { AgentContext } from '../model.ts';
+import type { StoredRecord } from '../record.ts';
+import { assertContextId, assertVersion, openRecord, sealRecord, throwIfAborted, versionConflict } from '../record.ts';
+
+/**
+ * IndexedDB schema version written by this release. Each step of {@link upgradeSchema} is kept so
+ * a database at any older version upgrades in order.
+ */
+export const IDB_SCHEMA_VERSION = 2;
+
+/** Default database name. */
+export const IDB_DEFAULT_NAME = 'ctxgate';
+
+/** The database layout, typed for idb. */
+interface CtxgateDbSchema extends DBSchema {
+  /** Sealed context records by id. */
+  contexts: { key: string; value: StoredRecord };
+  /** Artifact bytes by SHA-256 key. */
+  artifacts: { key: string; value: Uint8Array };
+}
+
+/** Facts passed to {@link IndexedDbStoreOptions.onBlocked}. */
+export interface IdbBlockedInfo {
+  /** Version of the connection holding the database open. */
+  currentVersion: number;
+  /** Version this store is waiting to open. */
+  requestedVersion: number | null;
+}
+
+/** Options of {@link createIndexedDbStore}. */
+export interface IndexedDbStoreOptions {
+  /** Database name; default `ctxgate`. */
+  name?: string;
+  /** Migrations applied to records of older context schema versions on load. */
+  migrations?: MigrationRegistry;
+  /**
+   * Called when this store's schema upgrade waits for another tab (or worker) that still has the
+   * database open at an older version. The upgrade proceeds once that connection closes; tell the
+   * user to close or reload the other tab.
+   */
+  onBlocked?: (info: IdbBlockedInfo) => void;
+  /**
+   * Called after this store closed its connection because another tab wants to upgrade the
+   * schema. The next operation reopens the database; if the other tab installed a newer schema it
+   * fails with STORAGE_FAILURE, and this page should be reloaded.
+   */
+  onVersionChange?: () => void;
+}
+
+/** Applies each schema step from `oldVersion` on. */
+function upgradeSchema(db: IDBPDatabase<CtxgateDbSchema>, oldVersion: number): void {
+  if (oldVersion < 1) db.createObjectStore('contexts', { keyPath: 'id' });
+  if (oldVersion < 2) db.createObjectStore('artifacts');
+}
+
+/** Turns a DOMException from IndexedDB into a typed error; ctxgate errors pass through. */
+function mapIdbError(error: unknown, operation: string): unknown {
+  if (isCtxgateError(error)) return error;
+  const name = (error as { name?: unknown } | null)?.name;
+  if (name === 'QuotaExceededError') {
+    return new CtxgateError('QUOTA_EXCEEDED', `${operation} failed: browser storage quota exceeded; nothing was written. Free space (delete old contexts or artifacts) or request persistent storage`, {
+      details: { operation },
+      cause: error,
+    });
+  }
+  if (name === 'VersionError') {
+    return new CtxgateError('STORAGE_FAILURE', `${operation} failed: the database was upgraded by a newer ctxgate in another tab; reload this page`, {
+      details: { operation, reason: 'version' },
+      cause: error,
+    });
+  }
+  return new CtxgateError('STORAGE_FAILURE', `${operation} failed in IndexedDB (${typeof name === 'string' ? name : 'unknown error'}); retry, and check the browser's storage settings if it persists`, {
+    details: { operation },
+    cause: error,
+  });
+}
+
+class IndexedDbContextStore implements ContextStore {
+  private dbPromise: Promise<IDBPDatabase<CtxgateDbSchema>> | undefined;
+  private readonly name: string;
+
+  constructor(private readonly options: IndexedDbStoreOptions) {
+    this.name = options.name ?? IDB_DEFAULT_NAME;
+  }
+
+  private db(): Promise<IDBPDatabase<CtxgateDbSchema>> {
+    if (this.dbPromise === undefined) {
+      const opening = openDB<CtxgateDbSchema>(this.name, IDB_SCHEMA_VERSION, {
+        upgrade: (db, oldVersion) => upgradeSchema(db, oldVersion),
+        blocked: (currentVersion, requestedVersion) => this.options.onBlocked?.({ currentVersion, requestedVersion }),
+        blocking: () => {
+          // Another connection wants a newer schema; holding ours open would stall it forever.
+          void opening.then((db) => db.close());
+          this.dbPromise = undefined;
+          this.options.onVersionChange?.();
+        },
+        terminated: () => {
+          this.dbPromise = undefined;
+        },
+      });
+      this.dbPromise = opening;
+      opening.catch(() => {
+        if (this.dbPromise === opening) this.dbPromise = undefined;
+      });
+    }
+    return this.dbPromise;
+  }
+
+  private async run<T>(operation: string, fn: (db: IDBPDatabase<CtxgateDbSchema>) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    try {
+      return await fn(await this.db());
+    } catch (error) {
+      // An abort the caller asked for keeps its own reason, as fetch and other web APIs do.
+      if (signal?.aborted && error === signal.reason) throw error;
+      throw mapIdbError(error, operation);
+    }
+  }
+
+  async load(id: string): Promise<LoadedContext | undefined> {
+    assertContextId(id);
+    const raw = await this.run('load', (db) => db.get('contexts', id));
+    return raw === undefined ? undefined : openRecord(raw, id, this.options.migrations);
+  }
+
+  async save(id: string, context: AgentContext, options: SaveOptions): Promise<{ version: number }> {
+    assertContextId(id);
+    assertVersion(options?.expectedVersion, 'expectedVersion');
+    // Hash before the transaction: an IndexedDB transaction commits as soon as it has no pending
+    // request, so no other await may happen inside it.
+    const record = await sealRecord(id, options.expectedVersion + 1, context);
+    const signal = options.signal;
+    return this.run('save', async (db) => {
+      const tx = db.transaction('contexts', 'readwrite');
+      try {
+        const current = await tx.store.get(id);
+        const actual = typeof current?.version === 'number' ? current.version : 0;
+        if (actual !== options.expectedVersion) throw versionConflict(id, options.expectedVersion, actual);
+        await tx.store.put(record);
+        throwIfAborted(signal);
+        await tx.done;
+      } catch (error) {
+        abortQuietly(tx);
+        await tx.done.catch(() => undefined);
+        throw error;
+      }
+      return { version: record.version };
+    }, signal);
+  }
+
+  async delete(id: string, options: DeleteOptions = {}): Promise<boolean> {
+    assertContextId(id);
+    if (options.expectedVersion !== undefined) assertVersion(options.expectedVersion, 'expectedVersion');
+    return this.run('delete', async (db) => {
+      const tx = db.transaction('contexts', 'readwrite');
+      try {
+        const current = await tx.store.get(id);
+        const actual = typeof current?.version === 'number' ? current.version : 0;
+        if (options.expectedVersion !== undefined && actual !== options.expectedVersion) {
+          throw versionConflict(id, options.expectedVersion, actual);
+        }
+        if (current !== undefined) await tx.store.delete(id);
+        await tx.done;
+        return current !== undefined;
+      } catch (error) {
+        abortQuietly(tx);
+        await tx.done.catch(() => undefined);
+        throw error;
+      }
+    });
+  }
+
+  async list(): Promise<string[]> {
+    const keys = await this.run('list', (db) => db.getAllKeys('contexts'));
+    return keys.map(String).sort();
+  }
+
+  async exportRecord(id: string): Promise<StoredRecord | undefined> {
+    assertContextId(id);
+    return this.run('exportRecord', (db) => db.get('contexts', id));
+  }
+
+  async importRecord(record: StoredRecord): Promise<void> {
+    assertContextId(record?.id, 'record.id');
+    await this.run('importRecord', async (db) => {
+      await db.put('contexts', record);
+    });
+  }
+
+  async putArtifact(data: Uint8Array): Promise<string> {
+    const key = await sha256Hex(data);
+    await this.run('putArtifact', async (db) => {
+      const tx = db.transaction('artifacts', 'readwrite');
+      try {
+        if ((await tx.store.getKey(key)) === undefined) await tx.store.put(data.slice(), key);
+        await tx.done;
+      } catch (error) {
+        abortQuietly(tx);
+        await tx.done.catch(() => undefined);
+        throw error;
+      }
+    });
+    return key;
+  }
+
+  async getArtifact(key: string): Promise<Uint8Array | undefined> {
+    assertArtifactKey(key);
+    const data = await this.run('getArtifact', (db) => db.get('artifacts', key));
+    if (data === undefined) return undefined;
+    if (!(data instanceof Uint8Array)) {
+      throw new CtxgateError('CORRUPT_RECORD', `artifact ${key} is damaged (not bytes); store it again`, { details: { key, reason: 'malformed' } });
+    }
+    return verifyArtifact(key, data);
+  }
+
+  async close(): Promise<void> {
+    const pending = this.dbPromise;
+    this.dbPromise = undefined;
+    if (pending !== undefined) (await pending.catch(() => undefined))?.close();
+  }
+}
+
+/** Aborts a transaction that may already be finished; finishing is what we wanted anyway. */
+function abortQuietly(tx: { abort(): void }): void {
+  try {
+    tx.abort();
+  } catch {
+    // Already committed or aborted.
+  }
+}
+
+/**
+ * A {@link ContextStore} in IndexedDB (browsers and browser workers). Each save runs the version
+ * check and the write in one readwrite transaction, so a conflict, an abort or a quota error
+ * leaves the previous version intact. The database opens lazily on first use.
+ */
+export function createIndexedDbStore(options: IndexedDbStoreOptions = {}): ContextStore {
+  return new IndexedDbContextStore(options);
+}

@@ -1,0 +1,86 @@
+import { assertArtifactKey, verifyArtifact } from '../artifacts.ts';
+import type { ContextStore, DeleteOptions, LoadedContext, SaveOptions } from '../context-store.ts';
+import { sha256Hex } from '../hash.ts';
+import type { MigrationRegistry } from '../migrations.ts';
+import type { AgentContext } from '../model.ts';
+import type { StoredRecord } from '../record.ts';
+import { assertContextId, assertVersion, openRecord, sealRecord, throwIfAborted, versionConflict } from '../record.ts';
+
+/** Options of {@link createMemoryStore}. */
+export interface MemoryStoreOptions {
+  /** Migrations applied to records of older schema versions on load. */
+  migrations?: MigrationRegistry;
+}
+
+/**
+ * An in-memory {@link ContextStore} for Node and tests. It keeps the same sealed records as the
+ * persistent backends, so checksums, versions and conflicts behave exactly as they do there.
+ */
+class MemoryContextStore implements ContextStore {
+  private readonly records = new Map<string, StoredRecord>();
+  private readonly artifacts = new Map<string, Uint8Array>();
+
+  constructor(private readonly options: MemoryStoreOptions) {}
+
+  async load(id: string): Promise<LoadedContext | undefined> {
+    assertContextId(id);
+    const raw = this.records.get(id);
+    return raw === undefined ? undefined : openRecord(structuredClone(raw), id, this.options.migrations);
+  }
+
+  async save(id: string, context: AgentContext, options: SaveOptions): Promise<{ version: number }> {
+    assertContextId(id);
+    assertVersion(options?.expectedVersion, 'expectedVersion');
+    const record = await sealRecord(id, options.expectedVersion + 1, context);
+    // Check and write in one synchronous step: no other save can interleave between them.
+    const actual = this.records.get(id)?.version ?? 0;
+    if (actual !== options.expectedVersion) throw versionConflict(id, options.expectedVersion, actual);
+    throwIfAborted(options.signal);
+    this.records.set(id, record);
+    return { version: record.version };
+  }
+
+  async delete(id: string, options: DeleteOptions = {}): Promise<boolean> {
+    assertContextId(id);
+    const actual = this.records.get(id)?.version ?? 0;
+    if (options.expectedVersion !== undefined) {
+      assertVersion(options.expectedVersion, 'expectedVersion');
+      if (actual !== options.expectedVersion) throw versionConflict(id, options.expectedVersion, actual);
+    }
+    return this.records.delete(id);
+  }
+
+  async list(): Promise<string[]> {
+    return [...this.records.keys()].sort();
+  }
+
+  async exportRecord(id: string): Promise<StoredRecord | undefined> {
+    assertContextId(id);
+    const raw = this.records.get(id);
+    return raw === undefined ? undefined : structuredClone(raw);
+  }
+
+  async importRecord(record: StoredRecord): Promise<void> {
+    assertContextId(record?.id, 'record.id');
+    this.records.set(record.id, structuredClone(record));
+  }
+
+  async putArtifact(data: Uint8Array): Promise<string> {
+    const key = await sha256Hex(data);
+    if (!this.artifacts.has(key)) this.artifacts.set(key, data.slice());
+    return key;
+  }
+
+  async getArtifact(key: string): Promise<Uint8Array | undefined> {
+    assertArtifactKey(key);
+    const data = this.artifacts.get(key);
+    return data === undefined ? undefined : verifyArtifact(key, data.slice());
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** Creates an empty in-memory {@link ContextStore}. */
+export function createMemoryStore(options: MemoryStoreOptions = {}): ContextStore {
+  return new MemoryContextStore(options);
+}

@@ -1,0 +1,173 @@
+import { invalidParams } from '../errors.ts';
+import { canonicalJson } from './hash.ts';
+import { isPlainObject } from './json-safety.ts';
+import type { AgentContext, ContextChanges, ContextDiff, Namespace } from './model.ts';
+import { NAMESPACES } from './model.ts';
+
+/**
+ * Fields that are maps from a name to a value: their entries are diffed one by one. Every other
+ * object-valued field (`usage`, `performance`, `dependencyMap`) is one value that changes whole.
+ */
+const MAP_FIELDS: ReadonlySet<string> = new Set(['reasoning.entities', 'reasoning.confidenceScores', 'llm.cache']);
+
+/** Formats a diff the spec's way: `[intent_detection] Changes: reasoning.intents_added=1`. */
+export function summarizeDiff(diff: Pick<ContextDiff, 'agentId' | 'changes'>): string {
+  const parts: string[] = [];
+  const namespaces = [...NAMESPACES, ...Object.keys(diff.changes).filter((ns) => !(NAMESPACES as readonly string[]).includes(ns)).sort()];
+  for (const ns of namespaces) {
+    const counters = diff.changes[ns];
+    if (counters === undefined) continue;
+    for (const name of Object.keys(counters).sort()) parts.push(`${ns}.${name}=${counters[name]}`);
+  }
+  return `[${diff.agentId}] Changes: ${parts.length === 0 ? 'none' : parts.join(', ')}`;
+}
+
+/** What one agent changed in a context, as captured by {@link DiffTracker.capture}. */
+export class CapturedDiff implements ContextDiff {
+  /** When the diff was captured, ISO-8601. */
+  readonly timestamp: string;
+  /** Agent that made the changes. */
+  readonly agentId: string;
+  /** Change counters by namespace, e.g. `{ reasoning: { intents_added: 1 } }`. Only non-zero counters. */
+  readonly changes: ContextChanges;
+  /** Changed fields as `namespace.key`, in namespace order: what goes into `AgentRun.keysWritten`. */
+  readonly keysWritten: readonly string[];
+
+  /** Built by {@link DiffTracker}; exposed for rebuilding from an audit entry. */
+  constructor(diff: ContextDiff, keysWritten: readonly string[]) {
+    this.timestamp = diff.timestamp;
+    this.agentId = diff.agentId;
+    this.changes = diff.changes;
+    this.keysWritten = keysWritten;
+  }
+
+  /** True if the agent changed nothing. */
+  get isEmpty(): boolean {
+    return this.keysWritten.length === 0;
+  }
+
+  /** The spec's one-line summary, e.g. `[intent_detection] Changes: reasoning.intents_added=1`. */
+  summary(): string {
+    return summarizeDiff(this);
+  }
+
+  /** The plain audit entry (spec `ContextDiff`) to append to `audit.diffs`. */
+  toJSON(): ContextDiff {
+    return { timestamp: this.timestamp, agentId: this.agentId, changes: structuredClone(this.changes) };
+  }
+}
+
+/** Options of {@link DiffTracker}. */
+export interface DiffTrackerOptions {
+  /** Clock for diff timestamps; inject one for reproducible audit trails. */
+  now?: () => Date;
+}
+
+/**
+ * Captures what an agent changed in a context (spec `DiffTracker`): snapshot before the agent
+ * runs, {@link capture} after. Arrays are compared item by item (items with a string `id` are
+ * matched by id, so an edited item counts as modified; other items by value), map fields entry by
+ * entry, everything else as one value.
+ */
+export class DiffTracker {
+  private baseline: AgentContext;
+  private readonly now: () => Date;
+
+  /** Snapshots `context` as the baseline. */
+  constructor(context: AgentContext, options: DiffTrackerOptions = {}) {
+    this.baseline = structuredClone(context);
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /**
+   * Diffs `context` against the baseline, attributes it to `agentId`, and makes `context` the new
+   * baseline, so consecutive agents each get only their own changes.
+   */
+  capture(agentId: string, context: AgentContext): CapturedDiff {
+    if (typeof agentId !== 'string' || agentId === '') throw invalidParams('agentId', 'must be a non-empty string');
+    const changes: ContextChanges = {};
+    const keysWritten: string[] = [];
+    for (const ns of NAMESPACES) {
+      const before = (this.baseline[ns] ?? {}) as unknown as Record<string, unknown>;
+      const after = (context[ns] ?? {}) as unknown as Record<string, unknown>;
+      const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+      for (const key of keys) {
+        const counters = diffField(ns, key, before[key], after[key]);
+        if (counters === undefined) continue;
+        keysWritten.push(`${ns}.${key}`);
+        Object.assign((changes[ns] ??= {}), counters);
+      }
+    }
+    this.baseline = structuredClone(context);
+    return new CapturedDiff({ timestamp: this.now().toISOString(), agentId, changes }, keysWritten);
+  }
+}
+
+/** Counters for one field, or undefined if it did not change. */
+function diffField(ns: Namespace, key: string, before: unknown, after: unknown): Record<string, number> | undefined {
+  // Cheap exit for the common case of an untouched field; canonical text settles key-order noise.
+  if (JSON.stringify(before) === JSON.stringify(after) || canonicalJson(before) === canonicalJson(after)) return undefined;
+  let counts: { added: number; removed: number; modified: number } | undefined;
+  if ((Array.isArray(before) || before === undefined) && Array.isArray(after)) counts = diffArrays(before ?? [], after);
+  else if (Array.isArray(before) && after === undefined) counts = diffArrays(before, []);
+  else if (MAP_FIELDS.has(`${ns}.${key}`) && (isPlainObject(before) || before === undefined) && (isPlainObject(after) || after === undefined)) {
+    counts = diffMaps(before ?? {}, after ?? {});
+  }
+  if (counts === undefined) {
+    const kind = before === undefined ? 'set' : after === undefined ? 'cleared' : 'changed';
+    return { [`${key}_${kind}`]: 1 };
+  }
+  const out: Record<string, number> = {};
+  if (counts.added > 0) out[`${key}_added`] = counts.added;
+  if (counts.removed > 0) out[`${key}_removed`] = counts.removed;
+  if (counts.modified > 0) out[`${key}_modified`] = counts.modified;
+  // A reorder with identical items changes the text but no item; still report that the field was written.
+  return Object.keys(out).length > 0 ? out : { [`${key}_changed`]: 1 };
+}
+
+function identity(item: unknown, text: string): string {
+  if (isPlainObject(item) && typeof item.id === 'string') return `id:${item.id}`;
+  return `v:${text}`;
+}
+
+function diffArrays(before: readonly unknown[], after: readonly unknown[]): { added: number; removed: number; modified: number } {
+  const pool = new Map<string, string[]>();
+  for (const item of before) {
+    const text = canonicalJson(item);
+    const id = identity(item, text);
+    const bucket = pool.get(id);
+    if (bucket) bucket.push(text);
+    else pool.set(id, [text]);
+  }
+  let added = 0;
+  let modified = 0;
+  for (const item of after) {
+    const text = canonicalJson(item);
+    const bucket = pool.get(identity(item, text));
+    if (bucket === undefined || bucket.length === 0) {
+      added++;
+      continue;
+    }
+    const exact = bucket.indexOf(text);
+    if (exact >= 0) bucket.splice(exact, 1);
+    else {
+      bucket.shift();
+      modified++;
+    }
+  }
+  let removed = 0;
+  for (const bucket of pool.values()) removed += bucket.length;
+  return { added, removed, modified };
+}
+
+function diffMaps(before: Record<string, unknown>, after: Record<string, unknown>): { added: number; removed: number; modified: number } {
+  let added = 0;
+  let removed = 0;
+  let modified = 0;
+  for (const key of Object.keys(after)) {
+    if (!Object.hasOwn(before, key)) added++;
+    else if (canonicalJson(before[key]) !== canonicalJson(after[key])) modified++;
+  }
+  for (const key of Object.keys(before)) if (!Object.hasOwn(after, key)) removed++;
+  return { added, removed, modified };
+}

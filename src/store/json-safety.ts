@@ -1,0 +1,86 @@
+import { CtxgateError, invalidParams } from '../errors.ts';
+
+/**
+ * Object keys the store refuses anywhere in stored data. Assigning them while copying or merging
+ * rewrites an object's prototype (`__proto__`) or shadows built-ins, and `JSON.parse` happily
+ * produces them as own properties, so a payload from the network could otherwise poison every
+ * object that later reads from the context.
+ */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Deepest nesting accepted in stored values; deeper data is almost surely a bug or an attack. */
+export const MAX_VALUE_DEPTH = 100;
+
+/** Formats a path like `reasoning.intents[0].confidence` from its segments. */
+export function formatPath(base: string, segments: readonly PropertyKey[]): string {
+  let out = base;
+  for (const seg of segments) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else out += out === '' ? String(seg) : `.${String(seg)}`;
+  }
+  return out;
+}
+
+/** True if `value` is a plain object (object literal, `JSON.parse` output or null-prototype). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Throws INVALID_PARAMS naming the offending path unless `value` is plain JSON data (null,
+ * booleans, finite numbers, strings, arrays and plain objects) free of {@link FORBIDDEN_KEYS} at
+ * every depth. Stored contexts cross structured clone, JSON and three storage engines, so anything
+ * else (a Date, a Map, a class instance, a cycle) would silently change shape on the way.
+ */
+export function assertSafeJson(value: unknown, field: string): void {
+  walk(value, field, 0, new Set());
+}
+
+function walk(value: unknown, path: string, depth: number, stack: Set<object>): void {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw invalidParams(path, 'must be a finite number; NaN and Infinity do not survive JSON');
+    return;
+  }
+  if (typeof value !== 'object') {
+    throw invalidParams(path, `must be JSON data; got a ${typeof value}. Store strings, numbers, booleans, arrays or plain objects`);
+  }
+  if (depth >= MAX_VALUE_DEPTH) throw invalidParams(path, `is nested deeper than ${MAX_VALUE_DEPTH} levels; flatten the data`);
+  if (stack.has(value)) throw invalidParams(path, 'refers back to itself; stored data must be a tree, not a cycle');
+  stack.add(value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) walk(value[i], `${path}[${i}]`, depth + 1, stack);
+  } else if (isPlainObject(value)) {
+    for (const key of Object.keys(value)) {
+      const child = path === '' ? key : `${path}.${key}`;
+      if (FORBIDDEN_KEYS.has(key)) {
+        throw invalidParams(child, `the key "${key}" is not allowed in stored data because it can pollute object prototypes; rename it`);
+      }
+      walk(value[key], child, depth + 1, stack);
+    }
+  } else {
+    const kind = (value as { constructor?: { name?: string } }).constructor?.name ?? 'object';
+    throw invalidParams(path, `must be JSON data; got a ${kind}. Convert it first (dates as ISO-8601 strings)`);
+  }
+  stack.delete(value);
+}
+
+/**
+ * Parses JSON text and refuses forbidden keys in the result, so untrusted text never yields an
+ * object with an own `__proto__` property that later code could copy into a prototype.
+ */
+export function parseSafeJson(text: string, field: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    throw new CtxgateError('INVALID_PARAMS', `${field}: is not valid JSON; pass the exact text produced by serializeContext`, {
+      details: { field },
+      cause,
+    });
+  }
+  assertSafeJson(value, field);
+  return value;
+}

@@ -1,0 +1,107 @@
+import { ConflictError, CtxgateError, invalidParams } from '../errors.ts';
+import { isCtxgateError } from '../errors.ts';
+import { isSha256Hex, sha256Hex } from './hash.ts';
+import { isPlainObject } from './json-safety.ts';
+import type { MigrationRegistry } from './migrations.ts';
+import type { AgentContext } from './model.ts';
+import { deserializeContext, serializeContext } from './serialize.ts';
+import type { LoadedContext } from './context-store.ts';
+
+/**
+ * One stored context, the same in every backend. `context` is the canonical JSON text of the
+ * context (see `serializeContext`); `checksum` is the SHA-256 of the canonical JSON of
+ * `{ context, id, version }`.
+ */
+export interface StoredRecord {
+  /** Context id. */
+  id: string;
+  /** Store version, 1 after the first save. */
+  version: number;
+  /** Canonical JSON text of the context. */
+  context: string;
+  /** Lowercase hex SHA-256 of the canonical record body. */
+  checksum: string;
+}
+
+/** Longest accepted context id; keeps keys within every backend's key limit (2 KiB in Deno KV and DOs). */
+export const MAX_ID_LENGTH = 512;
+
+/** Throws INVALID_PARAMS unless `id` is a usable context id. */
+export function assertContextId(id: unknown, field = 'id'): asserts id is string {
+  if (typeof id !== 'string' || id === '' || id.length > MAX_ID_LENGTH) {
+    throw invalidParams(field, `must be a non-empty string of at most ${MAX_ID_LENGTH} characters`);
+  }
+}
+
+/** Throws INVALID_PARAMS unless `version` is a store version (a non-negative safe integer). */
+export function assertVersion(version: unknown, field: string): asserts version is number {
+  if (!Number.isSafeInteger(version) || (version as number) < 0) {
+    throw invalidParams(field, 'must be a non-negative integer: the version from load, or 0 for a new context');
+  }
+}
+
+/**
+ * The checksum of a record body. Because `contextText` is canonical JSON and the body's keys
+ * (`context`, `id`, `version`) are already in sorted order, this text is exactly the canonical
+ * JSON of `{ context, id, version }`, computed without re-parsing the context.
+ */
+export function recordChecksum(id: string, version: number, contextText: string): Promise<string> {
+  return sha256Hex(`{"context":${contextText},"id":${JSON.stringify(id)},"version":${version}}`);
+}
+
+/** Validates and serialises `context` into a sealed record for `id` at `version`. */
+export async function sealRecord(id: string, version: number, context: AgentContext): Promise<StoredRecord> {
+  const text = serializeContext(context);
+  return { id, version, context: text, checksum: await recordChecksum(id, version, text) };
+}
+
+/** CORRUPT_RECORD for `id`, with the reason in details (never the data). */
+export function corruptRecord(id: string, reason: string, cause?: unknown): CtxgateError {
+  return new CtxgateError(
+    'CORRUPT_RECORD',
+    `stored context "${id}" is damaged (${reason}) and was not loaded; restore it from a backup or delete it`,
+    { details: { id, reason }, cause },
+  );
+}
+
+/** ConflictError for a version mismatch. */
+export function versionConflict(id: string, expected: number, actual: number): ConflictError {
+  return new ConflictError(
+    `context "${id}" is at version ${actual}, not the expected ${expected}; another writer saved first. Load it again, reapply your changes and save`,
+    { details: { id, expected, actual } },
+  );
+}
+
+/** True if `value` has the shape of a {@link StoredRecord}. */
+export function isStoredRecord(value: unknown): value is StoredRecord {
+  return (
+    isPlainObject(value) &&
+    typeof value.id === 'string' &&
+    Number.isSafeInteger(value.version) &&
+    (value.version as number) > 0 &&
+    typeof value.context === 'string' &&
+    isSha256Hex(value.checksum)
+  );
+}
+
+/**
+ * Verifies a stored record (shape, id, checksum) and returns its context, migrated and validated.
+ * Damage of any kind is CORRUPT_RECORD; a missing migration stays MIGRATION_FAILED.
+ */
+export async function openRecord(raw: unknown, id: string, migrations?: MigrationRegistry): Promise<LoadedContext> {
+  if (!isStoredRecord(raw)) throw corruptRecord(id, 'malformed record');
+  if (raw.id !== id) throw corruptRecord(id, 'record belongs to another id');
+  if ((await recordChecksum(raw.id, raw.version, raw.context)) !== raw.checksum) throw corruptRecord(id, 'checksum mismatch');
+  try {
+    const context = deserializeContext(raw.context, migrations === undefined ? {} : { migrations });
+    return { context, version: raw.version };
+  } catch (error) {
+    if (isCtxgateError(error, 'MIGRATION_FAILED')) throw error;
+    throw corruptRecord(id, 'not a valid AgentContext', error);
+  }
+}
+
+/** Rejects with the signal's reason if it is aborted. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason ?? new DOMException('The save was aborted', 'AbortError');
+}

@@ -1,0 +1,90 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { artifactBytes, externalizeArtifacts, loadArtifactContent, resolveArtifacts } from '../../src/store/artifacts.ts';
+import { createMemoryStore } from '../../src/store/backends/memory.ts';
+import type { ArtifactStore } from '../../src/store/context-store.ts';
+import { canonicalJson, sha256Hex } from '../../src/store/hash.ts';
+import { getStats } from '../../src/store/limits.ts';
+import { createAgentContext } from '../../src/store/model.ts';
+import { recordChecksum } from '../../src/store/record.ts';
+import { sampleContext } from './contract.ts';
+
+const art = (id: string, n: number) => ({ id, type: 'blob', content: 'x'.repeat(n - 2) + id, source: 'web' });
+
+describe('hashing', () => {
+  it('has known answers and canonical key order', async () => {
+    expect(await sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(await sha256Hex(new Uint8Array(0))).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    expect(canonicalJson({ b: 1, a: [{ d: 1, c: null }], é: 'x', Z: true })).toBe('{"Z":true,"a":[{"c":null,"d":1}],"b":1,"é":"x"}');
+  });
+
+  it('the record checksum is the SHA-256 of the canonical JSON of { context, id, version } (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ minLength: 1 }), fc.integer({ min: 1, max: 1e9 }), fc.string(), async (id, version, summary) => {
+        const ctx = createAgentContext('s', 't', { createdAt: '2026-01-01T00:00:00Z' });
+        ctx.reasoning.summary = summary;
+        const text = canonicalJson(ctx);
+        expect(await recordChecksum(id, version, text)).toBe(await sha256Hex(canonicalJson({ version, id, context: ctx })));
+      }),
+      { numRuns: 50 },
+    );
+  });
+});
+
+describe('artifact externalisation', () => {
+  it('moves artifacts over 50 KB, then the largest until inline ones fit 100 KB; retrieval is transparent', async () => {
+    const store = createMemoryStore();
+    const ctx = sampleContext('art');
+    ctx.retrieval.artifacts = [art('small', 1000), art('huge', 60_000), art('m1', 45_000), art('m2', 46_000), art('m3', 20_000)];
+    const original = structuredClone(ctx);
+    const result = await externalizeArtifacts(ctx, store);
+    // Inline after "huge": 1000 + 45000 + 46000 + 20000 = 112000 > 102400, so m2 (largest) moves too.
+    expect(result.externalized).toEqual(['huge', 'm2']);
+    expect(result.bytesMoved).toBe(artifactBytes(original.retrieval.artifacts[1]!.content).length + artifactBytes(original.retrieval.artifacts[3]!.content).length);
+    const huge = ctx.retrieval.artifacts[1]!;
+    expect(huge).toEqual({
+      id: 'huge',
+      type: 'blob',
+      source: 'web',
+      ref: { sha256: await sha256Hex(JSON.stringify(original.retrieval.artifacts[1]!.content)), size: 60_000 - 2 + 4 + 2 },
+    });
+    expect('content' in huge).toBe(false);
+    expect(ctx.retrieval.artifacts[0]).toEqual(original.retrieval.artifacts[0]);
+    expect(getStats(ctx).externalizedCount).toBe(2);
+    expect(await loadArtifactContent(huge, store)).toBe(original.retrieval.artifacts[1]!.content);
+    expect(await resolveArtifacts(ctx, store)).toEqual(original);
+    // Running again moves nothing.
+    expect(await externalizeArtifacts(ctx, store)).toEqual({ externalized: [], bytesMoved: 0 });
+    // The externalised context still validates and round-trips through a store.
+    await store.save('with-refs', ctx, { expectedVersion: 0 });
+    expect((await store.load('with-refs'))?.context).toEqual(ctx);
+  });
+
+  it('a failing artifact store leaves the context as it was', async () => {
+    const failing: ArtifactStore = {
+      putArtifact: async () => {
+        throw new Error('disk full');
+      },
+      getArtifact: async () => undefined,
+    };
+    const ctx = createAgentContext('s', 't');
+    ctx.retrieval.artifacts = [art('a', 70_000)];
+    const before = canonicalJson(ctx);
+    await expect(externalizeArtifacts(ctx, failing)).rejects.toThrow('disk full');
+    expect(canonicalJson(ctx)).toBe(before);
+  });
+
+  it('a missing artifact is NOT_FOUND; a wrong size or damaged bytes are CORRUPT_RECORD', async () => {
+    const store = createMemoryStore();
+    const key = await store.putArtifact(artifactBytes({ a: 1 }));
+    const base = { id: 'x', type: 't', source: 's' };
+    expect(await loadArtifactContent({ ...base, ref: { sha256: key, size: 7 } }, store)).toEqual({ a: 1 });
+    await expect(loadArtifactContent({ ...base, ref: { sha256: 'f'.repeat(64), size: 7 } }, store)).rejects.toMatchObject({ code: 'NOT_FOUND', details: { id: 'x' } });
+    await expect(loadArtifactContent({ ...base, ref: { sha256: key, size: 8 } }, store)).rejects.toMatchObject({ code: 'CORRUPT_RECORD', details: { reason: 'size mismatch' } });
+    const liar: ArtifactStore = { putArtifact: async () => key, getArtifact: async () => artifactBytes({ a: 2 }) };
+    await expect(loadArtifactContent({ ...base, ref: { sha256: key, size: 7 } }, liar)).rejects.toMatchObject({ code: 'CORRUPT_RECORD', details: { reason: 'checksum mismatch' } });
+    const evil = new TextEncoder().encode('{"__proto__":{"p":1}}');
+    const evilKey = await store.putArtifact(evil);
+    await expect(loadArtifactContent({ ...base, ref: { sha256: evilKey, size: evil.length } }, store)).rejects.toMatchObject({ code: 'INVALID_PARAMS' });
+  });
+});

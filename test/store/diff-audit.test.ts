@@ -1,0 +1,161 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ContextValidator } from '../../src/store/access.ts';
+import { AuditTrail } from '../../src/store/audit.ts';
+import { DiffTracker, summarizeDiff } from '../../src/store/diff.ts';
+import { canonicalJson } from '../../src/store/hash.ts';
+import type { AgentRun } from '../../src/store/model.ts';
+import { createAgentContext } from '../../src/store/model.ts';
+import { sampleContext } from './contract.ts';
+
+const clock = () => {
+  let t = Date.parse('2026-03-01T00:00:00.000Z');
+  return () => new Date((t += 1000));
+};
+
+describe('diff tracking', () => {
+  it('reproduces the spec example summary', () => {
+    const ctx = createAgentContext('session-1', 'trace-1');
+    const tracker = new DiffTracker(ctx, { now: clock() });
+    ctx.reasoning.intents = [{ type: 'query', confidence: 0.95 }];
+    const diff = tracker.capture('intent_detection', ctx);
+    expect(diff.summary()).toBe('[intent_detection] Changes: reasoning.intents_added=1');
+    expect(diff.toJSON()).toEqual({ timestamp: '2026-03-01T00:00:01.000Z', agentId: 'intent_detection', changes: { reasoning: { intents_added: 1 } } });
+    expect(diff.keysWritten).toEqual(['reasoning.intents']);
+    expect(diff.isEmpty).toBe(false);
+  });
+
+  it('diffs arrays by id or value, maps by entry, other fields as one value', () => {
+    const ctx = sampleContext('d');
+    ctx.llm.usage = undefined as never;
+    delete ctx.llm.usage;
+    ctx.reasoning.confidenceScores = { a: 0.1, b: 0.2 };
+    const tracker = new DiffTracker(ctx, { now: clock() });
+    ctx.enrichment.facts[0]!.confidence = 0.5; // same id, new content: modified
+    ctx.enrichment.facts.push({ id: 'f2', content: 'c', source: 's', timestamp: '2026-01-01T00:00:00Z', confidence: 1 });
+    ctx.reasoning.intents = []; // removed 1
+    ctx.reasoning.entities = { repo: { name: 'other', stars: 3 }, extra: 1 }; // 1 modified, 1 added
+    ctx.reasoning.confidenceScores = { a: 0.1 }; // 1 removed
+    ctx.reasoning.summary = 'new'; // changed
+    ctx.reasoning.dependencyMap = { a: ['b'] }; // set
+    delete ctx.metadata.locale; // cleared
+    ctx.llm.usage = { totalTokens: 1, promptTokens: 1, completionTokens: 0, costUsd: 0, byAgent: {} }; // set
+    ctx.enrichment.contextLinks = ['x', 'y'];
+    const diff = tracker.capture('orchestrator', ctx);
+    expect(diff.changes).toEqual({
+      metadata: { locale_cleared: 1 },
+      reasoning: {
+        confidenceScores_removed: 1,
+        dependencyMap_set: 1,
+        entities_added: 1,
+        entities_modified: 1,
+        intents_removed: 1,
+        summary_changed: 1,
+      },
+      enrichment: { contextLinks_added: 2, facts_added: 1, facts_modified: 1 },
+      llm: { usage_set: 1 },
+    });
+    expect(diff.summary()).toBe(
+      '[orchestrator] Changes: metadata.locale_cleared=1, reasoning.confidenceScores_removed=1, reasoning.dependencyMap_set=1, ' +
+        'reasoning.entities_added=1, reasoning.entities_modified=1, reasoning.intents_removed=1, reasoning.summary_changed=1, ' +
+        'enrichment.contextLinks_added=2, enrichment.facts_added=1, enrichment.facts_modified=1, llm.usage_set=1',
+    );
+    expect(diff.keysWritten).toEqual([
+      'metadata.locale',
+      'reasoning.confidenceScores',
+      'reasoning.dependencyMap',
+      'reasoning.entities',
+      'reasoning.intents',
+      'reasoning.summary',
+      'enrichment.contextLinks',
+      'enrichment.facts',
+      'llm.usage',
+    ]);
+  });
+
+  it('rebaselines after each capture; no change gives "none"; key order alone is no change', () => {
+    const ctx = sampleContext('r');
+    const tracker = new DiffTracker(ctx);
+    ctx.reasoning.summary = 'first';
+    expect(tracker.capture('summarization', ctx).summary()).toBe('[summarization] Changes: reasoning.summary_changed=1');
+    const second = tracker.capture('summarization', ctx);
+    expect(second.summary()).toBe('[summarization] Changes: none');
+    expect(second.isEmpty).toBe(true);
+    ctx.reasoning.entities = { repo: { stars: 3, name: 'ctxgate-r' } };
+    expect(tracker.capture('x', ctx).isEmpty).toBe(true);
+    ctx.enrichment.contextLinks = ['b', 'a'];
+    tracker.capture('x', ctx);
+    ctx.enrichment.contextLinks = ['a', 'b'];
+    expect(tracker.capture('x', ctx).summary()).toBe('[x] Changes: enrichment.contextLinks_changed=1');
+    expect(summarizeDiff({ agentId: 'a', changes: { zeta: { k_set: 1 }, audit: { diffs_added: 2 } } })).toBe('[a] Changes: audit.diffs_added=2, zeta.k_set=1');
+    expect(() => tracker.capture('', ctx)).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS' }));
+  });
+
+  it('array counters balance: added − removed = change in length (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 2 }), { maxLength: 8 }), fc.array(fc.string({ maxLength: 2 }), { maxLength: 8 }), (before, after) => {
+        const ctx = createAgentContext('s', 't');
+        ctx.enrichment.contextLinks = before;
+        const tracker = new DiffTracker(ctx);
+        ctx.enrichment.contextLinks = after;
+        const c = tracker.capture('a', ctx).changes.enrichment ?? {};
+        expect((c.contextLinks_added ?? 0) - (c.contextLinks_removed ?? 0)).toBe(after.length - before.length);
+        const same = JSON.stringify([...before].sort()) === JSON.stringify([...after].sort());
+        expect((c.contextLinks_added ?? 0) + (c.contextLinks_removed ?? 0) === 0).toBe(same);
+      }),
+    );
+  });
+});
+
+describe('audit trail', () => {
+  const run = (i: number): AgentRun => ({
+    timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+    agentId: `agent-${i}`,
+    status: 'success',
+    durationMs: 100 + i,
+    keysWritten: ['reasoning.intents'],
+  });
+
+  it('appends runs and diffs, keeping only the newest up to the cap', () => {
+    const ctx = createAgentContext('s', 't');
+    const audit = new AuditTrail({ maxRuns: 3, maxDiffs: 2 });
+    for (let i = 0; i < 5; i++) audit.recordRun(ctx, run(i));
+    expect(ctx.audit.agentRuns.map((r) => r.agentId)).toEqual(['agent-2', 'agent-3', 'agent-4']);
+    for (let i = 0; i < 3; i++) audit.recordDiff(ctx, { timestamp: run(i).timestamp, agentId: `a${i}`, changes: { reasoning: { intents_added: i + 1 } } });
+    expect(ctx.audit.diffs.map((d) => d.agentId)).toEqual(['a1', 'a2']);
+    expect(new AuditTrail().maxDiffs).toBe(100);
+    expect(() => new AuditTrail({ maxRuns: 1001 })).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field: 'maxRuns' }) }));
+  });
+
+  it('refuses invalid entries and oversize appends without touching the context', () => {
+    const ctx = createAgentContext('s', 't');
+    const audit = new AuditTrail({ limits: { maxNamespaceSize: 400 } });
+    audit.recordRun(ctx, run(1));
+    const before = canonicalJson(ctx);
+    expect(() => audit.recordRun(ctx, { ...run(2), durationMs: -1 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field: 'audit.agentRuns[0].durationMs' }) }),
+    );
+    expect(() => audit.recordRun(ctx, { ...run(2), error: 'e'.repeat(500) })).toThrow(
+      expect.objectContaining({ code: 'CONTEXT_SIZE', details: expect.objectContaining({ limit: 'maxNamespaceSize', namespace: 'audit' }) }),
+    );
+    expect(canonicalJson(ctx)).toBe(before);
+  });
+
+  it('runs the spec workflow: safeSet, capture, then audit the run and the diff', () => {
+    const validator = new ContextValidator();
+    const ctx = createAgentContext('session-1', 'trace-1');
+    const tracker = new DiffTracker(ctx, { now: clock() });
+    const audit = new AuditTrail();
+    validator.safeSet(ctx, 'intent_detection', 'reasoning', 'intents', [{ type: 'query', confidence: 0.95 }]);
+    validator.safeSet(ctx, 'intent_detection', 'reasoning', 'entities', { user: 'X' });
+    const diff = tracker.capture('intent_detection', ctx);
+    audit.recordDiff(ctx, diff);
+    audit.recordRun(ctx, { timestamp: diff.timestamp, agentId: 'intent_detection', status: 'success', durationMs: 120, keysWritten: [...diff.keysWritten] });
+    expect(ctx.audit).toEqual({
+      agentRuns: [{ timestamp: '2026-03-01T00:00:01.000Z', agentId: 'intent_detection', status: 'success', durationMs: 120, keysWritten: ['reasoning.entities', 'reasoning.intents'] }],
+      diffs: [{ timestamp: '2026-03-01T00:00:01.000Z', agentId: 'intent_detection', changes: { reasoning: { entities_added: 1, intents_added: 1 } } }],
+    });
+    // The audit write itself shows up in the next agent's diff, attributed correctly.
+    expect(tracker.capture('orchestrator', ctx).summary()).toBe('[orchestrator] Changes: audit.agentRuns_added=1, audit.diffs_added=1');
+  });
+});

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { createDenoKvStore, openDenoKvStore } from '../../src/store/backends/deno-kv.ts';
+import { createDurableObjectStore } from '../../src/store/backends/durable-object.ts';
+import { sampleContext, storeContract } from './contract.ts';
+import { FakeDenoKv, FakeDurableObjectStorage } from './fakes.ts';
+
+describe('Deno KV store over a fake KV: backend contract', () => {
+  storeContract({ it, expect }, async () => createDenoKvStore(new FakeDenoKv()));
+});
+
+describe('Durable Object store over a fake storage: backend contract', () => {
+  storeContract({ it, expect }, async () => createDurableObjectStore(new FakeDurableObjectStorage()));
+});
+
+const big = () => {
+  const ctx = sampleContext('big');
+  ctx.reasoning.summary = 'x'.repeat(200_000);
+  return ctx;
+};
+
+describe('Deno KV store', () => {
+  it('keeps exactly one generation of chunks, each under the 64 KiB value limit', async () => {
+    const kv = new FakeDenoKv();
+    const store = createDenoKvStore(kv, { prefix: ['app', 'ctx'] });
+    await store.save('a', big(), { expectedVersion: 0 });
+    await store.save('a', big(), { expectedVersion: 1 });
+    const keys = [...kv.data.values()].map((e) => e.key);
+    const chunks = keys.filter((k) => k[2] === 'ctxchunk');
+    expect(chunks.length).toBe(4);
+    expect(new Set(chunks.map((k) => k[4])).size).toBe(1);
+    expect(keys.every((k) => k[0] === 'app' && k[1] === 'ctx')).toBe(true);
+  });
+
+  it('a failed head commit leaves the previous version and no orphan chunks', async () => {
+    const kv = new FakeDenoKv();
+    const store = createDenoKvStore(kv);
+    const v1 = sampleContext('v1');
+    await store.save('a', v1, { expectedVersion: 0 });
+    const before = kv.data.size;
+    const start = kv.commits;
+    // Commits of the next save: 1 for the chunk batch, then the head switch, which fails.
+    kv.failCommit = (n) => n === start + 2;
+    await expect(store.save('a', sampleContext('v2'), { expectedVersion: 1 })).rejects.toMatchObject({
+      code: 'STORAGE_FAILURE',
+      details: { operation: 'save' },
+    });
+    kv.failCommit = undefined;
+    expect(await store.load('a')).toEqual({ context: v1, version: 1 });
+    expect(kv.data.size).toBe(before);
+  });
+
+  it('a missing chunk is CORRUPT_RECORD; loads racing saves never see a half-switched record', async () => {
+    const kv = new FakeDenoKv();
+    const store = createDenoKvStore(kv);
+    await store.save('a', big(), { expectedVersion: 0 });
+    const loads: Promise<unknown>[] = [];
+    for (let v = 1; v <= 4; v++) {
+      loads.push(store.load('a').then((l) => l?.version));
+      await store.save('a', big(), { expectedVersion: v });
+    }
+    for (const version of await Promise.all(loads)) expect([1, 2, 3, 4, 5]).toContain(version);
+    const chunk = [...kv.data.entries()].find(([, e]) => e.key[1] === 'ctxchunk');
+    if (chunk === undefined) throw new Error('no chunk');
+    kv.data.delete(chunk[0]);
+    await expect(store.load('a')).rejects.toMatchObject({ code: 'CORRUPT_RECORD', details: { reason: 'missing or damaged chunk' } });
+  });
+
+  it('closes only a database it opened', async () => {
+    const kv = new FakeDenoKv();
+    await createDenoKvStore(kv).close();
+    expect(kv.closed).toBe(false);
+    const g = globalThis as { Deno?: unknown };
+    g.Deno = { openKv: async (path?: string) => Object.assign(kv, { path }) };
+    try {
+      const store = await openDenoKvStore({ path: '/tmp/x.kv' });
+      await store.save('a', sampleContext('a'), { expectedVersion: 0 });
+      await store.close();
+      expect(kv.closed).toBe(true);
+      expect((kv as unknown as { path: string }).path).toBe('/tmp/x.kv');
+    } finally {
+      delete g.Deno;
+    }
+    await expect(openDenoKvStore()).rejects.toMatchObject({ code: 'STORAGE_FAILURE' });
+  });
+});
+
+describe('Durable Object store', () => {
+  it('a storage failure mid-save rolls back: previous version intact, no new chunks', async () => {
+    const storage = new FakeDurableObjectStorage();
+    const store = createDurableObjectStore(storage);
+    const v1 = big();
+    await store.save('a', v1, { expectedVersion: 0 });
+    const keys = [...storage.data.keys()].sort();
+    storage.failPut = (key) => key === 'ctxgate:ctx:a';
+    await expect(store.save('a', sampleContext('v2'), { expectedVersion: 1 })).rejects.toMatchObject({
+      code: 'STORAGE_FAILURE',
+      details: { operation: 'save' },
+    });
+    storage.failPut = undefined;
+    expect([...storage.data.keys()].sort()).toEqual(keys);
+    expect(await store.load('a')).toEqual({ context: v1, version: 1 });
+    expect(keys.filter((k) => k.startsWith('ctxgate:ctxchunk:')).length).toBe(2);
+  });
+});

@@ -1,0 +1,95 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ContextSizeChecker, DEFAULT_CONTEXT_LIMITS, getStats, jsonByteLength, resolveLimits, utf8ByteLength } from '../../src/store/limits.ts';
+import { NAMESPACES, createAgentContext } from '../../src/store/model.ts';
+import { sampleContext } from './contract.ts';
+
+const bytes = (v: unknown) => new TextEncoder().encode(JSON.stringify(v)).length;
+
+describe('size limits and stats', () => {
+  it('has the spec defaults', () => {
+    expect(DEFAULT_CONTEXT_LIMITS).toEqual({
+      maxTotalSize: 10_485_760,
+      maxNamespaceSize: 2_097_152,
+      maxArrayItems: 1000,
+      artifactExternalizationThreshold: 102_400,
+      maxInlineArtifactSize: 51_200,
+    });
+    expect(() => resolveLimits({ maxArrayItems: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS', details: { field: 'limits.maxArrayItems' } }));
+  });
+
+  it('counts UTF-8 bytes like TextEncoder (property)', () => {
+    expect(utf8ByteLength('aé€😀')).toBe(10);
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => utf8ByteLength(s) === new TextEncoder().encode(s).length));
+  });
+
+  it('getStats: sizes, array counts and externalised artifacts', () => {
+    const ctx = sampleContext('stats');
+    ctx.retrieval.artifacts = [
+      { id: 'a1', type: 'doc', content: { text: 'hello' }, source: 's' },
+      { id: 'a2', type: 'doc', ref: { sha256: 'a'.repeat(64), size: 9 }, source: 's' },
+    ];
+    const stats = getStats(ctx);
+    expect(stats.totalSize).toBe(bytes(ctx));
+    for (const ns of NAMESPACES) expect(stats.namespaceSizes[ns]).toBe(bytes(ctx[ns]));
+    expect(stats.arrayCounts.intents).toBe(1);
+    expect(stats.arrayCounts.facts).toBe(1);
+    expect(stats.arrayCounts.artifacts).toBe(2);
+    expect(stats.arrayCounts.diffs).toBe(0);
+    expect(stats.externalizedCount).toBe(1);
+    expect(stats.inlineArtifactSize).toBe(bytes({ text: 'hello' }));
+    expect(jsonByteLength(undefined)).toBe(0);
+  });
+
+  it('total size matches the serialised length for random contexts (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.array(fc.string(), { maxLength: 5 }), (summary, links) => {
+        const ctx = createAgentContext('s', 't');
+        ctx.reasoning.summary = summary;
+        ctx.enrichment.contextLinks = links;
+        expect(getStats(ctx).totalSize).toBe(bytes(ctx));
+      }),
+    );
+  });
+
+  it('check() and checkWrite() report the broken limit; checkWrite modifies nothing', () => {
+    const checker = new ContextSizeChecker({ maxArrayItems: 2, maxNamespaceSize: 500, maxTotalSize: 1500 });
+    const ctx = createAgentContext('s', 't', { createdAt: '2026-01-01T00:00:00.000Z' });
+    checker.check(ctx);
+    ctx.enrichment.contextLinks = ['a', 'b', 'c'];
+    expect(() => checker.check(ctx)).toThrow(
+      expect.objectContaining({ code: 'CONTEXT_SIZE', details: { limit: 'maxArrayItems', current: 3, maximum: 2, namespace: 'enrichment', key: 'contextLinks' } }),
+    );
+    ctx.enrichment.contextLinks = [];
+    ctx.reasoning.summary = 'x'.repeat(600);
+    const nsSize = bytes(ctx.reasoning);
+    expect(() => checker.check(ctx)).toThrow(
+      expect.objectContaining({ details: { limit: 'maxNamespaceSize', current: nsSize, maximum: 500, namespace: 'reasoning' } }),
+    );
+    ctx.reasoning.summary = 'x'.repeat(400);
+    ctx.llm.cache = { a: 'y'.repeat(400) };
+    checker.check(ctx);
+    const snapshot = JSON.stringify(ctx);
+    const next = { ...ctx, enrichment: { ...ctx.enrichment, contextLinks: ['z'.repeat(400)] } };
+    expect(() => checker.checkWrite(ctx, 'enrichment', 'contextLinks', ['z'.repeat(400)])).toThrow(
+      expect.objectContaining({ details: { limit: 'maxTotalSize', current: bytes(next), maximum: 1500, namespace: 'enrichment', key: 'contextLinks' } }),
+    );
+    expect(JSON.stringify(ctx)).toBe(snapshot);
+    ctx.enrichment.contextLinks = ['z'.repeat(400)];
+    expect(() => checker.check(ctx)).toThrow(expect.objectContaining({ details: { limit: 'maxTotalSize', current: bytes(ctx), maximum: 1500 } }));
+  });
+
+  it('shouldExternalizeArtifacts: one artifact over 50 KB, or all inline ones over 100 KB', () => {
+    const checker = new ContextSizeChecker();
+    const ctx = createAgentContext('s', 't');
+    const art = (id: string, n: number) => ({ id, type: 'blob', content: 'x'.repeat(n - 2), source: 's' });
+    ctx.retrieval.artifacts = [art('a', 51_200)];
+    expect(checker.shouldExternalizeArtifacts(ctx)).toBe(false);
+    ctx.retrieval.artifacts = [art('a', 51_201)];
+    expect(checker.shouldExternalizeArtifacts(ctx)).toBe(true);
+    ctx.retrieval.artifacts = [art('a', 50_000), art('b', 50_000), art('c', 2_400)];
+    expect(checker.shouldExternalizeArtifacts(ctx)).toBe(false);
+    ctx.retrieval.artifacts.push(art('d', 3));
+    expect(checker.shouldExternalizeArtifacts(ctx)).toBe(true);
+  });
+});
