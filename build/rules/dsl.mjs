@@ -1,0 +1,90 @@
+// Helpers for writing secret rules as data. A rule is a plain object; its byte pattern is a list
+// of steps that build/gen-rules.mjs compiles into the core's tables:
+//   ['class', min, max?]          a greedy run of bytes from a named class (no backtracking)
+//   'literal'                      exact bytes
+//   { lit: 'bearer', ci: true }    ASCII case-insensitive bytes
+//   { until: '-----END', min, max } any bytes up to the first occurrence of a literal (bounded)
+// The keyword (found by the prefilter) is where the match starts; `back` extends it leftwards.
+//
+// Fixture values are made here, at run time, by a seeded generator, so this repository contains no
+// string that looks like a live credential: every test value is `prefix + F(charset, length)`.
+
+/** Character sets for fixture values. */
+export const C = {
+  alnum: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789',
+  alpha: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz',
+  upnum: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789',
+  lownum: 'abcdefghijklmnopqrstuvwxyz0123456789',
+  hex: '0123456789abcdef',
+  HEX: '0123456789ABCDEF',
+  digit: '0123456789',
+  b64: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/',
+  b64url: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-',
+  bech32: 'QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L',
+};
+
+let counter = 0x9e3779b9;
+
+/** A deterministic pseudo-random string from `charset` (fixtures only; never a real key). */
+export function F(charset, length) {
+  // mulberry32, reseeded per call from a module-wide counter: stable across runs and runtimes.
+  counter = (Math.imul(counter ^ (counter >>> 16), 0x45d9f3b) + 0x9e3779b9) >>> 0;
+  let a = counter;
+  let out = '';
+  for (let i = 0; i < length; i++) {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    const r = ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    out += charset[Math.floor(r * charset.length)];
+  }
+  return out;
+}
+
+/** A UUID-shaped fixture value. */
+export function uuid() {
+  return `${F(C.hex, 8)}-${F(C.hex, 4)}-4${F(C.hex, 3)}-a${F(C.hex, 3)}-${F(C.hex, 12)}`;
+}
+
+/** A positive example: `before + secret + after`; the test expects exactly `secret` flagged. */
+export function P(before, secret, after = '') {
+  return { text: before + secret + after, secret };
+}
+
+/** Steps of a `name <sep> value` assignment in .env, YAML, JSON, TOML, shell or source code. */
+export function assign(value) {
+  return [['ident', 0, 24], ['qsp', 0, 4], ['assign', 1, 2], ['qsp', 0, 4], value];
+}
+
+/**
+ * A token that starts with a literal prefix: the whole token is the secret.
+ * `body` is the steps after the prefix.
+ */
+export function prefixed(id, description, prefixes, body, examples, extra = {}) {
+  return {
+    id,
+    description,
+    confidence: 'high',
+    keywords: Array.isArray(prefixes) ? prefixes : [prefixes],
+    steps: body,
+    ...extra,
+    examples,
+  };
+}
+
+/** A value recognised only by the name it is assigned to: the value is the secret. */
+export function contextual(id, description, keywords, value, examples, extra = {}) {
+  return {
+    id,
+    description,
+    confidence: 'high',
+    keywords,
+    ci: true,
+    before: null,
+    steps: assign(value),
+    secret: 'last',
+    ...extra,
+    examples,
+  };
+}

@@ -1,0 +1,164 @@
+// Private keys, tokens with a structure (JWT), credentials inside URLs, connection strings and
+// HTTP Authorization headers.
+import { C, F, P } from './dsl.mjs';
+
+const pemBody = () => F(C.b64, 64) + '\n' + F(C.b64, 64) + '\n' + F(C.b64, 64) + '\n' + F(C.b64, 20) + '==';
+
+const pem = (id, description, label) => ({
+  id,
+  description,
+  confidence: 'high',
+  keywords: [`-----BEGIN ${label}-----`],
+  before: null,
+  // The END line must carry the same label, so prose that merely names a header never runs on
+  // into some later, unrelated key block.
+  steps: [{ until: `-----END ${label}-----`, min: 32, max: 32768 }, `-----END ${label}-----`],
+  after: null,
+  examples: {
+    pos: [P('key = """\n', `-----BEGIN ${label}-----\n` + pemBody() + `\n-----END ${label}-----`, '\n"""')],
+    neg: [`-----BEGIN ${label}-----\n...\n-----END ${label}-----`, `docs: the file starts with -----BEGIN ${label}----- and holds your key.`],
+  },
+});
+
+const dbUrl = (id, description, schemes) => ({
+  id,
+  description,
+  confidence: 'high',
+  keywords: schemes,
+  before: null,
+  steps: [['userinfo', 0, 128], ':', ['urlpass', 1, 256], '@'],
+  secret: [2, 2],
+  after: null,
+  examples: {
+    pos: [P(`DATABASE_URL=${schemes[0]}app_user:`, F(C.alnum, 18), '@db.internal:5432/app')],
+    neg: [`${schemes[0]}localhost:5432/app`, `${schemes[0]}user:password@localhost/app`, `${schemes[0]}\${DB_USER}:\${DB_PASSWORD}@db/app`],
+  },
+});
+
+const authValue = 'bearer';
+
+export default [
+  pem('private-key-rsa', 'RSA private key (PEM)', 'RSA PRIVATE KEY'),
+  pem('private-key-dsa', 'DSA private key (PEM)', 'DSA PRIVATE KEY'),
+  pem('private-key-ec', 'EC private key (PEM)', 'EC PRIVATE KEY'),
+  pem('private-key-openssh', 'OpenSSH private key', 'OPENSSH PRIVATE KEY'),
+  pem('private-key-pkcs8', 'PKCS #8 private key (PEM)', 'PRIVATE KEY'),
+  pem('private-key-pkcs8-encrypted', 'Encrypted PKCS #8 private key (PEM)', 'ENCRYPTED PRIVATE KEY'),
+  pem('private-key-pgp', 'PGP private key block', 'PGP PRIVATE KEY BLOCK'),
+  pem('private-key-ssh2-encrypted', 'SSH2 encrypted private key', 'SSH2 ENCRYPTED PRIVATE KEY'),
+  {
+    id: 'private-key-putty',
+    description: 'PuTTY private key file (.ppk)',
+    confidence: 'high',
+    keywords: ['PuTTY-User-Key-File-'],
+    before: null,
+    steps: [['digit', 1, 1], ':', { until: 'Private-MAC:', min: 32, max: 32768 }, 'Private-MAC:', ['sp', 0, 2], ['hexi', 40, 64]],
+    examples: {
+      pos: [P('', 'PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: k\nPublic-Lines: 2\n' + F(C.b64, 64) + '\nPrivate-Lines: 1\n' + F(C.b64, 48) + '\nPrivate-MAC: ' + F(C.hex, 64), '\n')],
+      neg: ['PuTTY-User-Key-File-3: ssh-ed25519\nComment: no mac'],
+    },
+  },
+  {
+    id: 'jwt',
+    description: 'JSON Web Token (signed)',
+    confidence: 'high',
+    keywords: ['eyJ'],
+    before: 'b64url',
+    steps: [['b64url', 10, 4096], '.', ['b64url', 10, 16384], '.', ['b64url', 16, 1024]],
+    entropy: 3.5,
+    examples: {
+      pos: [
+        P('Authorization: ', 'eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJ' + F(C.b64url, 80) + '.' + F(C.b64url, 43)),
+        P('{"id_token":"', 'eyJhbGciOiJFUzI1NiJ9.eyJ' + F(C.b64url, 40) + '.' + F(C.b64url, 86), '"}'),
+      ],
+      neg: ['eyJhbGciOiJIUzI1NiJ9', 'data:application/json;base64,eyJ2ZXJzaW9uIjozLCJzb3VyY2VzIjpbXX0=', 'eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.'],
+    },
+  },
+  dbUrl('postgres-connection-string', 'PostgreSQL connection URL with a password', ['postgres://', 'postgresql://']),
+  dbUrl('mysql-connection-string', 'MySQL / MariaDB connection URL with a password', ['mysql://', 'mariadb://', 'mysql+pymysql://', 'mysqlx://']),
+  dbUrl('mongodb-connection-string', 'MongoDB connection URL with a password', ['mongodb+srv://', 'mongodb://']),
+  dbUrl('redis-connection-string', 'Redis connection URL with a password', ['redis://', 'rediss://']),
+  dbUrl('amqp-connection-string', 'AMQP (RabbitMQ) connection URL with a password', ['amqp://', 'amqps://']),
+  dbUrl('mssql-connection-string', 'SQL Server connection URL with a password', ['sqlserver://', 'mssql://']),
+  {
+    id: 'ado-connection-string-password',
+    description: 'Password in an ADO.NET / ODBC / JDBC connection string (Password=…; Pwd=…;)',
+    confidence: 'high',
+    keywords: ['password=', 'pwd='],
+    ci: true,
+    // Only after `;` or at the start: `DB_PASSWORD=` in a .env file is the generic rule's job.
+    before: 'notconnsep',
+    steps: [['connval', 6, 256]],
+    secret: 'last',
+    after: null,
+    entropy: 2.5,
+    examples: {
+      pos: [P('Server=tcp:db.acme.internal,1433;Database=app;User Id=app;Password=', F(C.alnum, 20), ';Encrypt=true;')],
+      neg: ['Server=db;Database=app;Integrated Security=true;', 'Server=db;User Id=sa;Password=<password>;'],
+    },
+  },
+  {
+    id: 'url-password',
+    description: 'Password embedded in a URL (scheme://user:password@host)',
+    confidence: 'medium',
+    keywords: ['://'],
+    back: ['scheme', 1, 24],
+    before: 'scheme',
+    steps: [['userinfo', 0, 128], ':', ['urlpass', 3, 256], '@'],
+    secret: [2, 2],
+    after: null,
+    entropy: 2.5,
+    examples: {
+      pos: [P('proxy: http://svc:', F(C.alnum, 16), '@proxy.corp:3128'), P('git remote add o https://bot:', F(C.alnum, 24), '@git.acme.dev/x.git')],
+      neg: ['https://example.com/a:b@c', 'https://user@host/path', 'ftp://anonymous:guest@ftp.example.org'],
+    },
+  },
+  {
+    id: 'authorization-bearer-header',
+    description: 'Authorization: Bearer header with a token',
+    confidence: 'high',
+    keywords: ['authorization'],
+    ci: true,
+    before: null,
+    steps: [['qsp', 0, 6], ['assign', 1, 2], ['qsp', 0, 4], { lit: authValue, ci: true }, ['sp', 1, 3], ['bearer', 16, 4096]],
+    secret: 'last',
+    entropy: 3.0,
+    examples: {
+      pos: [
+        P("curl -H 'Authorization: Bearer ", F(C.alnum, 40), "' https://api.acme.dev"),
+        P('{"headers": {"Authorization": "Bearer ', F(C.b64url, 32) + '.' + F(C.b64url, 20), '"}}'),
+      ],
+      neg: ['Authorization: Bearer ${TOKEN}', "headers['Authorization'] = 'Bearer ' + token", 'Authorization: Bearer <token>'],
+    },
+  },
+  {
+    id: 'authorization-basic-header',
+    description: 'Authorization: Basic header with credentials',
+    confidence: 'high',
+    keywords: ['authorization'],
+    ci: true,
+    before: null,
+    steps: [['qsp', 0, 6], ['assign', 1, 2], ['qsp', 0, 4], { lit: 'basic', ci: true }, ['sp', 1, 3], ['b64e', 8, 1024]],
+    secret: 'last',
+    entropy: 2.5,
+    examples: {
+      pos: [P('Authorization: Basic ', btoa('svc-user:' + F(C.alnum, 16)))],
+      neg: ['Authorization: Basic ${CREDS}', 'Authorization: Basic realm="api"'],
+    },
+  },
+  {
+    id: 'bearer-token',
+    description: 'Bearer token outside an Authorization header',
+    confidence: 'medium',
+    keywords: ['bearer '],
+    ci: true,
+    before: 'alnum',
+    steps: [['sp', 0, 2], ['bearer', 20, 4096]],
+    secret: 'last',
+    entropy: 3.5,
+    examples: {
+      pos: [P('token_type=bearer access: bearer ', F(C.alnum, 40))],
+      neg: ['the bearer token is passed in a header', 'Bearer ' + 'a'.repeat(30)],
+    },
+  },
+];

@@ -1,0 +1,57 @@
+import { CtxgateError } from '../errors.ts';
+import { withCore } from './core.ts';
+
+/** One match reported by the core's secret scanner, in UTF-8 byte offsets. */
+export interface RawSecretMatch {
+  /** Index of the rule in the compiled rule set (`RULES` in src/secrets/rules.generated.ts). */
+  readonly rule: number;
+  /** Byte offset of the secret's first byte. */
+  readonly start: number;
+  /** Byte offset just past the secret. */
+  readonly end: number;
+  /** 1 = high confidence, 2 = medium. */
+  readonly confidence: 1 | 2;
+}
+
+/** What one core scan returns: matches in bytes plus the work counter. */
+export interface RawSecretScan {
+  readonly matches: RawSecretMatch[];
+  /** UTF-8 length of the scanned text. */
+  readonly byteLength: number;
+  /** Bytes inspected by the core (linear-time checks). */
+  readonly steps: number;
+}
+
+/**
+ * Runs the core's secret scanner over a string's UTF-8 bytes. Synchronous: needs the core loaded.
+ * `expectedRules` guards against a .wasm built from a different rule set than the host's table.
+ */
+export function scanSecretBytes(input: string | Uint8Array, expectedRules: number): RawSecretScan {
+  return withCore((core) => {
+    const count = core.raw.secretRuleCount();
+    if (count !== expectedRules) {
+      throw new CtxgateError(
+        'WASM_LOAD_FAILED',
+        `The ctxgate core has ${count} secret rules but this library expects ${expectedRules}; load the .wasm that ships with this version of ctxgate.`,
+        { details: { coreRules: count, expectedRules } },
+      );
+    }
+    const { ptr, len } = core.writeInput(input);
+    const n = core.raw.secretScan(ptr, len);
+    const steps = core.raw.secretScanSteps();
+    const matches: RawSecretMatch[] = [];
+    if (n > 0) {
+      const out = core.readOutput();
+      const words = new Uint32Array(out.buffer, out.byteOffset, n * 4);
+      for (let k = 0; k < n; k++) {
+        matches.push({
+          rule: words[k * 4]!,
+          start: words[k * 4 + 1]!,
+          end: words[k * 4 + 2]!,
+          confidence: words[k * 4 + 3] === 1 ? 1 : 2,
+        });
+      }
+    }
+    return { matches, byteLength: len, steps };
+  });
+}

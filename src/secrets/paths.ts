@@ -1,0 +1,133 @@
+import ignore from 'ignore';
+import { invalidParams } from '../errors.ts';
+import type { ExclusionReason } from './reasons.ts';
+
+/**
+ * The never-send paths of spec 001 ("Default Deny"), in .gitignore syntax. Matched with git's own
+ * rules: `node_modules/**` and `packages/**` are anchored at the project root, `**\/bin/**` at any depth.
+ */
+export const NEVER_SEND_PATHS: readonly string[] = Object.freeze([
+  '.git/**',
+  '.vs/**',
+  '**/bin/**',
+  '**/obj/**',
+  'node_modules/**',
+  'packages/**',
+  '**/*.pfx',
+  '**/*.key',
+  '**/*.pem',
+  '**/*.env',
+]);
+
+/** Options of {@link createPathGate}. */
+export interface PathGateOptions {
+  /** Extra deny rules, .gitignore syntax (one pattern per entry; `!pattern` re-includes). */
+  readonly deny?: readonly string[];
+  /** Re-include rules, .gitignore syntax without the `!`; applied after every deny rule. */
+  readonly allow?: readonly string[];
+  /** Start from {@link NEVER_SEND_PATHS} (default true). */
+  readonly defaults?: boolean;
+  /** Match case-insensitively, as git does with core.ignoreCase (default false, git's default on Linux). */
+  readonly ignoreCase?: boolean;
+}
+
+/** The gate's verdict on one path. */
+export type PathDecision =
+  | { readonly allowed: true; readonly path: string }
+  | { readonly allowed: false; readonly path: string; readonly reason: ExclusionReason; readonly detail: string };
+
+/** Result of {@link normalizeProjectPath}. */
+export type NormalizedPath = { readonly ok: true; readonly path: string } | { readonly ok: false; readonly detail: string };
+
+/** A reusable path gate. */
+export interface PathGate {
+  /** Decides one path (relative to the project root, `/`-separated). */
+  check(path: string): PathDecision;
+  /** Decides many paths in order; a path seen before (after normalisation) is a `duplicate`. */
+  checkAll(paths: readonly string[]): PathDecision[];
+}
+
+// Characters whose compatibility form is a path separator, a dot, a colon or a backslash
+// (fullwidth solidus, one-dot leader, division slash, ...), and invisible format characters
+// (bidi overrides, zero-width joiners, BOM) that make a path look like another.
+const FORMAT_CHAR = /\p{Cf}/u;
+const ENCODED_SEPARATOR = /%(2e|2f|5c|00)/i;
+// Look-alikes that NFKC leaves alone: division/fraction slashes, set minus, ideographic full stops.
+const SLASH_OR_DOT_LOOKALIKE = /[\u2215\u2044\u29f8\u2216\u29f5\u29f9\u3002\uff61\u0338]/;
+
+/**
+ * Normalises a path relative to the project root and refuses anything that could leave it or
+ * disguise itself: absolute and drive paths, backslashes, NUL and control characters, `..`,
+ * percent-encoded separators, invisible format characters, and characters whose Unicode
+ * compatibility form is `/`, `\`, `.` or `:`. The result is NFC, without `.` segments or repeated
+ * slashes; a trailing `/` marks a directory.
+ */
+export function normalizeProjectPath(path: string): NormalizedPath {
+  if (typeof path !== 'string' || path.length === 0) return { ok: false, detail: 'empty path' };
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return { ok: false, detail: c === 0 ? 'NUL character in path' : 'control character in path' };
+    if (c === 0x5c) return { ok: false, detail: 'backslash in path; use / separators relative to the project root' };
+  }
+  if (path.startsWith('/')) return { ok: false, detail: 'absolute path; pass a path relative to the project root' };
+  if (/^[A-Za-z]:/.test(path)) return { ok: false, detail: 'drive-letter path; pass a path relative to the project root' };
+  if (ENCODED_SEPARATOR.test(path)) return { ok: false, detail: 'percent-encoded dot, separator or NUL in path' };
+  for (const ch of path) {
+    if (ch.charCodeAt(0) < 0x80) continue;
+    if (FORMAT_CHAR.test(ch)) return { ok: false, detail: 'invisible Unicode format character in path' };
+    if (SLASH_OR_DOT_LOOKALIKE.test(ch) || /[./\\:]/.test(ch.normalize('NFKC'))) return { ok: false, detail: 'Unicode look-alike of a path separator or dot' };
+  }
+  const nfc = path.normalize('NFC');
+  const isDir = nfc.endsWith('/');
+  const segments: string[] = [];
+  for (const seg of nfc.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') return { ok: false, detail: 'parent-directory segment (..) in path' };
+    segments.push(seg);
+  }
+  if (segments.length === 0) return { ok: false, detail: 'path names the project root itself' };
+  return { ok: true, path: segments.join('/') + (isDir ? '/' : '') };
+}
+
+const checkPatterns = (field: string, value: readonly string[] | undefined): readonly string[] => {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((p) => typeof p !== 'string')) throw invalidParams(field, 'must be an array of .gitignore patterns.');
+  return value;
+};
+
+/**
+ * Creates a path gate: project-root jail first (`outside_sandbox`), then the never-send defaults
+ * and your deny/allow rules with exact .gitignore semantics (`deny_rule`), via the `ignore`
+ * package. As in git, a file cannot be re-included when a parent directory is excluded.
+ */
+export function createPathGate(options: PathGateOptions = {}): PathGate {
+  const deny = checkPatterns('deny', options.deny);
+  const allow = checkPatterns('allow', options.allow);
+  const matcher = ignore({ ignorecase: options.ignoreCase ?? false });
+  if (options.defaults ?? true) matcher.add([...NEVER_SEND_PATHS]);
+  matcher.add([...deny]);
+  matcher.add(allow.map((p) => (p.startsWith('!') ? p : `!${p}`)));
+
+  const check = (path: string): PathDecision => {
+    const normalized = normalizeProjectPath(path);
+    if (!normalized.ok) return { allowed: false, path: String(path), reason: 'outside_sandbox', detail: normalized.detail };
+    if (matcher.ignores(normalized.path)) {
+      return { allowed: false, path: normalized.path, reason: 'deny_rule', detail: 'matched a never-send default or a deny rule' };
+    }
+    return { allowed: true, path: normalized.path };
+  };
+
+  return {
+    check,
+    checkAll(paths) {
+      const seen = new Set<string>();
+      return paths.map((p) => {
+        const d = check(p);
+        if (!d.allowed) return d;
+        if (seen.has(d.path)) return { allowed: false, path: d.path, reason: 'duplicate', detail: 'same normalized path as an earlier candidate' };
+        seen.add(d.path);
+        return d;
+      });
+    },
+  };
+}

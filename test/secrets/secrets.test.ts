@@ -1,0 +1,184 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import fc from 'fast-check';
+import { initCore } from '../../src/core/core.ts';
+import { createCtxgate, serializeError } from '../../src/index.ts';
+import { scanSecrets } from '../../src/secrets/scan.ts';
+import { redactSecrets } from '../../src/secrets/redact.ts';
+import { createPathGate, normalizeProjectPath } from '../../src/secrets/paths.ts';
+import { checkContent } from '../../src/secrets/content.ts';
+import { mapByteOffsets } from '../../src/secrets/offsets.ts';
+
+beforeAll(async () => {
+  await initCore();
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const B62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const token = (prefix: string, n: number, seed: number) => {
+  let s = prefix;
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i < n; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    s += B62[(x >>> 0) % 62];
+  }
+  return s;
+};
+
+// Values planted in every kind of input below; none may appear in any output, error or log line.
+const PLANTED = [
+  token('ghp_', 36, 7),
+  token('AKIA', 0, 1) + 'R7TQ2WZ5K8M3VX4N',
+  token('sk-ant-api03-', 95, 11),
+  token('xoxb-', 0, 1) + '123456789012-1234567890123-' + token('', 24, 13),
+  'N0t-a-' + 'Real-Pa55word!',
+  token('', 40, 17).replace(/[^A-Za-z0-9]/g, 'x'),
+];
+const DOCUMENT = [
+  `GITHUB_TOKEN=${PLANTED[0]}`,
+  `aws_access_key_id = ${PLANTED[1]}`,
+  `ANTHROPIC_API_KEY="${PLANTED[2]}"`,
+  `slack: ${PLANTED[3]}`,
+  `  password: "${PLANTED[4]}"`,
+  `aws_secret_access_key = ${PLANTED[5]}`,
+].join('\n');
+
+describe('planted secrets never leave', () => {
+  it('appear in no output, error message, error JSON or log line', async () => {
+    const logs: string[] = [];
+    for (const level of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const) {
+      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
+        logs.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a, (_k, v) => (v instanceof Error ? serializeError(v) : v)))).join(' '));
+      });
+    }
+    const outputs: string[] = [];
+    const findings = scanSecrets(DOCUMENT);
+    expect(findings.map((f) => f.ruleId)).toEqual([
+      'github-pat',
+      'aws-access-key-id',
+      'anthropic-api-key',
+      'slack-bot-token',
+      'generic-password',
+      'aws-secret-access-key',
+    ]);
+    outputs.push(JSON.stringify(findings));
+    const redacted = redactSecrets(DOCUMENT);
+    outputs.push(redacted.text, JSON.stringify(redacted.redactions));
+    for (const options of [{ mediumConfidence: 'refuse' as const }, { allowRules: [PLANTED[0]!] }, { extraRules: [{ id: 'x-y', prefix: PLANTED[1]!.slice(0, 6), charset: 'A-Z', minLength: 900, maxLength: 1 }] }]) {
+      try {
+        redactSecrets(DOCUMENT, options);
+        outputs.push('no error');
+      } catch (e) {
+        outputs.push(String(e), JSON.stringify(serializeError(e)), (e as Error).stack ?? '');
+      }
+    }
+    await using cg = await createCtxgate();
+    outputs.push(JSON.stringify(await cg.scanSecrets(DOCUMENT)), (await cg.redactSecrets(DOCUMENT)).text);
+    const refused = await cg.redactSecrets(DOCUMENT, { mediumConfidence: 'refuse' }).catch((e: unknown) => e);
+    outputs.push(String(refused), JSON.stringify(serializeError(refused)));
+    const all = [...outputs, ...logs].join('\n');
+    for (const secret of PLANTED) expect(all.includes(secret), 'a planted value leaked').toBe(false);
+    // The placeholders and line/column did make it out.
+    expect(redacted.text).toContain('[REDACTED:generic-password:5]');
+    expect(String(refused)).toContain('generic-password at 5:14');
+  });
+});
+
+describe('properties', () => {
+  const surrounding = fc.string({ unit: fc.constantFrom('a', 'é', '日', '😀', ' ', '\n', '\r\n', '=', '"', '\ud800') as fc.Arbitrary<string>, maxLength: 40 });
+  it('a planted token is found at its exact UTF-16 span and redaction removes it, whatever surrounds it', () => {
+    fc.assert(
+      fc.property(surrounding, surrounding, fc.integer({ min: 1, max: 2 ** 31 }), (before, after, seed) => {
+        const secret = token('ghp_', 36, seed);
+        const text = `${before} ${secret} ${after}`;
+        const at = before.length + 1;
+        const f = scanSecrets(text).find((x) => x.ruleId === 'github-pat');
+        expect(f && [f.start, f.end]).toEqual([at, at + secret.length]);
+        const lines = text.slice(0, at).split('\n');
+        expect(f!.line).toBe(lines.length);
+        expect(f!.column).toBe(lines[lines.length - 1]!.length + 1);
+        const r = redactSecrets(text);
+        expect(r.text.includes(secret)).toBe(false);
+        expect(r).toEqual(redactSecrets(text));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('findings are sorted, non-overlapping and inside the text for any input', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), fc.array(fc.constantFrom(...PLANTED), { maxLength: 4 }), (noise, planted) => {
+        const text = planted.reduce((acc, s, i) => acc.slice(0, (i * 37) % (acc.length + 1)) + ' ' + s + ' ' + acc.slice((i * 37) % (acc.length + 1)), noise);
+        const findings = scanSecrets(text);
+        let last = 0;
+        for (const f of findings) {
+          expect(f.start).toBeGreaterThanOrEqual(last);
+          expect(f.end).toBeGreaterThan(f.start);
+          expect(f.end).toBeLessThanOrEqual(text.length);
+          last = f.end;
+        }
+        const numbers = redactSecrets(text).redactions.map((r) => Number(r.placeholder.split(':')[2]!.slice(0, -1)));
+        // Numbers appear in first-appearance order: each new number is one more than the largest so far.
+        let max = 0;
+        for (const n of numbers) {
+          expect(n).toBeLessThanOrEqual(max + 1);
+          max = Math.max(max, n);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('byte offsets map to the UTF-16 offsets TextEncoder implies', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (text) => {
+        const offsets: number[] = [];
+        const bytes: number[] = [];
+        let b = 0;
+        for (let i = 0; i <= text.length; i++) {
+          const head = text.slice(0, i);
+          // Only offsets between whole characters.
+          if (i > 0 && i < text.length && (text.charCodeAt(i) & 0xfc00) === 0xdc00 && (text.charCodeAt(i - 1) & 0xfc00) === 0xd800) continue;
+          b = new TextEncoder().encode(head).length;
+          offsets.push(i);
+          bytes.push(b);
+        }
+        expect(mapByteOffsets(text, bytes).map((p) => p.offset)).toEqual(offsets);
+      }),
+    );
+  });
+
+  it('any path with a .. segment, backslash or leading slash is outside the sandbox', () => {
+    const seg = fc.stringMatching(/^[a-z0-9_.-]{1,8}$/).filter((s) => s !== '.' && s !== '..');
+    fc.assert(
+      fc.property(fc.array(seg, { minLength: 1, maxLength: 4 }), fc.nat(4), fc.constantFrom('..', '\\', '/'), (segs, at, bad) => {
+        const gate = createPathGate({ defaults: false });
+        const parts = [...segs];
+        let path: string;
+        if (bad === '..') {
+          parts.splice(Math.min(at, parts.length), 0, '..');
+          path = parts.join('/');
+        } else if (bad === '\\') path = parts.join('\\') + '\\x';
+        else path = '/' + parts.join('/');
+        expect(gate.check(path)).toMatchObject({ allowed: false, reason: 'outside_sandbox' });
+        // Clean paths normalise idempotently.
+        const clean = normalizeProjectPath(segs.join('//'));
+        if (clean.ok) expect(normalizeProjectPath(clean.path)).toEqual(clean);
+      }),
+    );
+  });
+
+  it('bytes with a NUL are always binary', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), fc.nat(), (bytes, at) => {
+        const b = new Uint8Array([...bytes, 0]);
+        b.copyWithin(0, 0);
+        b[at % b.length] = 0;
+        expect(checkContent(b)).toMatchObject({ allowed: false, reason: 'binary' });
+      }),
+    );
+  });
+});
