@@ -1,0 +1,39 @@
+import { CtxgateError } from '../errors.ts';
+import type { TokenCount } from '../tokens/counter.ts';
+import { requireText, resolveEncoding, type EncodingOptions, type TokenEncoding } from '../tokens/encoding.ts';
+import { withCore } from './core.ts';
+
+/** Id of the estimator model; recorded in every estimate (`ctxgate-est/1:o200k_base`). */
+export const ESTIMATOR_ID = 'ctxgate-est/1';
+
+const ENC_CODE: Record<TokenEncoding, number> = { o200k_base: 0, cl100k_base: 1 };
+
+/** The `encoder` an estimate for `encoding` reports. */
+export function estimatorEncoder(encoding: TokenEncoding): string {
+  return `${ESTIMATOR_ID}:${encoding}`;
+}
+
+/**
+ * Estimated token count of `text` for an encoding family, computed in the core by ctxgate-est/1:
+ * the text is split as the encoding's pre-tokeniser splits it, each piece is matched greedily
+ * against the vocabulary, and calibrated ratios plus a small safety margin turn that into a count
+ * that leans high. Deterministic across runtimes; `''` is 0. Synchronous: needs `await init()`.
+ */
+export function estimateTokens(text: string, options: EncodingOptions = {}): TokenCount {
+  requireText(text);
+  const encoding = resolveEncoding(options.encoding);
+  if (text.length === 0) return { tokens: 0, exact: false, encoder: estimatorEncoder(encoding) };
+  const tokens = withCore((core) => {
+    const { ptr, len } = core.writeInput(text);
+    return core.raw.tokensEstimate(ptr, len, ENC_CODE[encoding]) >>> 0;
+  });
+  if (tokens === 0xffffffff) {
+    throw new CtxgateError('CORE_FAILURE', `The loaded core does not know encoding ${encoding}; load the .wasm that ships with this version of ctxgate.`);
+  }
+  return { tokens, exact: false, encoder: estimatorEncoder(encoding) };
+}
+
+/** Version number of the estimator model inside the loaded core. Synchronous: needs `await init()`. */
+export function estimatorVersion(): number {
+  return withCore((core) => core.raw.tokensEstimatorVersion() >>> 0);
+}

@@ -1,0 +1,74 @@
+import type { TokenCounter } from './counter.ts';
+import { estimator } from './estimator.ts';
+import type { BudgetLog } from './budget-log.ts';
+import { requireInt, truncateToTokenBudget } from './truncate.ts';
+import { invalidParams } from '../errors.ts';
+
+/** Spec 003 `contextBudgetResult`. */
+export interface ContextBudgetResult {
+  /** Tokens of the input. */
+  readonly originalTokens: number;
+  /** The budget applied (`maxTokens`); 0 or less means unlimited. */
+  readonly budgetTokens: number;
+  /** Tokens of the output; equals `originalTokens` when not truncated. */
+  readonly truncatedTokens: number;
+  /** True when the output differs from the input. */
+  readonly wasTruncated: boolean;
+  /** The counter's encoder, e.g. `ctxgate-est/1:o200k_base`. */
+  readonly encoder: string;
+}
+
+/** {@link ContextBudgetResult} plus the (possibly truncated) context. */
+export interface ContextBudgetOutcome extends ContextBudgetResult {
+  readonly context: string;
+}
+
+/** Options of {@link applyContextBudget}. */
+export interface ApplyContextBudgetOptions {
+  /** Token counter; default the core's estimator for o200k_base (needs `await init()`). */
+  readonly counter?: TokenCounter;
+  /** Where to log the call (one JSONL line per call). */
+  readonly log?: BudgetLog;
+  /** `run_id` of the log line. */
+  readonly runId?: string;
+  /** `phase` of the log line. */
+  readonly phase?: number;
+  /** Clock for the log line's `ts` (tests). */
+  readonly now?: () => Date;
+}
+
+/**
+ * Fits assembled context into `maxTokens` (spec 003): unchanged when `maxTokens <= 0` or when it
+ * already fits, else {@link truncateToTokenBudget}. Logs one entry per call when a log is given.
+ */
+export function applyContextBudget(context: string, maxTokens: number, options: ApplyContextBudgetOptions = {}): ContextBudgetOutcome {
+  if (typeof context !== 'string') throw invalidParams('context', 'expected a string.');
+  requireInt('maxTokens', maxTokens);
+  const counter = options.counter ?? estimator();
+  const original = counter(context);
+  let out = context;
+  let truncatedTokens = original.tokens;
+  if (maxTokens > 0 && original.tokens > maxTokens) {
+    out = truncateToTokenBudget(context, maxTokens, counter);
+    truncatedTokens = counter(out).tokens;
+  }
+  const outcome: ContextBudgetOutcome = {
+    context: out,
+    originalTokens: original.tokens,
+    budgetTokens: maxTokens,
+    truncatedTokens,
+    wasTruncated: out !== context,
+    encoder: original.encoder,
+  };
+  options.log?.record({
+    run_id: options.runId ?? '',
+    phase: options.phase ?? 0,
+    original_tokens: outcome.originalTokens,
+    budget_tokens: outcome.budgetTokens,
+    truncated_tokens: outcome.truncatedTokens,
+    was_truncated: outcome.wasTruncated,
+    ts: (options.now?.() ?? new Date()).toISOString(),
+    encoder: outcome.encoder,
+  });
+  return outcome;
+}

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { truncateToTokenBudget } from '../../src/tokens/truncate.ts';
+import { applyContextBudget } from '../../src/tokens/budget.ts';
+import { jsonlBudgetLog } from '../../src/tokens/budget-log.ts';
+import type { TokenCounter } from '../../src/tokens/counter.ts';
+import { isCtxgateError } from '../../src/errors.ts';
+
+/** Deterministic test counter: one token per 4 UTF-16 units, rounded up (the spec's char/4). */
+const quarter: TokenCounter = (text) => ({ tokens: Math.ceil(text.length / 4), exact: false, encoder: 'test/char4' });
+/** A counter that is not monotone in the prefix: words plus a bonus for every 'x'. */
+const words: TokenCounter = (text) => ({
+  tokens: (text.match(/\S+/g) ?? []).length + (text.match(/x/g) ?? []).length,
+  exact: false,
+  encoder: 'test/words',
+});
+
+const textArb = fc.oneof(
+  fc.string({ maxLength: 400 }),
+  fc.array(fc.constantFrom('word', 'x', 'end.', '. ', '.\n', ' ', '\n', 'é', '😀', 'αβγ', '字'), { maxLength: 120 }).map((a) => a.join('')),
+);
+
+describe('truncateToTokenBudget', () => {
+  it('cuts after the last sentence end inside the budget and appends ...', () => {
+    const text = 'One two three. Four five six. Seven eight nine ten eleven.';
+    expect(truncateToTokenBudget(text, 8, quarter)).toBe('One two three....');
+    expect(truncateToTokenBudget('Line one.\nLine two is longer than that', 4, quarter)).toBe('Line one....');
+  });
+
+  it('falls back to the last word boundary, then to a hard cut', () => {
+    expect(truncateToTokenBudget('alpha beta gamma delta epsilon', 4, quarter)).toBe('alpha beta...');
+    expect(truncateToTokenBudget('abcdefghijklmnopqrstuvwxyz', 3, quarter)).toBe('abcdefghi...');
+  });
+
+  it('budget 0 is unlimited; text that fits is unchanged', () => {
+    const text = 'a '.repeat(1000);
+    expect(truncateToTokenBudget(text, 0, quarter)).toBe(text);
+    expect(truncateToTokenBudget('short', 2, quarter)).toBe('short');
+  });
+
+  it('never splits a surrogate pair', () => {
+    const out = truncateToTokenBudget('😀😀😀😀😀😀😀😀', 2, quarter);
+    expect(out).toBe('😀😀...');
+  });
+
+  it('returns empty when not even the ellipsis fits', () => {
+    const costly: TokenCounter = (t) => ({ tokens: t.length === 0 ? 0 : 5, exact: false, encoder: 't' });
+    expect(truncateToTokenBudget('some longer text', 3, costly)).toBe('');
+  });
+
+  it('rejects bad budgets with INVALID_PARAMS', () => {
+    for (const b of [-1, 1.5, Number.NaN]) {
+      let thrown: unknown;
+      try {
+        truncateToTokenBudget('x', b, quarter);
+      } catch (e) {
+        thrown = e;
+      }
+      expect(isCtxgateError(thrown, 'INVALID_PARAMS')).toBe(true);
+    }
+  });
+
+  it('property: fits the budget, never longer than the input, is a prefix plus ...', () => {
+    for (const counter of [quarter, words]) {
+      fc.assert(
+        fc.property(textArb, fc.integer({ min: 0, max: 60 }), (text, budget) => {
+          const out = truncateToTokenBudget(text, budget, counter);
+          expect(out.length).toBeLessThanOrEqual(text.length);
+          if (budget === 0) expect(out).toBe(text);
+          if (out !== text) {
+            expect(counter(out).tokens).toBeLessThanOrEqual(budget);
+            if (out !== '') {
+              expect(out.endsWith('...')).toBe(true);
+              expect(text.startsWith(out.slice(0, -3))).toBe(true);
+            }
+          }
+        }),
+        { numRuns: 300 },
+      );
+    }
+  });
+});
+
+describe('applyContextBudget', () => {
+  it('reports the spec result and truncates only over budget', () => {
+    const text = 'One two three. Four five six. Seven eight nine ten eleven.';
+    const r = applyContextBudget(text, 8, { counter: quarter });
+    expect(r).toEqual({
+      context: 'One two three....',
+      originalTokens: 15,
+      budgetTokens: 8,
+      truncatedTokens: 5,
+      wasTruncated: true,
+      encoder: 'test/char4',
+    });
+    expect(applyContextBudget(text, -3, { counter: quarter })).toMatchObject({ context: text, budgetTokens: -3, truncatedTokens: 15, wasTruncated: false });
+    expect(applyContextBudget(text, 15, { counter: quarter }).wasTruncated).toBe(false);
+  });
+
+  it('property: every invariant of spec 003', () => {
+    fc.assert(
+      fc.property(textArb, fc.integer({ min: -5, max: 80 }), (text, max) => {
+        const r = applyContextBudget(text, max, { counter: words });
+        expect(r.originalTokens).toBe(words(text).tokens);
+        expect(r.budgetTokens).toBe(max);
+        expect(r.truncatedTokens).toBe(words(r.context).tokens);
+        expect(r.wasTruncated).toBe(r.context !== text);
+        if (r.wasTruncated) expect(r.truncatedTokens).toBeLessThanOrEqual(r.budgetTokens);
+        else expect(r.truncatedTokens).toBe(r.originalTokens);
+        expect(r.context.length).toBeLessThanOrEqual(text.length);
+        if (max <= 0) expect(r.context).toBe(text);
+        if (text === '') expect(r.originalTokens).toBe(0);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('writes one JSONL line per call with the spec fields in order', async () => {
+    const lines: string[] = [];
+    const log = jsonlBudgetLog((line) => {
+      lines.push(line);
+    });
+    const now = () => new Date('2026-03-02T12:00:00Z');
+    applyContextBudget('One two three. Four five six.', 4, { counter: quarter, log, runId: 'abc123', phase: 2, now });
+    applyContextBudget('short', 0, { counter: quarter, log, runId: 'abc123', phase: 3, now });
+    await log.flush();
+    expect(lines).toEqual([
+      '{"run_id":"abc123","phase":2,"original_tokens":8,"budget_tokens":4,"truncated_tokens":3,"was_truncated":true,"ts":"2026-03-02T12:00:00.000Z","encoder":"test/char4"}\n',
+      '{"run_id":"abc123","phase":3,"original_tokens":2,"budget_tokens":0,"truncated_tokens":2,"was_truncated":false,"ts":"2026-03-02T12:00:00.000Z","encoder":"test/char4"}\n',
+    ]);
+  });
+
+  it('the log keeps order with an async writer and reports write failures on flush', async () => {
+    const got: string[] = [];
+    const slow = jsonlBudgetLog({
+      write: (line) => new Promise<void>((res) => setTimeout(() => (got.push(line), res()), line.includes('"phase":1') ? 10 : 0)),
+    });
+    for (const phase of [1, 2, 3]) applyContextBudget('a b c', 0, { counter: quarter, log: slow, phase });
+    await slow.flush();
+    expect(got.map((l) => JSON.parse(l).phase)).toEqual([1, 2, 3]);
+    const failing = jsonlBudgetLog({
+      write() {
+        throw new Error('disk full');
+      },
+    });
+    applyContextBudget('x', 0, { counter: quarter, log: failing });
+    await expect(failing.flush()).rejects.toThrow('disk full');
+    await expect(failing.flush()).resolves.toBeUndefined();
+    let thrown: unknown;
+    try {
+      jsonlBudgetLog({} as never);
+    } catch (e) {
+      thrown = e;
+    }
+    expect(isCtxgateError(thrown, 'INVALID_PARAMS')).toBe(true);
+  });
+});
