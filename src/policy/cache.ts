@@ -1,0 +1,173 @@
+/**
+ * Runtime caches of spec 000 §8. Time-based entries expire after a TTL (market prices 5 min,
+ * activity 10 min); configuration-like values are revalidated by a version or ETag instead of a
+ * file's mtime, which browsers and edge runtimes do not have. Both take an injectable clock.
+ */
+import { invalidParams } from '../errors.ts';
+import { systemClock } from './clock.ts';
+import type { Clock } from './clock.ts';
+
+/** Options of {@link TtlCache}. */
+export interface TtlCacheOptions {
+  /** Lifetime of an entry in milliseconds; `Infinity` keeps entries until reset ("until reimport"). */
+  ttlMs: number;
+  /** Most entries kept; the least recently written is evicted first (default 1,000). */
+  maxEntries?: number;
+  /** Clock for expiry. */
+  clock?: Clock;
+}
+
+/** A key/value cache whose entries expire `ttlMs` after they were written. */
+export class TtlCache<K, V> {
+  readonly #ttlMs: number;
+  readonly #maxEntries: number;
+  readonly #clock: Clock;
+  readonly #entries = new Map<K, { value: V; expires: number }>();
+  readonly #loading = new Map<K, Promise<V>>();
+
+  constructor(options: TtlCacheOptions) {
+    if (!(options.ttlMs > 0)) throw invalidParams('ttlMs', `must be a positive number of milliseconds (or Infinity); got ${options.ttlMs}`);
+    const max = options.maxEntries ?? 1000;
+    if (!Number.isInteger(max) || max < 1) throw invalidParams('maxEntries', `must be a positive integer; got ${max}`);
+    this.#ttlMs = options.ttlMs;
+    this.#maxEntries = max;
+    this.#clock = options.clock ?? systemClock;
+  }
+
+  /** The live value for `key`, or undefined when absent or expired (expired entries are dropped). */
+  get(key: K): V | undefined {
+    const e = this.#entries.get(key);
+    if (e === undefined) return undefined;
+    if (this.#clock() >= e.expires) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return e.value;
+  }
+
+  /** True when `key` has a live value. */
+  has(key: K): boolean {
+    const e = this.#entries.get(key);
+    if (e === undefined) return false;
+    if (this.#clock() < e.expires) return true;
+    this.#entries.delete(key);
+    return false;
+  }
+
+  /** Stores `value` for `ttlMs` from now. */
+  set(key: K, value: V): void {
+    this.#entries.delete(key);
+    this.#entries.set(key, { value, expires: this.#clock() + this.#ttlMs });
+    while (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value as K);
+  }
+
+  /** Removes one entry. */
+  delete(key: K): boolean {
+    return this.#entries.delete(key);
+  }
+
+  /**
+   * The live value for `key`, or the result of `load` (stored). Concurrent calls for the same key
+   * share one load; a failed load is not cached.
+   */
+  async getOrLoad(key: K, load: (key: K) => Promise<V> | V): Promise<V> {
+    const live = this.#entries.get(key);
+    if (live !== undefined && this.#clock() < live.expires) return live.value;
+    const pending = this.#loading.get(key);
+    if (pending) return pending;
+    const p = (async () => {
+      try {
+        const v = await load(key);
+        this.set(key, v);
+        return v;
+      } finally {
+        this.#loading.delete(key);
+      }
+    })();
+    this.#loading.set(key, p);
+    return p;
+  }
+
+  /** Number of stored entries, expired ones included until they are next read. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Empties the cache (the spec's `reset_*_cache()`). */
+  reset(): void {
+    this.#entries.clear();
+    this.#loading.clear();
+  }
+}
+
+/** Options of {@link VersionedCache}. */
+export interface VersionedCacheOptions<V> {
+  /**
+   * The current version of the source: an ETag, a content hash, a schema version, an import id.
+   * Cheap compared with `load`; called on access (at most every `checkIntervalMs`).
+   */
+  version: () => Promise<string> | string;
+  /** Loads the value for a version. */
+  load: (version: string) => Promise<V> | V;
+  /** Skip version checks for this long after one (default 0: check on every access). */
+  checkIntervalMs?: number;
+  /** Clock for `checkIntervalMs`. */
+  clock?: Clock;
+}
+
+/**
+ * A single value revalidated by version instead of mtime (spec 000 §8's "mtime-based" caches,
+ * for runtimes without a file system): `get()` asks for the current version and reloads only when
+ * it changed. Concurrent `get` calls share one check and one load.
+ */
+export class VersionedCache<V> {
+  readonly #options: VersionedCacheOptions<V>;
+  readonly #clock: Clock;
+  #current: { version: string; value: V; checkedAt: number } | undefined;
+  #inflight: Promise<V> | undefined;
+  #loads = 0;
+
+  constructor(options: VersionedCacheOptions<V>) {
+    const interval = options.checkIntervalMs ?? 0;
+    if (!(interval >= 0)) throw invalidParams('checkIntervalMs', `must be zero or a positive number; got ${interval}`);
+    this.#options = options;
+    this.#clock = options.clock ?? systemClock;
+  }
+
+  /** The value for the source's current version. */
+  async get(): Promise<V> {
+    const cur = this.#current;
+    if (cur && this.#clock() - cur.checkedAt < (this.#options.checkIntervalMs ?? 0)) return cur.value;
+    this.#inflight ??= this.#refresh().finally(() => (this.#inflight = undefined));
+    return this.#inflight;
+  }
+
+  async #refresh(): Promise<V> {
+    const version = await this.#options.version();
+    const now = this.#clock();
+    if (this.#current && this.#current.version === version) {
+      this.#current.checkedAt = now;
+      return this.#current.value;
+    }
+    const value = await this.#options.load(version);
+    this.#loads++;
+    this.#current = { version, value, checkedAt: now };
+    return value;
+  }
+
+  /** Version of the cached value, if any. */
+  get version(): string | undefined {
+    return this.#current?.version;
+  }
+
+  /** How many times `load` ran (for tests and metrics). */
+  get loads(): number {
+    return this.#loads;
+  }
+
+  /** Forgets the value; the next `get` reloads. */
+  reset(): void {
+    this.#current = undefined;
+    this.#inflight = undefined;
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * Centralised output limits (spec 000 §2, §3 "Centralized Limits"). Tools never hard-code their
+ * bounds: they read them from frozen, typed limit objects so a reviewer can see every bound in one
+ * place, and validation messages quote the same numbers the wrappers enforce.
+ */
+import { z } from 'zod';
+import { invalidParams } from '../errors.ts';
+import { KB } from './bytes.ts';
+
+/**
+ * How a list is cut when it has more items than its tool allows.
+ *
+ * - `head`: keep the first items (the producer already ordered them by importance).
+ * - `topN`: rank by the numeric field `by` (`desc`: biggest first, `asc`: smallest first), keep the
+ *   best, in rank order. The spec's "Top-N by relevance", "Top by distance", "Top by margin".
+ * - `summarizeMiddle`: above `threshold` items keep `head` and `tail` and summarise the middle
+ *   (see `summarizeSequence`); the item limit still applies to what is kept.
+ * - `bounded`: the algorithm already bounds its output ("N/A (algorithm-bounded)"); the limit is
+ *   still enforced as a safety net, from the head.
+ */
+export type TruncationStrategy =
+  | { readonly kind: 'head' }
+  | { readonly kind: 'topN'; readonly by: string; readonly order: 'asc' | 'desc' }
+  | { readonly kind: 'summarizeMiddle'; readonly threshold: number; readonly head: number; readonly tail: number }
+  | { readonly kind: 'bounded' };
+
+/** The bounds of one tool's output. */
+export interface ToolLimits {
+  /** Most items kept in each list of the output. */
+  readonly maxItems: number;
+  /** Most UTF-8 bytes of the whole serialised output, `_meta` included. */
+  readonly maxBytes: number;
+  /** How lists longer than `maxItems` are cut. */
+  readonly truncation: TruncationStrategy;
+  /**
+   * Top-level keys of the output that hold the bounded lists. When absent, every top-level array
+   * is bounded.
+   */
+  readonly listKeys?: readonly string[];
+  /** Human description for docs and reviews, e.g. "100 jumps, summarize middle hops". */
+  readonly description?: string;
+}
+
+/** Cross-domain limits of spec 000 (the `GLOBAL` class). */
+export const GLOBAL_LIMITS = Object.freeze({
+  /** "Tool Results: 10 KB per call" (§1). */
+  toolResultMaxBytes: 10 * KB,
+  /** "Error messages are truncated at 500 characters" (§7). */
+  errorMessageMaxChars: 500,
+  /** "List > 30 items: truncate with count" (§4). */
+  listTruncateThreshold: 30,
+  /** "History > 30 days: aggregate to daily stats" (§4). */
+  historyAggregateDays: 30,
+  /** "Skill tree > 20 skills: group by category" (§4). */
+  treeGroupThreshold: 20,
+  /** "Route > 20 jumps: summarize middle segment" (§4). */
+  sequenceSummarizeThreshold: 20,
+  /** "Show first 5 systems with full detail" (§4). */
+  sequenceShowHead: 5,
+  /** "Show last 5 systems with full detail" (§4). */
+  sequenceShowTail: 5,
+  /** Soft session budget, 50 KB of tool output (§2). */
+  budgetSoftBytes: 50 * KB,
+  /** Hard session budget, 100 KB of tool output (§2). */
+  budgetHardBytes: 100 * KB,
+  /**
+   * Bytes a wrapper leaves free under `maxBytes` for a budget warning, so adding the warning never
+   * pushes an output over its tool's limit.
+   */
+  budgetWarningReserveBytes: 384,
+});
+
+/** Limits used for a tool nobody declared: 30 items per list, 10 KB, keep the head. */
+export const DEFAULT_TOOL_LIMITS: ToolLimits = Object.freeze({
+  maxItems: GLOBAL_LIMITS.listTruncateThreshold,
+  maxBytes: GLOBAL_LIMITS.toolResultMaxBytes,
+  truncation: Object.freeze({ kind: 'head' as const }),
+  description: 'Default: 30 items per list, 10 KB',
+});
+
+/** Smallest byte limit accepted: below this not even an error envelope fits. */
+export const MIN_MAX_BYTES = 256;
+
+const positiveInt = z.number().int().positive();
+
+const strategySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('head') }).strict(),
+  z.object({ kind: z.literal('topN'), by: z.string().min(1), order: z.enum(['asc', 'desc']) }).strict(),
+  z
+    .object({
+      kind: z.literal('summarizeMiddle'),
+      threshold: positiveInt,
+      head: z.number().int().nonnegative(),
+      tail: z.number().int().nonnegative(),
+    })
+    .strict()
+    .refine((s) => s.head + s.tail < s.threshold, { message: 'head + tail must be below threshold' }),
+  z.object({ kind: z.literal('bounded') }).strict(),
+]);
+
+const toolLimitsSchema = z
+  .object({
+    maxItems: positiveInt,
+    maxBytes: z.number().int().min(MIN_MAX_BYTES),
+    truncation: strategySchema,
+    listKeys: z.array(z.string().min(1)).optional(),
+    description: z.string().optional(),
+  })
+  .strict();
+
+/** Freezes a value and everything reachable from it, so shared limit objects cannot drift. */
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
+/**
+ * Declares the limits of your own tools, keyed by tool name. Each entry is validated (positive
+ * integer `maxItems`, `maxBytes` of at least {@link MIN_MAX_BYTES}, a known strategy) and the
+ * whole table is deep-frozen. Throws INVALID_PARAMS naming the tool and field.
+ *
+ * @example
+ * const LIMITS = defineToolLimits({
+ *   'repo.search': { maxItems: 20, maxBytes: 3 * KB, truncation: { kind: 'topN', by: 'score', order: 'desc' } },
+ * });
+ */
+export function defineToolLimits<const T extends Record<string, ToolLimits>>(table: T): Readonly<T> {
+  const copy: Record<string, ToolLimits> = {};
+  for (const [name, limits] of Object.entries(table)) {
+    const parsed = toolLimitsSchema.safeParse(limits);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue && issue.path.length > 0 ? `.${issue.path.join('.')}` : '';
+      throw invalidParams(
+        `limits["${name}"]${where}`,
+        `${issue?.message ?? 'is invalid'}. Give maxItems (positive integer), maxBytes (integer >= ${MIN_MAX_BYTES}) and a truncation strategy (head, topN, summarizeMiddle or bounded)`,
+      );
+    }
+    copy[name] = structuredClone(limits);
+  }
+  return deepFreeze(copy) as Readonly<T>;
+}
+
+/**
+ * Declares a domain's named constants (the spec's `UNIVERSE`, `MARKET`, ... classes) as one
+ * deep-frozen object with literal types, so `UNIVERSE.searchMaxLimit` is both a value and a type.
+ */
+export function defineLimits<const T extends Record<string, unknown>>(values: T): Readonly<T> {
+  return deepFreeze(structuredClone(values));
+}
+
+/** The limits declared for `tool` in `table`, or `fallback` (default {@link DEFAULT_TOOL_LIMITS}). */
+export function toolLimitsFor(
+  table: Readonly<Record<string, ToolLimits>>,
+  tool: string,
+  fallback: ToolLimits = DEFAULT_TOOL_LIMITS,
+): ToolLimits {
+  return Object.prototype.hasOwnProperty.call(table, tool) ? (table[tool] as ToolLimits) : fallback;
+}
+
+/**
+ * Throws INVALID_PARAMS unless `value` is an integer in `[min, max]`. The message quotes the limit
+ * so the caller (often a model) can retry with a valid value.
+ *
+ * @example assertWithinLimit('limit', args.limit, UNIVERSE.searchMaxLimit)
+ */
+export function assertWithinLimit(field: string, value: unknown, max: number, min = 1): number {
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw invalidParams(field, `must be an integer between ${min} and ${max}; got ${describe(value)}`, { min, max });
+  }
+  if (value > max) {
+    throw invalidParams(field, `${value} is above the maximum of ${max}; ask for ${max} or fewer`, { value, min, max });
+  }
+  if (value < min) {
+    throw invalidParams(field, `${value} is below the minimum of ${min}; ask for at least ${min}`, { value, min, max });
+  }
+  return value;
+}
+
+/**
+ * A tool parameter with a default and a ceiling: `undefined` gives `fallback`, anything else must
+ * pass {@link assertWithinLimit}.
+ */
+export function resolveLimit(field: string, value: unknown, options: { fallback: number; max: number; min?: number }): number {
+  if (value === undefined) return options.fallback;
+  return assertWithinLimit(field, value, options.max, options.min ?? 1);
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return `the string "${value.length > 20 ? `${value.slice(0, 20)}…` : value}"`;
+  return value === null ? 'null' : `a ${typeof value}`;
+}

@@ -1,0 +1,183 @@
+/**
+ * `withLogContext` (spec 000 §10): wraps a tool dispatcher so every call leaves structured
+ * start/complete/error records with timings, output size and budget use, and so every output is
+ * counted against the session budget (with `_meta.budgetWarning` past a limit). Records describe
+ * the call, never its payload: outputs are measured, not logged, and parameters are redacted.
+ */
+import { isCtxgateError } from '../errors.ts';
+import { toJsonText, utf8ByteLength } from './bytes.ts';
+import { systemClock } from './clock.ts';
+import type { Clock } from './clock.ts';
+import { withBudgetWarning } from './budget.ts';
+import type { BudgetCheck, BudgetLevel, SessionBudget } from './budget.ts';
+import { GLOBAL_LIMITS } from './limits.ts';
+import { redactForLog } from './sanitize.ts';
+import type { Redactor } from './sanitize.ts';
+import { limitChars } from './text-limits.ts';
+
+/** One structured log record. */
+export interface LogRecord {
+  readonly level: 'debug' | 'info' | 'warn';
+  readonly event: 'start' | 'complete' | 'error';
+  readonly dispatcher: string;
+  readonly action: string | null;
+  readonly timestamp: string;
+  /** Redacted parameters (start only). */
+  readonly params?: unknown;
+  readonly elapsedMs?: number;
+  readonly outputCount?: number | null;
+  readonly truncated?: boolean;
+  readonly outputBytes?: number;
+  readonly budgetBytesUsed?: number | null;
+  readonly budgetLevel?: BudgetLevel | null;
+  /** Error message: kept for ctxgate errors (which never hold secrets), else redacted or withheld. */
+  readonly error?: string;
+  readonly errorType?: string;
+  readonly errorCode?: string | null;
+}
+
+/** What a wrapped handler's output looks like to the logger and the budget. */
+export interface OutputAdapter<R> {
+  /** Bytes (and text for token counting) of what the model will see. */
+  measure(output: R): { bytes: number; text: string };
+  /** Item count and truncation flag for the complete record. */
+  describe(output: R): { count: number | null; truncated: boolean };
+  /** The output with a budget warning attached. */
+  attachWarning(output: R, check: BudgetCheck): R;
+}
+
+/** Options of {@link withLogContext}. */
+export interface LogContextOptions<A extends unknown[], R> {
+  /** Receives each record (default: `console.debug`/`info`/`warn` by level). Ignored with `json`. */
+  logger?: (record: LogRecord) => void;
+  /** Emit JSON lines through `write` instead (the spec's `ARIA_LOG_JSON=1`). */
+  json?: boolean;
+  /** Receives each JSON line (default `console.log`). */
+  write?: (line: string) => void;
+  /** Clock for timestamps and `elapsedMs`. */
+  clock?: Clock;
+  /** The session budget to charge, or a function choosing it from the call's arguments. */
+  budget?: SessionBudget | ((...args: A) => SessionBudget | undefined);
+  /** The action of a call (default: `args[0].action` when it is a string). */
+  action?: (...args: A) => string | undefined;
+  /** Redacts secrets in logged parameters and in messages of unexpected errors. */
+  redact?: Redactor;
+  /** How to measure and annotate outputs (default: JSON objects with `_meta`). */
+  output?: OutputAdapter<R>;
+}
+
+/** The default view of an output: compact JSON, `_meta.count` and `_meta.truncated`. */
+export const jsonOutputAdapter: OutputAdapter<unknown> = {
+  measure(output) {
+    const text = typeof output === 'string' ? output : toJsonText(output);
+    return { bytes: utf8ByteLength(text), text };
+  },
+  describe(output) {
+    const meta = output !== null && typeof output === 'object' ? (output as { _meta?: Record<string, unknown> })._meta : undefined;
+    const count = typeof meta?.count === 'number' ? meta.count : Array.isArray(output) ? output.length : null;
+    return { count, truncated: meta?.truncated === true };
+  },
+  attachWarning: withBudgetWarning,
+};
+
+function defaultLogger(record: LogRecord): void {
+  const line = `[${record.dispatcher}${record.action ? `.${record.action}` : ''}] ${record.event}`;
+  if (record.level === 'warn') console.warn(line, record);
+  else if (record.level === 'info') console.info(line, record);
+  else console.debug(line, record);
+}
+
+/**
+ * Wraps a dispatcher. Each call logs a `start` record (debug: dispatcher, action, redacted
+ * parameters), then either `complete` (info: `elapsedMs`, `outputCount`, `truncated`,
+ * `outputBytes`, `budgetBytesUsed`) or `error` (warn: `elapsedMs`, `error`, `errorType`,
+ * `errorCode`), and rethrows errors unchanged. With a budget, the output is charged and, past a
+ * limit, returned with `_meta.budgetWarning`.
+ *
+ * @example const universe = withLogContext('universe', universeDispatcher, { budget: getContextBudget() });
+ */
+export function withLogContext<A extends unknown[], R>(
+  dispatcher: string,
+  handler: (...args: A) => R | Promise<R>,
+  options: LogContextOptions<A, R> = {},
+): (...args: A) => Promise<R> {
+  const clock = options.clock ?? systemClock;
+  const adapter = (options.output ?? jsonOutputAdapter) as OutputAdapter<R>;
+  const emit = (record: LogRecord): void => {
+    try {
+      if (options.json) (options.write ?? ((l: string) => console.log(l)))(JSON.stringify(record));
+      else (options.logger ?? defaultLogger)(record);
+    } catch {
+      // Logging must never fail a tool call.
+    }
+  };
+  const actionOf =
+    options.action ??
+    ((...args: A) => {
+      const first = args[0];
+      const a = first !== null && typeof first === 'object' ? (first as { action?: unknown }).action : undefined;
+      return typeof a === 'string' ? a : undefined;
+    });
+  return async (...args: A): Promise<R> => {
+    const started = clock();
+    const action = limitChars(actionOf(...args) ?? '', 100) || null;
+    const base = { dispatcher, action };
+    const params = args.length > 0 && args[0] !== null && typeof args[0] === 'object' ? args[0] : undefined;
+    emit({
+      level: 'debug',
+      event: 'start',
+      ...base,
+      timestamp: new Date(started).toISOString(),
+      params: params === undefined ? null : redactForLog(params, options.redact ? { redact: options.redact } : {}),
+    });
+    const budget = typeof options.budget === 'function' ? options.budget(...args) : options.budget;
+    try {
+      let output: R = await handler(...args);
+      let measured = adapter.measure(output);
+      let check: BudgetCheck | undefined;
+      if (budget) {
+        const peek = budget.peek(measured.bytes, budget.countTokens(measured.text));
+        if (peek.warning !== undefined) {
+          output = adapter.attachWarning(output, peek);
+          measured = adapter.measure(output);
+        }
+        check = budget.record(output, { bytes: measured.bytes, tokens: budget.countTokens(measured.text) });
+      }
+      const described = adapter.describe(output);
+      const ended = clock();
+      emit({
+        level: 'info',
+        event: 'complete',
+        ...base,
+        timestamp: new Date(ended).toISOString(),
+        elapsedMs: ended - started,
+        outputCount: described.count,
+        truncated: described.truncated,
+        outputBytes: measured.bytes,
+        budgetBytesUsed: check ? check.usedBytes : null,
+        budgetLevel: check ? check.level : null,
+      });
+      return output;
+    } catch (error) {
+      const ended = clock();
+      emit({
+        level: 'warn',
+        event: 'error',
+        ...base,
+        timestamp: new Date(ended).toISOString(),
+        elapsedMs: ended - started,
+        error: errorText(error, options.redact),
+        errorType: error instanceof Error ? error.name : typeof error,
+        errorCode: isCtxgateError(error) ? error.code : null,
+      });
+      throw error;
+    }
+  };
+}
+
+function errorText(error: unknown, redact: Redactor | undefined): string {
+  const max = GLOBAL_LIMITS.errorMessageMaxChars;
+  if (isCtxgateError(error)) return limitChars(redact ? redact(error.message) : error.message, max);
+  if (redact && error instanceof Error) return limitChars(redact(error.message), max);
+  return '[message withheld: not a ctxgate error and no redactor configured]';
+}

@@ -1,0 +1,331 @@
+/**
+ * Model Context Protocol adapter: puts every tool of an `@modelcontextprotocol/sdk` `McpServer`
+ * under the output policy, so each result is bounded by its tool's limits, carries `_meta`, is
+ * charged to the session budget (with `_meta.budgetWarning` past a limit), and every failure comes
+ * back in the spec's error format. The SDK is imported only for types; it stays an optional peer.
+ *
+ * Handlers may return plain data (an object, array or string), which becomes JSON text plus
+ * `structuredContent`, or a full `CallToolResult`. The byte limit covers what the model reads: the
+ * text of text and embedded-resource blocks. Images and audio pass through unmeasured.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { toJsonText, utf8ByteLength } from './bytes.ts';
+import { isoTimestamp, systemClock } from './clock.ts';
+import type { Clock } from './clock.ts';
+import { getContextBudget, withBudgetWarning } from './budget.ts';
+import type { BudgetCheck, SessionBudget } from './budget.ts';
+import { DEFAULT_TOOL_LIMITS, GLOBAL_LIMITS, toolLimitsFor } from './limits.ts';
+import type { ToolLimits } from './limits.ts';
+import { withLogContext } from './log-context.ts';
+import type { LogRecord, OutputAdapter } from './log-context.ts';
+import type { OutputMeta } from './meta.ts';
+import type { Redactor } from './sanitize.ts';
+import { createErrorMeta, isToolErrorOutput, toToolError } from './tool-error.ts';
+import type { ToolErrorOutput } from './tool-error.ts';
+import { truncateText } from './truncate-text.ts';
+import { wrapOutput, wrapOutputMulti, wrapScalarOutput } from './wrap.ts';
+import { wrapTextOutput } from './wrap-text.ts';
+
+/** Options of the MCP adapter. */
+export interface McpPolicyOptions {
+  /** Limits per tool name (e.g. from `defineToolLimits`). */
+  limits?: Readonly<Record<string, ToolLimits>>;
+  /** Limits of tools missing from `limits` (default: 30 items per list, 10 KB). */
+  defaultLimits?: ToolLimits;
+  /**
+   * The budget to charge: one tracker, a function of the MCP session id, or `false` for none.
+   * Default: the process-wide `getContextBudget(sessionId ?? 'default')`.
+   */
+  budget?: SessionBudget | ((sessionId: string | undefined) => SessionBudget | undefined) | false;
+  /** Clock for `_meta.timestamp` and log timings. */
+  clock?: Clock;
+  /** Redacts secrets from logged parameters and from messages of unexpected errors. */
+  redact?: Redactor;
+  /** Receives structured log records (default: no logging). */
+  logger?: (record: LogRecord) => void;
+  /** Also return `structuredContent` for plain-data results (default true). */
+  structuredContent?: boolean;
+}
+
+type AnyHandler = (...args: never[]) => unknown;
+
+/** Marks handlers already wrapped, so applying the policy twice does not double-wrap. */
+const wrappedHandlers = new WeakSet<object>();
+/** How to re-render a bounded result with a budget warning (kept off the wire object itself). */
+const rerender = new WeakMap<CallToolResult, (warning: string) => CallToolResult>();
+
+function isCallToolResult(value: unknown): value is CallToolResult {
+  return value !== null && typeof value === 'object' && Array.isArray((value as { content?: unknown }).content);
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function visibleBytes(result: CallToolResult): number {
+  let bytes = 0;
+  for (const block of result.content) {
+    if (block.type === 'text') bytes += utf8ByteLength(block.text);
+    else if (block.type === 'resource' && 'text' in block.resource) bytes += utf8ByteLength(block.resource.text);
+  }
+  return bytes;
+}
+
+function visibleText(result: CallToolResult): string {
+  return result.content
+    .map((b) => (b.type === 'text' ? b.text : b.type === 'resource' && 'text' in b.resource ? b.resource.text : ''))
+    .join('\n');
+}
+
+/** Bounds a data object by its tool's limits, choosing the wrapper from the lists it holds. */
+function boundData(data: Record<string, unknown>, limits: ToolLimits, maxBytes: number, clock: Clock): Record<string, unknown> {
+  const arrays = Object.keys(data).filter((k) => k !== '_meta' && Array.isArray(data[k]));
+  const keys = limits.listKeys ? limits.listKeys.filter((k) => arrays.includes(k)) : arrays;
+  const opts = { limits, maxBytes, clock };
+  if (keys.length === 0) return wrapScalarOutput(data, opts);
+  if (keys.length === 1) return wrapOutput(data, keys[0] as string, opts);
+  return wrapOutputMulti(data, keys, opts);
+}
+
+interface RenderOptions {
+  structured: boolean;
+  maxBytes: number;
+  isError?: boolean;
+  /** Fields of the handler's own result to keep (e.g. its `_meta`), and blocks to append. */
+  base?: CallToolResult;
+  extra?: CallToolResult['content'];
+}
+
+/**
+ * The model reads the JSON text, `_meta` included. `structuredContent` stays exactly the tool's
+ * data (clients validate it against the output schema, which rarely allows extra keys), so the
+ * policy metadata also goes to the result's own `_meta`.
+ */
+function jsonResult(value: Record<string, unknown>, o: RenderOptions): CallToolResult {
+  const { _meta: meta, ...data } = value;
+  const result: CallToolResult = { ...(o.base ?? {}), content: [{ type: 'text', text: toJsonText(value) }, ...(o.extra ?? [])] };
+  if (o.structured) result.structuredContent = data;
+  else delete result.structuredContent;
+  if (isPlainRecord(meta)) result._meta = { ...(o.base?._meta ?? {}), ...meta };
+  if (o.isError) result.isError = true;
+  return result;
+}
+
+/** Renders a JSON-shaped output and registers how to add a warning that still fits `maxBytes`. */
+function renderJson(value: Record<string, unknown>, o: RenderOptions): CallToolResult {
+  const result = jsonResult(value, o);
+  rerender.set(result, (warning) => {
+    const warned = jsonResult(withBudgetWarning(value, { level: 'soft', usedBytes: 0, usedTokens: 0, warning }), o);
+    return visibleBytes(warned) <= o.maxBytes ? warned : result;
+  });
+  return result;
+}
+
+/** Bounds a text-only `CallToolResult`: texts cut head+tail, `_meta` on the result and as a note. */
+function boundTextResult(raw: CallToolResult, maxBytes: number, clock: Clock): CallToolResult {
+  const timestamp = isoTimestamp(clock);
+  const render = (budget: number, warning?: string): CallToolResult => {
+    let remaining = budget;
+    let truncated = false;
+    let omittedLines = 0;
+    let omittedChars = 0;
+    const content = raw.content.map((block) => {
+      if (block.type !== 'text') return block;
+      const cut = truncateText(block.text, { maxBytes: Math.max(0, remaining) });
+      remaining -= utf8ByteLength(cut.text);
+      if (cut.meta.truncated) {
+        truncated = true;
+        omittedLines += cut.meta.omittedLines;
+        omittedChars += cut.meta.omittedChars;
+      }
+      return { ...block, text: cut.text };
+    });
+    const count = content.length;
+    const meta: OutputMeta = truncated
+      ? { count, truncated: true, truncatedFrom: count, timestamp, omittedLines, omittedChars }
+      : { count, timestamp };
+    const withWarning: OutputMeta = warning === undefined ? meta : { ...meta, budgetWarning: warning };
+    // The model does not read result._meta, so truncation and warnings are also stated in a note.
+    if (truncated || warning !== undefined) content.push({ type: 'text', text: toJsonText({ _meta: withWarning }) });
+    const out: CallToolResult = { ...raw, content, _meta: { ...(raw._meta ?? {}), ...withWarning } };
+    return out;
+  };
+  const fit = (warning?: string): CallToolResult => {
+    let budget = maxBytes;
+    let out = render(budget, warning);
+    for (let i = 0; i < 6 && visibleBytes(out) > maxBytes; i++) {
+      budget -= visibleBytes(out) - maxBytes;
+      out = render(budget, warning);
+    }
+    return out;
+  };
+  const result = fit();
+  rerender.set(result, (warning) => {
+    const warned = fit(warning);
+    return visibleBytes(warned) <= maxBytes ? warned : result;
+  });
+  return result;
+}
+
+/**
+ * Bounds whatever a tool handler returned, by the tool's limits (without budget accounting):
+ * plain data becomes JSON text (and `structuredContent`) with `_meta`; a `CallToolResult` with
+ * `structuredContent` has it bounded and its text replaced by the bounded JSON; a text-only one has
+ * its texts cut head+tail; an `isError` result is converted to the spec's error format.
+ */
+export function boundToolResult(toolName: string, raw: unknown, options: McpPolicyOptions = {}): CallToolResult {
+  const limits = toolLimitsFor(options.limits ?? {}, toolName, options.defaultLimits ?? DEFAULT_TOOL_LIMITS);
+  const clock = options.clock ?? systemClock;
+  const structured = options.structuredContent !== false;
+  // Leave room for a budget warning, so adding one never breaks the tool's byte limit.
+  const reserve = options.budget === false ? 0 : GLOBAL_LIMITS.budgetWarningReserveBytes;
+  const maxBytes = Math.max(Math.floor(limits.maxBytes / 2), limits.maxBytes - reserve);
+  if (isCallToolResult(raw)) {
+    if (raw.isError) return errorResult(raw, options, limits.maxBytes);
+    if (isPlainRecord(raw.structuredContent)) {
+      const bounded = boundData(raw.structuredContent, limits, maxBytes, clock);
+      return renderJson(bounded, { structured: true, maxBytes: limits.maxBytes, base: raw, extra: raw.content.filter((b) => b.type !== 'text') });
+    }
+    // Text results are re-cut from the raw texts when a warning is added, so no reserve is needed.
+    return boundTextResult(raw, limits.maxBytes, clock);
+  }
+  let value: Record<string, unknown>;
+  if (typeof raw === 'string') value = wrapTextOutput(raw, { limits, maxBytes, clock });
+  else if (Array.isArray(raw)) value = wrapOutput({ items: raw }, 'items', { limits, maxBytes, clock });
+  else if (isPlainRecord(raw)) value = boundData(raw, limits, maxBytes, clock);
+  else value = wrapScalarOutput({ result: raw ?? null }, { limits, maxBytes, clock });
+  return renderJson(value, { structured, maxBytes: limits.maxBytes });
+}
+
+function errorResult(raw: CallToolResult | unknown, options: McpPolicyOptions, maxBytes: number): CallToolResult {
+  const clock = options.clock ?? systemClock;
+  let out: ToolErrorOutput;
+  if (isCallToolResult(raw)) {
+    const sc = raw.structuredContent;
+    if (isToolErrorOutput(sc)) out = createErrorMeta(sc.errorCode, sc.message, { clock });
+    else {
+      const text = visibleText(raw);
+      out = createErrorMeta('INTERNAL_ERROR', options.redact ? options.redact(text) : text, { clock });
+    }
+  } else {
+    out = toToolError(raw, { clock, ...(options.redact ? { redact: options.redact } : {}) });
+  }
+  return renderJson(out as unknown as Record<string, unknown>, { structured: true, maxBytes, isError: true });
+}
+
+const callToolResultAdapter: OutputAdapter<CallToolResult> = {
+  measure(result) {
+    return { bytes: visibleBytes(result), text: visibleText(result) };
+  },
+  describe(result) {
+    const meta = result._meta as Record<string, unknown> | undefined;
+    return { count: typeof meta?.count === 'number' ? meta.count : null, truncated: meta?.truncated === true };
+  },
+  attachWarning(result, check: BudgetCheck) {
+    const again = check.warning === undefined ? undefined : rerender.get(result);
+    return again ? again(check.warning as string) : result;
+  },
+};
+
+function budgetFor(options: McpPolicyOptions, extra: unknown): SessionBudget | undefined {
+  if (options.budget === false) return undefined;
+  const sessionId = isPlainRecord(extra) && typeof extra.sessionId === 'string' ? extra.sessionId : undefined;
+  if (options.budget === undefined) return getContextBudget(sessionId ?? 'default');
+  return typeof options.budget === 'function' ? options.budget(sessionId) : options.budget;
+}
+
+/**
+ * Wraps one tool callback, before `registerTool`, so its results follow the policy. The MCP
+ * `extra` argument (last) picks the session budget. Errors thrown by the handler, including
+ * ctxgate errors with their codes, come back as `isError` results in the spec's format.
+ *
+ * @example server.registerTool('repo.search', { inputSchema }, withToolPolicy('repo.search', async ({ q }) => ({ hits })))
+ */
+export function withToolPolicy<Args extends unknown[]>(
+  toolName: string,
+  handler: (...args: Args) => unknown,
+  options: McpPolicyOptions = {},
+): (...args: Args) => Promise<CallToolResult> {
+  if (wrappedHandlers.has(handler)) return handler as (...args: Args) => Promise<CallToolResult>;
+  const logged = withLogContext<Args, CallToolResult>(toolName, async (...args: Args) => boundToolResult(toolName, await handler(...args), options), {
+    output: callToolResultAdapter,
+    budget: (...args: Args) => budgetFor(options, args[args.length - 1]),
+    logger: options.logger ?? (() => {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.redact ? { redact: options.redact } : {}),
+  });
+  const wrapped = async (...args: Args): Promise<CallToolResult> => {
+    try {
+      return await logged(...args);
+    } catch (error) {
+      if (isPlainRecord(error) && (error as { code?: unknown }).code === URL_ELICITATION_REQUIRED) throw error;
+      const limits = toolLimitsFor(options.limits ?? {}, toolName, options.defaultLimits ?? DEFAULT_TOOL_LIMITS);
+      let result = errorResult(error, options, limits.maxBytes);
+      const budget = budgetFor(options, args[args.length - 1]);
+      if (budget) {
+        const peek = budget.peek(visibleBytes(result));
+        if (peek.warning !== undefined) result = callToolResultAdapter.attachWarning(result, peek);
+        budget.record(result, { bytes: visibleBytes(result), tokens: budget.countTokens(visibleText(result)) });
+      }
+      return result;
+    }
+  };
+  wrappedHandlers.add(wrapped);
+  return wrapped;
+}
+
+/** MCP's "URL elicitation required" error code; the SDK must see that error to answer it. */
+const URL_ELICITATION_REQUIRED = -32042;
+
+/** Undo handle of {@link applyToolPolicy}. */
+export interface AppliedPolicy {
+  /** Restores the server's own registration methods and the handlers it had before. */
+  restore(): void;
+}
+
+interface ServerInternals {
+  registerTool: (...args: unknown[]) => unknown;
+  tool: (...args: unknown[]) => unknown;
+  _registeredTools?: Record<string, { handler: unknown }>;
+}
+
+/**
+ * Puts every tool of an `McpServer` under the policy: tools registered later (through
+ * `registerTool` or the deprecated `tool`) and those already registered. Task-based tools
+ * (`registerToolTask`) are left as they are. A callback swapped in later with
+ * `RegisteredTool.update({ callback })` is not wrapped; wrap it with {@link withToolPolicy}.
+ */
+export function applyToolPolicy(server: McpServer, options: McpPolicyOptions = {}): AppliedPolicy {
+  const s = server as unknown as ServerInternals;
+  const ownRegister = Object.prototype.hasOwnProperty.call(s, 'registerTool') ? s.registerTool : undefined;
+  const ownTool = Object.prototype.hasOwnProperty.call(s, 'tool') ? s.tool : undefined;
+  const register = s.registerTool;
+  const tool = s.tool;
+  s.registerTool = function (this: unknown, name: unknown, config: unknown, cb: unknown) {
+    const wrapped = typeof cb === 'function' ? withToolPolicy(String(name), cb as AnyHandler as (...a: unknown[]) => unknown, options) : cb;
+    return register.call(this, name, config, wrapped);
+  };
+  s.tool = function (this: unknown, name: unknown, ...rest: unknown[]) {
+    const last = rest[rest.length - 1];
+    if (typeof last === 'function') rest[rest.length - 1] = withToolPolicy(String(name), last as (...a: unknown[]) => unknown, options);
+    return tool.call(this, name, ...rest);
+  };
+  // Already registered tools: the SDK keeps them in a private map; wrap in place when it is there.
+  const previous = new Map<{ handler: unknown }, unknown>();
+  for (const [name, registered] of Object.entries(s._registeredTools ?? {})) {
+    if (typeof registered.handler === 'function' && !wrappedHandlers.has(registered.handler)) {
+      previous.set(registered, registered.handler);
+      registered.handler = withToolPolicy(name, registered.handler as (...a: unknown[]) => unknown, options);
+    }
+  }
+  return {
+    restore() {
+      if (ownRegister) s.registerTool = ownRegister;
+      else delete (s as Partial<ServerInternals>).registerTool;
+      if (ownTool) s.tool = ownTool;
+      else delete (s as Partial<ServerInternals>).tool;
+      for (const [registered, handler] of previous) registered.handler = handler;
+    },
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * Spec 000 §9: every module-level singleton has a reset function, and one call resets them all so
+ * tests never see state from an earlier test. Singletons are created lazily on first use.
+ */
+
+const resets = new Map<string, () => void>();
+
+/** A lazily created module-level value with a reset. */
+export interface Singleton<T> {
+  /** The value, created on first call. */
+  get(): T;
+  /** Drops the value; the next `get` creates a fresh one. */
+  reset(): void;
+  /** True when the value has been created and not reset since. */
+  readonly created: boolean;
+}
+
+/**
+ * Defines a module-level singleton and registers its reset with {@link resetAllSingletons}.
+ * Defining the same name twice replaces the earlier registration (module reloads in tests).
+ *
+ * @example const marketCache = defineSingleton('marketCache', () => new TtlCache({ ttlMs: 5 * 60_000 }));
+ */
+export function defineSingleton<T>(name: string, create: () => T, dispose?: (value: T) => void): Singleton<T> {
+  let value: { v: T } | undefined;
+  const singleton: Singleton<T> = {
+    get() {
+      if (value === undefined) value = { v: create() };
+      return value.v;
+    },
+    reset() {
+      if (value !== undefined && dispose) dispose(value.v);
+      value = undefined;
+    },
+    get created() {
+      return value !== undefined;
+    },
+  };
+  resets.set(name, () => singleton.reset());
+  return singleton;
+}
+
+/** Registers a reset function of state that is not a {@link defineSingleton} (e.g. a module map). */
+export function registerSingletonReset(name: string, reset: () => void): void {
+  resets.set(name, reset);
+}
+
+/** Names of the registered singletons, in registration order. */
+export function singletonNames(): string[] {
+  return [...resets.keys()];
+}
+
+/**
+ * Resets every registered singleton. Call it in `beforeEach`/`afterEach` of tests. A failing
+ * reset does not stop the others; the first failure is rethrown at the end.
+ */
+export function resetAllSingletons(): void {
+  let first: unknown;
+  for (const reset of resets.values()) {
+    try {
+      reset();
+    } catch (e) {
+      first ??= e;
+    }
+  }
+  if (first !== undefined) throw first;
+}

@@ -1,0 +1,240 @@
+/**
+ * Output wrappers (spec 000 §3): bound a tool's output by items and by serialised UTF-8 bytes and
+ * stamp it with `_meta`. The byte limit covers the whole JSON text, `_meta` included, so a "3 KB"
+ * tool never sends more than 3,072 bytes.
+ */
+import { invalidParams } from '../errors.ts';
+import { toJsonText, utf8ByteLength } from './bytes.ts';
+import { isoTimestamp, systemClock } from './clock.ts';
+import type { Clock } from './clock.ts';
+import { fitLists, shrinkStrings } from './fit.ts';
+import { DEFAULT_TOOL_LIMITS } from './limits.ts';
+import type { ToolLimits, TruncationStrategy } from './limits.ts';
+import { extraMeta } from './meta.ts';
+import type { ListMeta, OutputMeta, WithMeta } from './meta.ts';
+
+/** Options shared by the wrappers. Explicit values win over `limits`, which wins over the defaults. */
+export interface WrapOptions {
+  /** The tool's declared limits (from `defineToolLimits` or `ARIA_LIMITS.tools`). */
+  limits?: ToolLimits;
+  /** Most items kept per list (default: `limits.maxItems`, else 30). */
+  maxItems?: number;
+  /** Most bytes of the serialised output (default: `limits.maxBytes`, else 10 KB). */
+  maxBytes?: number;
+  /** How lists are cut (default: `limits.truncation`, else keep the head). */
+  truncation?: TruncationStrategy;
+  /** Clock for `_meta.timestamp`. */
+  clock?: Clock;
+}
+
+/** Options of {@link wrapOutput}. */
+export interface WrapOutputOptions<Item = unknown> extends WrapOptions {
+  /**
+   * For the `summarizeMiddle` strategy: stats of the items left out, merged into the summary
+   * object (e.g. a route's security breakdown).
+   */
+  summarize?: (middle: readonly Item[]) => Record<string, unknown>;
+  /** Key of the summary object (default `${key}Summary`). */
+  summaryKey?: string;
+}
+
+type Data = Record<string, unknown>;
+
+interface Resolved {
+  maxItems: number;
+  maxBytes: number;
+  truncation: TruncationStrategy;
+  clock: Clock;
+}
+
+function resolve(options: WrapOptions): Resolved {
+  const limits = options.limits ?? DEFAULT_TOOL_LIMITS;
+  const maxItems = options.maxItems ?? limits.maxItems;
+  const maxBytes = options.maxBytes ?? limits.maxBytes;
+  if (!Number.isInteger(maxItems) || maxItems < 0) throw invalidParams('maxItems', `must be a non-negative integer; got ${maxItems}`);
+  if (!Number.isInteger(maxBytes) || maxBytes < 1) throw invalidParams('maxBytes', `must be a positive integer; got ${maxBytes}`);
+  return { maxItems, maxBytes, truncation: options.truncation ?? limits.truncation, clock: options.clock ?? systemClock };
+}
+
+function assertData(data: unknown, field = 'data'): asserts data is Data {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    throw invalidParams(field, 'must be a plain object such as { systems: [...] }; wrap arrays and scalars in an object first');
+  }
+}
+
+function listOf(data: Data, key: string): unknown[] {
+  const list = data[key];
+  if (!Array.isArray(list)) {
+    throw invalidParams(key, `must be an array in the output; got ${list === null ? 'null' : typeof list}. Pass the key of the list to bound`);
+  }
+  return list;
+}
+
+/** The items a strategy keeps when a list is longer than `max` (best first). */
+export function selectItems<T>(items: readonly T[], max: number, strategy: TruncationStrategy): T[] {
+  if (items.length <= max) return items.slice();
+  if (strategy.kind !== 'topN') return items.slice(0, max);
+  const { by, order } = strategy;
+  const ranked = items.map((item, index) => {
+    const raw = item !== null && typeof item === 'object' ? (item as Record<string, unknown>)[by] : undefined;
+    return { item, index, value: typeof raw === 'number' && !Number.isNaN(raw) ? raw : undefined };
+  });
+  ranked.sort((a, b) => {
+    if (a.value === undefined || b.value === undefined) {
+      // Items without a rank go last, in their original order.
+      return a.value === b.value ? a.index - b.index : a.value === undefined ? 1 : -1;
+    }
+    return (order === 'desc' ? b.value - a.value : a.value - b.value) || a.index - b.index;
+  });
+  return ranked.slice(0, max).map((r) => r.item);
+}
+
+function listMeta(count: number, from: number): ListMeta {
+  return count < from ? { count, truncated: true, truncatedFrom: from } : { count };
+}
+
+function baseMeta(extra: Data, count: number, from: number, timestamp: string): OutputMeta {
+  return count < from
+    ? { ...extra, count, truncated: true, truncatedFrom: from, timestamp }
+    : { ...extra, count, timestamp };
+}
+
+/**
+ * Shortens long strings when even empty lists do not fit; marks the output truncated and lists the
+ * shortened paths in `_meta.shortenedFields`.
+ */
+function shrinkToFit<T extends Data>(value: T, maxBytes: number): T {
+  return shrinkStrings(value, maxBytes, (v, paths) => {
+    if (paths.length === 0) return v;
+    const meta = v._meta as OutputMeta;
+    return {
+      ...v,
+      _meta: { ...meta, truncated: true, truncatedFrom: meta.truncatedFrom ?? meta.count, shortenedFields: [...paths] },
+    };
+  }).value;
+}
+
+/**
+ * Bounds the list `data[key]` and adds `_meta` (spec 000 §3):
+ * `count` (items kept), `truncated` and `truncatedFrom` (only when items were dropped) and an
+ * ISO-8601 `timestamp`. The list is cut first by `maxItems` with the truncation strategy, then from
+ * its end until the whole serialised output fits `maxBytes`. With the `summarizeMiddle` strategy a
+ * long list keeps its head and tail and gains a summary object (`_meta.summarized`,
+ * `_meta.originalCount`). The input is not modified.
+ *
+ * @example wrapOutput({ systems }, 'systems', { limits: ARIA_LIMITS.tools['universe.search'] })
+ */
+export function wrapOutput<T extends Data, Item = unknown>(data: T, key: keyof T & string, options: WrapOutputOptions<Item> = {}): WithMeta<T> {
+  assertData(data);
+  const opts = resolve(options);
+  const items = listOf(data, key);
+  const timestamp = isoTimestamp(opts.clock);
+  const extra = extraMeta(data._meta);
+  const strategy = opts.truncation;
+  if (strategy.kind === 'summarizeMiddle' && items.length > strategy.threshold) {
+    return summarizeMiddle(data, key, items as Item[], strategy, opts, options, timestamp, extra) as WithMeta<T>;
+  }
+  const selected = selectItems(items, opts.maxItems, strategy);
+  const n = items.length;
+  const fit = fitLists(data, [{ key, items: selected }], ([k]) => baseMeta(extra, k as number, n, timestamp), opts.maxBytes);
+  const k = fit ? (fit.counts[0] as number) : 0;
+  const out = { ...data, [key]: selected.slice(0, k), _meta: baseMeta(extra, k, n, timestamp) };
+  return (fit && utf8ByteLength(toJsonText(out)) <= opts.maxBytes ? out : shrinkToFit(out, opts.maxBytes)) as unknown as WithMeta<T>;
+}
+
+function summarizeMiddle<Item>(
+  data: Data,
+  key: string,
+  items: readonly Item[],
+  strategy: Extract<TruncationStrategy, { kind: 'summarizeMiddle' }>,
+  opts: Resolved,
+  options: WrapOutputOptions<Item>,
+  timestamp: string,
+  extra: Data,
+): Data {
+  const n = items.length;
+  const summaryKey = options.summaryKey ?? `${key}Summary`;
+  // The item limit still applies to what is shown; split it like the configured head and tail.
+  let head = Math.min(strategy.head, opts.maxItems);
+  let tail = Math.min(strategy.tail, Math.max(0, opts.maxItems - head));
+  const build = (h: number, t: number): Data => {
+    const middle = items.slice(h, n - t);
+    const kept = [...items.slice(0, h), ...items.slice(n - t)];
+    const summary = { omitted: middle.length, fromIndex: h, toIndex: n - t - 1, ...(options.summarize?.(middle) ?? {}) };
+    return {
+      ...data,
+      [key]: kept,
+      [summaryKey]: summary,
+      _meta: { ...baseMeta(extra, kept.length, n, timestamp), summarized: true, originalCount: n },
+    };
+  };
+  let out = build(head, tail);
+  while (utf8ByteLength(toJsonText(out)) > opts.maxBytes && head + tail > 0) {
+    if (tail >= head && tail > 0) tail--;
+    else head--;
+    out = build(head, tail);
+  }
+  return utf8ByteLength(toJsonText(out)) <= opts.maxBytes ? out : shrinkToFit(out, opts.maxBytes);
+}
+
+/** One list of a multi-list output: its key and, optionally, its own item limit and strategy. */
+export type ListSpec = string | readonly [key: string, maxItems: number] | { key: string; maxItems?: number; truncation?: TruncationStrategy };
+
+/**
+ * Bounds several lists of one output (e.g. buy and sell orders), each by its own item limit, then
+ * all together by the byte limit, dropping from the longest list first so no side is starved.
+ * `_meta.count` is the total kept, `_meta.truncatedFrom` the total before, and `_meta.lists` gives
+ * each list's counts.
+ *
+ * @example wrapOutputMulti({ buyOrders, sellOrders }, [['buyOrders', 20], ['sellOrders', 20]], { maxBytes: 3 * KB })
+ */
+export function wrapOutputMulti<T extends Data>(data: T, lists: readonly ListSpec[], options: WrapOptions = {}): WithMeta<T> {
+  assertData(data);
+  const opts = resolve(options);
+  const specs = lists.map((s) =>
+    typeof s === 'string' ? { key: s } : Array.isArray(s) ? { key: s[0] as string, maxItems: s[1] as number } : (s as { key: string; maxItems?: number; truncation?: TruncationStrategy }),
+  );
+  const seen = new Set<string>();
+  for (const s of specs) {
+    if (seen.has(s.key)) throw invalidParams('lists', `names "${s.key}" twice; list each key once`);
+    seen.add(s.key);
+  }
+  const originals = specs.map((s) => listOf(data, s.key));
+  const selected = specs.map((s, i) => {
+    const max = s.maxItems ?? opts.maxItems;
+    if (!Number.isInteger(max) || max < 0) throw invalidParams(`lists.${s.key}.maxItems`, `must be a non-negative integer; got ${max}`);
+    return selectItems(originals[i] as unknown[], max, s.truncation ?? opts.truncation);
+  });
+  const timestamp = isoTimestamp(opts.clock);
+  const extra = extraMeta(data._meta);
+  const totalFrom = originals.reduce((a, l) => a + l.length, 0);
+  const metaFor = (counts: readonly number[]): OutputMeta => {
+    const per: Record<string, ListMeta> = {};
+    specs.forEach((s, i) => (per[s.key] = listMeta(counts[i] as number, (originals[i] as unknown[]).length)));
+    return { ...baseMeta(extra, counts.reduce((a, b) => a + b, 0), totalFrom, timestamp), lists: per };
+  };
+  const fit = fitLists(
+    data,
+    specs.map((s, i) => ({ key: s.key, items: selected[i] as unknown[] })),
+    metaFor,
+    opts.maxBytes,
+  );
+  const counts = fit ? fit.counts : specs.map(() => 0);
+  const out: Data = { ...data };
+  specs.forEach((s, i) => (out[s.key] = (selected[i] as unknown[]).slice(0, counts[i])));
+  out._meta = metaFor(counts);
+  return (fit && utf8ByteLength(toJsonText(out)) <= opts.maxBytes ? out : shrinkToFit(out, opts.maxBytes)) as unknown as WithMeta<T>;
+}
+
+/**
+ * Adds `_meta` to a single-item output (`count: 1`). If the output is over the byte limit, its
+ * longest strings are shortened (head and tail kept) and listed in `_meta.shortenedFields`.
+ *
+ * @example wrapScalarOutput({ item: itemData })
+ */
+export function wrapScalarOutput<T extends Data>(data: T, options: Pick<WrapOptions, 'limits' | 'maxBytes' | 'clock'> = {}): WithMeta<T> {
+  assertData(data);
+  const opts = resolve(options);
+  const out = { ...data, _meta: baseMeta(extraMeta(data._meta), 1, 1, isoTimestamp(opts.clock)) };
+  return (utf8ByteLength(toJsonText(out)) <= opts.maxBytes ? out : shrinkToFit(out, opts.maxBytes)) as unknown as WithMeta<T>;
+}

@@ -1,0 +1,110 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { TtlCache, VersionedCache } from '../../src/policy/cache.ts';
+import { defineSingleton, registerSingletonReset, resetAllSingletons, singletonNames } from '../../src/policy/singletons.ts';
+
+afterEach(() => resetAllSingletons());
+
+function manualClock(start = 0) {
+  let t = start;
+  const clock = () => t;
+  return { clock, advance: (ms: number) => (t += ms) };
+}
+
+describe('spec 000 §8 runtime caches use TTL', () => {
+  it('market prices expire after 5 minutes', () => {
+    const c = manualClock();
+    const cache = new TtlCache<string, number>({ ttlMs: 5 * 60_000, clock: c.clock });
+    cache.set('34', 4.5);
+    c.advance(5 * 60_000 - 1);
+    expect(cache.get('34')).toBe(4.5);
+    c.advance(1);
+    expect(cache.get('34')).toBeUndefined();
+    expect(cache.has('34')).toBe(false);
+  });
+
+  it('getOrLoad shares one load between concurrent callers and does not cache failures', async () => {
+    const cache = new TtlCache<string, number>({ ttlMs: 1000 });
+    let loads = 0;
+    const load = async () => {
+      loads++;
+      return 7;
+    };
+    expect(await Promise.all([cache.getOrLoad('k', load), cache.getOrLoad('k', load)])).toEqual([7, 7]);
+    expect(loads).toBe(1);
+    await expect(cache.getOrLoad('bad', async () => Promise.reject(new Error('down')))).rejects.toThrow('down');
+    expect(await cache.getOrLoad('bad', load)).toBe(7);
+  });
+
+  it('evicts the oldest entry past maxEntries; reset empties', () => {
+    const cache = new TtlCache<number, number>({ ttlMs: Infinity, maxEntries: 2 });
+    cache.set(1, 1);
+    cache.set(2, 2);
+    cache.set(3, 3);
+    expect([cache.get(1), cache.get(2), cache.get(3)]).toEqual([undefined, 2, 3]);
+    cache.reset();
+    expect(cache.size).toBe(0);
+  });
+
+  it('rejects a non-positive TTL', () => {
+    expect(() => new TtlCache({ ttlMs: 0 })).toThrow(/ttlMs/);
+  });
+});
+
+describe('spec 000 §8 version/ETag invalidation instead of mtime', () => {
+  it('reloads only when the version changes', async () => {
+    let etag = '"v1"';
+    const cache = new VersionedCache({ version: () => etag, load: async (v) => `rules@${v}` });
+    expect(await cache.get()).toBe('rules@"v1"');
+    expect(await cache.get()).toBe('rules@"v1"');
+    expect(cache.loads).toBe(1);
+    etag = '"v2"';
+    expect(await cache.get()).toBe('rules@"v2"');
+    expect(cache.loads).toBe(2);
+    expect(cache.version).toBe('"v2"');
+    cache.reset();
+    expect(await cache.get()).toBe('rules@"v2"');
+    expect(cache.loads).toBe(3);
+  });
+
+  it('checkIntervalMs skips version checks for a while', async () => {
+    const c = manualClock();
+    let checks = 0;
+    const cache = new VersionedCache({ version: () => String(++checks), load: (v) => v, checkIntervalMs: 100, clock: c.clock });
+    expect(await cache.get()).toBe('1');
+    c.advance(99);
+    expect(await cache.get()).toBe('1');
+    c.advance(1);
+    expect(await cache.get()).toBe('2');
+  });
+});
+
+describe('spec 000 §9 singleton management', () => {
+  it('every singleton has a reset and resetAllSingletons resets them all', () => {
+    let created = 0;
+    const activity = defineSingleton('test.activityCache', () => {
+      created++;
+      return new TtlCache<string, number>({ ttlMs: 10 * 60_000 });
+    });
+    activity.get().set('x', 1);
+    expect(activity.created).toBe(true);
+    let other = 5;
+    registerSingletonReset('test.other', () => (other = 0));
+    resetAllSingletons();
+    expect(activity.created).toBe(false);
+    expect(activity.get().get('x')).toBeUndefined();
+    expect(created).toBe(2);
+    expect(other).toBe(0);
+    expect(singletonNames()).toEqual(expect.arrayContaining(['test.activityCache', 'test.other']));
+  });
+
+  it('one failing reset does not stop the others, and its error is rethrown', () => {
+    let reset = false;
+    registerSingletonReset('test.failing', () => {
+      throw new Error('boom');
+    });
+    registerSingletonReset('test.after', () => (reset = true));
+    expect(() => resetAllSingletons()).toThrow('boom');
+    expect(reset).toBe(true);
+    registerSingletonReset('test.failing', () => {});
+  });
+});

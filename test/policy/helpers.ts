@@ -1,0 +1,22 @@
+import type { TokenCounter } from '../../src/tokens/counter.ts';
+import type { Clock } from '../../src/policy/clock.ts';
+
+/** Deterministic test counter: one token per 4 UTF-16 units, rounded up (not additive, on purpose). */
+export const quarterCounter: TokenCounter = (text) => ({ tokens: Math.ceil(text.length / 4), exact: false, encoder: 'test/quarter' });
+
+/** 2026-01-22T12:00:00.000Z, the spec's example time. */
+export const SPEC_TIME = Date.UTC(2026, 0, 22, 12, 0, 0);
+
+/** A clock fixed at the spec's time. */
+export const fixedClock: Clock = () => SPEC_TIME;
+
+/** A clock that advances by `step` ms on every read. */
+export function steppingClock(start = SPEC_TIME, step = 7): Clock {
+  let t = start - step;
+  return () => (t += step);
+}
+
+/** UTF-8 bytes of the compact JSON of a value, measured independently with TextEncoder. */
+export function encodedBytes(value: unknown): number {
+  return new TextEncoder().encode(JSON.stringify(value)).length;
+}

@@ -1,0 +1,107 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { CtxgateError } from '../../src/errors.ts';
+import { SessionBudget } from '../../src/policy/budget.ts';
+import { withLogContext } from '../../src/policy/log-context.ts';
+import type { LogRecord } from '../../src/policy/log-context.ts';
+import { resetAllSingletons } from '../../src/policy/singletons.ts';
+import { wrapOutput } from '../../src/policy/wrap.ts';
+import { fixedClock, steppingClock } from './helpers.ts';
+
+beforeEach(() => resetAllSingletons());
+
+const PAYLOAD_MARKER = 'PAYLOAD-SHOULD-NOT-BE-LOGGED';
+
+async function universe(args: { action: string; query?: string }) {
+  if (args.action === 'fail') throw new CtxgateError('NOT_FOUND', "System 'Xyzzy' not found in universe");
+  if (args.action === 'crash') throw new TypeError(`bad token ghp_abc in ${args.query}`);
+  const systems = Array.from({ length: 60 }, (_, i) => ({ name: `${PAYLOAD_MARKER}-${i}` }));
+  return wrapOutput({ systems }, 'systems', { maxItems: 50, maxBytes: 100_000, clock: fixedClock });
+}
+
+describe('spec 000 §10 structured logging: withLogContext', () => {
+  it('logs start (debug), complete (info) with elapsedMs, outputCount, truncated, outputBytes, budgetBytesUsed', async () => {
+    const records: LogRecord[] = [];
+    const budget = new SessionBudget();
+    const handler = withLogContext('universe', universe, { logger: (r) => records.push(r), clock: steppingClock(), budget, redact: (t) => t });
+    const out = await handler({ action: 'search', query: 'Jita' });
+    expect(records.map((r) => [r.level, r.event])).toEqual([
+      ['debug', 'start'],
+      ['info', 'complete'],
+    ]);
+    expect(records[0]).toEqual({
+      level: 'debug',
+      event: 'start',
+      dispatcher: 'universe',
+      action: 'search',
+      timestamp: '2026-01-22T12:00:00.000Z',
+      params: { action: 'search', query: 'Jita' },
+    });
+    const bytes = new TextEncoder().encode(JSON.stringify(out)).length;
+    expect(records[1]).toEqual({
+      level: 'info',
+      event: 'complete',
+      dispatcher: 'universe',
+      action: 'search',
+      timestamp: '2026-01-22T12:00:00.007Z',
+      elapsedMs: 7,
+      outputCount: 50,
+      truncated: true,
+      outputBytes: bytes,
+      budgetBytesUsed: bytes,
+      budgetLevel: 'ok',
+    });
+    expect(JSON.stringify(records)).not.toContain(PAYLOAD_MARKER);
+  });
+
+  it('logs errors as warnings with elapsedMs, error, errorType, errorCode, and rethrows', async () => {
+    const records: LogRecord[] = [];
+    const handler = withLogContext('universe', universe, { logger: (r) => records.push(r), clock: steppingClock(0, 5) });
+    await expect(handler({ action: 'fail' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(records[1]).toMatchObject({
+      level: 'warn',
+      event: 'error',
+      elapsedMs: 5,
+      error: "System 'Xyzzy' not found in universe",
+      errorType: 'CtxgateError',
+      errorCode: 'NOT_FOUND',
+    });
+  });
+
+  it('never logs secrets: params and unexpected error messages go through the redactor, or are withheld', async () => {
+    const records: LogRecord[] = [];
+    const redact = (t: string) => t.replace(/ghp_\w+/g, '[REDACTED]');
+    await expect(withLogContext('u', universe, { logger: (r) => records.push(r), redact })({ action: 'crash', query: 'ghp_secret1' })).rejects.toThrow(TypeError);
+    await expect(withLogContext('u', universe, { logger: (r) => records.push(r) })({ action: 'crash', query: 'ghp_secret2' })).rejects.toThrow(TypeError);
+    const text = JSON.stringify(records);
+    expect(text).not.toContain('ghp_secret');
+    expect(text).not.toContain('ghp_abc');
+    expect(records[1]!.error).toBe('bad token [REDACTED] in [REDACTED]');
+    expect(records[3]!.error).toBe('[message withheld: not a ctxgate error and no redactor configured]');
+  });
+
+  it('emits JSON lines on request', async () => {
+    const lines: string[] = [];
+    await withLogContext('universe', universe, { json: true, write: (l) => lines.push(l), clock: fixedClock })({ action: 'search' });
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines[1]!)).toMatchObject({ event: 'complete', elapsedMs: 0, outputCount: 50 });
+  });
+
+  it('adds _meta.budgetWarning once the session passes the soft limit, and charges the warned output', async () => {
+    const budget = new SessionBudget({ softBytes: 3000, hardBytes: 100_000 });
+    const handler = withLogContext('universe', universe, { logger: () => {}, budget });
+    const first = await handler({ action: 'search' });
+    expect(first._meta.budgetWarning).toBeUndefined();
+    const second = await handler({ action: 'search' });
+    expect(second._meta.budgetWarning).toMatch(/past the 2\.9 KB soft budget/);
+    expect(budget.state.usedBytes).toBe(new TextEncoder().encode(JSON.stringify(first)).length + new TextEncoder().encode(JSON.stringify(second)).length);
+  });
+
+  it('a throwing logger does not fail the call', async () => {
+    const out = await withLogContext('universe', universe, {
+      logger: () => {
+        throw new Error('log sink down');
+      },
+    })({ action: 'search' });
+    expect(out._meta.count).toBe(50);
+  });
+});

@@ -1,0 +1,223 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { CtxgateError } from '../../src/errors.ts';
+import { ARIA_LIMITS } from '../../src/policy/aria-limits.ts';
+import { getContextBudget, SessionBudget } from '../../src/policy/budget.ts';
+import { defineToolLimits } from '../../src/policy/limits.ts';
+import type { LogRecord } from '../../src/policy/log-context.ts';
+import { applyToolPolicy, boundToolResult, withToolPolicy } from '../../src/policy/mcp.ts';
+import type { McpPolicyOptions } from '../../src/policy/mcp.ts';
+import { resetAllSingletons } from '../../src/policy/singletons.ts';
+import { fixedClock } from './helpers.ts';
+
+beforeEach(() => resetAllSingletons());
+afterEach(() => resetAllSingletons());
+
+async function connect(server: McpServer, sessionId?: string): Promise<Client> {
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  if (sessionId !== undefined) serverTransport.sessionId = sessionId;
+  const client = new Client({ name: 'ctxgate-test', version: '1.0.0' });
+  await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+  return client;
+}
+
+function textBytes(result: { content: unknown }): number {
+  return (result.content as { type: string; text?: string }[])
+    .filter((b) => b.type === 'text')
+    .reduce((n, b) => n + new TextEncoder().encode(b.text).length, 0);
+}
+
+const manySystems = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `System-${i}-${'x'.repeat(40)}`, relevance: i }));
+
+describe('MCP adapter over a real Client/McpServer (InMemoryTransport)', () => {
+  it('bounds plain-data results by the tool table and adds _meta (tools registered before and after applying)', async () => {
+    const server = new McpServer({ name: 'aria', version: '1.0.0' });
+    server.registerTool('universe.search', { inputSchema: { q: z.string() } }, async ({ q }) => ({ query: q, systems: manySystems(200) }) as never);
+    const policy = applyToolPolicy(server, { limits: ARIA_LIMITS.tools, clock: fixedClock });
+    server.registerTool('sde.search', { inputSchema: { q: z.string() } }, (async ({ q }: { q: string }) => ({
+      query: q,
+      items: Array.from({ length: 40 }, (_, i) => ({ name: `Item ${i}`, score: i })),
+    })) as never);
+    const client = await connect(server);
+
+    const r1 = (await client.callTool({ name: 'universe.search', arguments: { q: 'Jita' } })) as CallToolResult;
+    expect(r1.isError).toBeUndefined();
+    expect(textBytes(r1)).toBeLessThanOrEqual(3 * 1024);
+    const sc1 = r1.structuredContent as { query: string; systems: { relevance: number }[] };
+    // The model reads the JSON text, _meta included; structuredContent is the data; result._meta the metadata.
+    expect(JSON.parse((r1.content[0] as { text: string }).text)).toEqual({ ...sc1, _meta: r1._meta });
+    expect(sc1.query).toBe('Jita');
+    expect(r1._meta).toMatchObject({ truncated: true, truncatedFrom: 200, timestamp: '2026-01-22T12:00:00.000Z' });
+    expect(r1._meta!.count).toBe(sc1.systems.length);
+    expect(sc1.systems[0]!.relevance).toBe(199); // top-N by relevance
+
+    const r2 = (await client.callTool({ name: 'sde.search', arguments: { q: 'Tritanium' } })) as CallToolResult;
+    const sc2 = r2.structuredContent as { items: { score: number }[] };
+    expect(textBytes(r2)).toBeLessThanOrEqual(2 * 1024);
+    expect(sc2.items.length).toBeLessThanOrEqual(20);
+    expect(sc2.items[0]!.score).toBe(39);
+    expect(r2._meta!.truncatedFrom).toBe(40);
+
+    policy.restore();
+    await client.close();
+  });
+
+  it('errors use the spec format: ctxgate codes kept, unexpected errors become INTERNAL_ERROR without leaking', async () => {
+    const server = new McpServer({ name: 'aria', version: '1.0.0' });
+    applyToolPolicy(server, { clock: fixedClock });
+    server.registerTool('universe.route', { inputSchema: { to: z.string() } }, async ({ to }) => {
+      throw new CtxgateError('NOT_FOUND', `System '${to}' not found in universe`);
+    });
+    server.registerTool('market.orders', {}, async () => {
+      throw new Error('connect ECONNREFUSED with token=ghp_supersecret');
+    });
+    const client = await connect(server);
+    const r1 = (await client.callTool({ name: 'universe.route', arguments: { to: 'Xyzzy' } })) as CallToolResult;
+    expect(r1.isError).toBe(true);
+    expect(JSON.parse((r1.content[0] as { text: string }).text)).toEqual({
+      error: true,
+      errorCode: 'NOT_FOUND',
+      message: "System 'Xyzzy' not found in universe",
+      _meta: { count: 0, timestamp: '2026-01-22T12:00:00.000Z' },
+    });
+    expect(r1.structuredContent).toEqual({ error: true, errorCode: 'NOT_FOUND', message: "System 'Xyzzy' not found in universe" });
+    const r2 = (await client.callTool({ name: 'market.orders', arguments: {} })) as CallToolResult;
+    expect((r2.structuredContent as { errorCode: string }).errorCode).toBe('INTERNAL_ERROR');
+    expect(JSON.stringify(r2)).not.toContain('ghp_supersecret');
+    await client.close();
+  });
+
+  it('charges the session budget per MCP session and adds budgetWarning while staying within the tool limit', async () => {
+    const limits = defineToolLimits({ 'repo.log': { maxItems: 100, maxBytes: 2048, truncation: { kind: 'head' } } });
+    const servers = ['A', 'B'].map((id) => {
+      const s = new McpServer({ name: `srv-${id}`, version: '1.0.0' });
+      applyToolPolicy(s, { limits, clock: fixedClock, budget: (sessionId) => getContextBudget(sessionId, { softBytes: 4000, hardBytes: 8000 }) });
+      // applyToolPolicy accepts plain-data handlers at run time; registerTool's types expect a CallToolResult.
+      s.registerTool('repo.log', {}, (async () => ({ entries: Array.from({ length: 300 }, (_, i) => `commit ${i} ${'m'.repeat(30)}`) })) as never);
+      return s;
+    });
+    const [a, b] = await Promise.all([connect(servers[0]!, 'A'), connect(servers[1]!, 'B')]);
+    const warnings: (string | undefined)[] = [];
+    for (let i = 0; i < 5; i++) {
+      const r = (await a.callTool({ name: 'repo.log', arguments: {} })) as CallToolResult;
+      expect(textBytes(r)).toBeLessThanOrEqual(2048);
+      const visible = JSON.parse((r.content[0] as { text: string }).text) as { _meta: { budgetWarning?: string } };
+      expect(visible._meta.budgetWarning).toBe(r._meta?.budgetWarning);
+      warnings.push(r._meta?.budgetWarning as string | undefined);
+    }
+    expect(warnings.slice(0, 2)).toEqual([undefined, undefined]);
+    expect(warnings[2]).toMatch(/soft budget/);
+    expect(warnings[4]).toMatch(/hard limit/);
+    const rb = (await b.callTool({ name: 'repo.log', arguments: {} })) as CallToolResult;
+    expect(rb._meta?.budgetWarning).toBeUndefined();
+    expect(getContextBudget('A').state.calls).toBe(5);
+    expect(getContextBudget('B').state.calls).toBe(1);
+    expect(getContextBudget('A').state.usedBytes).toBeGreaterThan(8000);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('withToolPolicy wraps a handler before registerTool (argument types inferred from the schema); logs never carry the payload', async () => {
+    const records: LogRecord[] = [];
+    const server = new McpServer({ name: 'aria', version: '1.0.0' });
+    const options: McpPolicyOptions = { clock: fixedClock, logger: (r) => records.push(r), budget: new SessionBudget() };
+    server.registerTool(
+      'skills.easy_80_plan',
+      { inputSchema: { ship: z.string() } },
+      withToolPolicy('skills.easy_80_plan', async ({ ship }) => ({ ship, skills: ['SECRET-PAYLOAD-1', 'SECRET-PAYLOAD-2'] }), options),
+    );
+    const client = await connect(server);
+    const r = (await client.callTool({ name: 'skills.easy_80_plan', arguments: { ship: 'Rifter' } })) as CallToolResult;
+    expect(r.structuredContent).toEqual({ ship: 'Rifter', skills: ['SECRET-PAYLOAD-1', 'SECRET-PAYLOAD-2'] });
+    expect(r._meta).toEqual({ count: 2, timestamp: '2026-01-22T12:00:00.000Z' });
+    expect(records.map((x) => x.event)).toEqual(['start', 'complete']);
+    expect(records[1]).toMatchObject({ dispatcher: 'skills.easy_80_plan', outputCount: 2, truncated: false });
+    expect(JSON.stringify(records)).not.toContain('SECRET-PAYLOAD');
+    await client.close();
+  });
+
+  it('keeps an output schema valid, and bounds text-only results with a note the model can read', async () => {
+    const server = new McpServer({ name: 'aria', version: '1.0.0' });
+    applyToolPolicy(server, { clock: fixedClock, budget: false, defaultLimits: { maxItems: 30, maxBytes: 1024, truncation: { kind: 'head' } } });
+    server.registerTool(
+      'typed',
+      { outputSchema: { names: z.array(z.string()) } },
+      async () => ({ content: [{ type: 'text', text: 'ignored' }], structuredContent: { names: Array.from({ length: 100 }, (_, i) => `n${i}`) } }),
+    );
+    server.registerTool('shell.run', {}, async () => ({ content: [{ type: 'text', text: Array.from({ length: 500 }, (_, i) => `out ${i}`).join('\n') }] }));
+    const client = await connect(server);
+    await client.listTools();
+    const typed = (await client.callTool({ name: 'typed', arguments: {} })) as CallToolResult;
+    expect(typed.isError).toBeUndefined();
+    expect((typed.structuredContent as { names: string[] }).names).toHaveLength(30);
+    const shell = (await client.callTool({ name: 'shell.run', arguments: {} })) as CallToolResult;
+    expect(textBytes(shell)).toBeLessThanOrEqual(1024);
+    const texts = shell.content.map((b) => (b as { text: string }).text);
+    expect(texts[0]!.startsWith('out 0\n')).toBe(true);
+    expect(texts[0]!.endsWith('out 499')).toBe(true);
+    const note = JSON.parse(texts[1]!) as { _meta: { truncated: boolean; omittedLines: number } };
+    expect(note._meta.truncated).toBe(true);
+    expect(shell._meta).toMatchObject({ truncated: true, omittedLines: note._meta.omittedLines });
+    await client.close();
+  });
+
+  it('restore() puts the original handlers and methods back', async () => {
+    const server = new McpServer({ name: 'aria', version: '1.0.0' });
+    server.registerTool('plain', {}, async () => ({ content: [{ type: 'text', text: 'hi' }] }));
+    const policy = applyToolPolicy(server, { budget: false });
+    policy.restore();
+    const client = await connect(server);
+    const r = (await client.callTool({ name: 'plain', arguments: {} })) as CallToolResult;
+    expect(r.content).toEqual([{ type: 'text', text: 'hi' }]);
+    expect(r._meta).toBeUndefined();
+    await client.close();
+  });
+});
+
+describe('property: every MCP result is bounded', () => {
+  it('plain data of any JSON shape stays within the tool byte limit, with budget warnings', async () => {
+    const budget = new SessionBudget({ softBytes: 1, hardBytes: 2000 });
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue({ maxDepth: 3 }), fc.integer({ min: 512, max: 3000 }), async (value, maxBytes) => {
+        const handler = withToolPolicy('t', async () => value, {
+          budget,
+          clock: fixedClock,
+          defaultLimits: { maxItems: 20, maxBytes, truncation: { kind: 'head' } },
+        });
+        const r = await handler();
+        expect(textBytes(r)).toBeLessThanOrEqual(maxBytes);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('text-only CallToolResults stay within the limit, the note and budget warning included', async () => {
+    const budget = new SessionBudget({ softBytes: 1, hardBytes: 3000 });
+    budget.record('', { bytes: 2 }); // already past the soft limit, so every result must carry a warning
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.string({ maxLength: 600, unit: 'binary' }), { maxLength: 4 }), fc.integer({ min: 500, max: 1500 }), async (texts, maxBytes) => {
+        const handler = withToolPolicy('t', async () => ({ content: texts.map((text) => ({ type: 'text' as const, text })) }), {
+          budget,
+          clock: fixedClock,
+          defaultLimits: { maxItems: 20, maxBytes, truncation: { kind: 'head' } },
+        });
+        const r = await handler();
+        expect(textBytes(r)).toBeLessThanOrEqual(maxBytes);
+        expect(r._meta?.budgetWarning).toBeDefined();
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('boundToolResult of a string output keeps head and tail', () => {
+    const r = boundToolResult('t', 'start\n' + 'x\n'.repeat(5000) + 'end', { budget: false, clock: fixedClock });
+    const out = (r.structuredContent as { output: string }).output;
+    expect(out.startsWith('start\n')).toBe(true);
+    expect(out.endsWith('end')).toBe(true);
+    expect(textBytes(r)).toBeLessThanOrEqual(10 * 1024);
+  });
+});

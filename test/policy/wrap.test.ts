@@ -1,0 +1,185 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isCtxgateError } from '../../src/errors.ts';
+import { ARIA_LIMITS } from '../../src/policy/aria-limits.ts';
+import { KB, utf8ByteLength } from '../../src/policy/bytes.ts';
+import { wrapOutput, wrapOutputMulti, wrapScalarOutput } from '../../src/policy/wrap.ts';
+import { encodedBytes, fixedClock } from './helpers.ts';
+
+const systems = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `S${i}`, relevance: i % 7, distance: n - i }));
+
+describe('spec 000 §3 tool output metadata', () => {
+  it('wrap_output example: 120 systems cut to 45 give count 45, truncated, truncatedFrom 120, timestamp', () => {
+    const out = wrapOutput({ systems: systems(120) }, 'systems', { maxItems: 45, maxBytes: 100 * KB, clock: fixedClock });
+    expect(out.systems).toHaveLength(45);
+    expect(out._meta).toEqual({ count: 45, truncated: true, truncatedFrom: 120, timestamp: '2026-01-22T12:00:00.000Z' });
+  });
+
+  it('truncated and truncatedFrom are omitted when nothing was dropped', () => {
+    const out = wrapOutput({ systems: systems(3) }, 'systems', { maxItems: 45, clock: fixedClock });
+    expect(out._meta).toEqual({ count: 3, timestamp: '2026-01-22T12:00:00.000Z' });
+    expect('truncated' in out._meta).toBe(false);
+    expect('truncatedFrom' in out._meta).toBe(false);
+  });
+
+  it('timestamp is ISO 8601 from the injected clock', () => {
+    const out = wrapScalarOutput({ item: { id: 1 } }, { clock: () => Date.UTC(2030, 5, 1, 8, 30, 15, 250) });
+    expect(out._meta.timestamp).toBe('2030-06-01T08:30:15.250Z');
+    expect(new Date(out._meta.timestamp).getTime()).toBe(Date.UTC(2030, 5, 1, 8, 30, 15, 250));
+  });
+
+  it('does not modify the input and keeps other fields and producer _meta extras', () => {
+    const data = { systems: systems(40), origin: 'Jita', _meta: { source: 'ESI', truncated: false, count: 999 } };
+    const copy = structuredClone(data);
+    const out = wrapOutput(data, 'systems', { maxItems: 10, maxBytes: 100 * KB, clock: fixedClock });
+    expect(data).toEqual(copy);
+    expect(out.origin).toBe('Jita');
+    expect(out._meta).toEqual({ source: 'ESI', count: 10, truncated: true, truncatedFrom: 40, timestamp: '2026-01-22T12:00:00.000Z' });
+  });
+
+  it('a missing or non-array list is INVALID_PARAMS', () => {
+    expect(() => wrapOutput({ systems: 'x' } as never, 'systems')).toThrow(/systems: must be an array/);
+    try {
+      wrapOutput([] as never, 'systems');
+    } catch (e) {
+      expect(isCtxgateError(e, 'INVALID_PARAMS')).toBe(true);
+    }
+  });
+});
+
+describe('byte limits are measured on the serialised UTF-8 output', () => {
+  it('"3 KB" holds for universe.search with multi-byte names: at most 3,072 bytes, _meta included', () => {
+    const big = Array.from({ length: 200 }, (_, i) => ({ name: `星系-${i}-€-${'x'.repeat(60)}`, relevance: i }));
+    const out = wrapOutput({ systems: big }, 'systems', { limits: ARIA_LIMITS.tools['universe.search'], clock: fixedClock });
+    expect(encodedBytes(out)).toBeLessThanOrEqual(3072);
+    expect(out._meta.truncated).toBe(true);
+    expect(out._meta.truncatedFrom).toBe(200);
+    // Top-N by relevance: the kept items are the most relevant, best first.
+    expect(out.systems[0]!.relevance).toBe(199);
+    expect(out._meta.count).toBeLessThan(50); // the byte limit, not the item limit, was binding
+    // Maximal: one more item would not fit.
+    const more = { ...out, systems: big.slice().reverse().slice(0, out._meta.count + 1), _meta: { ...out._meta, count: out._meta.count + 1 } };
+    expect(encodedBytes(more)).toBeGreaterThan(3072);
+  });
+
+  it('utf8ByteLength agrees with TextEncoder, including astral characters and lone surrogates', () => {
+    for (const s of ['', 'abc', 'é', '€', '😀', 'a\uD800b', '\uDC00', 'x😀y€']) {
+      expect(utf8ByteLength(s)).toBe(new TextEncoder().encode(s).length);
+    }
+  });
+
+  it('when even an empty list does not fit, long strings are shortened and listed in shortenedFields', () => {
+    const out = wrapOutput({ systems: systems(5), note: 'n'.repeat(5000) }, 'systems', { maxBytes: 1024, clock: fixedClock });
+    expect(encodedBytes(out)).toBeLessThanOrEqual(1024);
+    expect(out.systems).toEqual([]);
+    expect(out._meta.truncated).toBe(true);
+    expect(out._meta.shortenedFields).toEqual(['note']);
+    expect(out.note).toMatch(/^n+…\[\d+ chars omitted\]…n+$/);
+  });
+
+  it('an output that cannot fit at all raises CONTEXT_TOO_LARGE', () => {
+    const keys = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`k${i}`, i]));
+    try {
+      wrapScalarOutput(keys, { maxBytes: 300 });
+      expect.unreachable();
+    } catch (e) {
+      expect(isCtxgateError(e, 'CONTEXT_TOO_LARGE')).toBe(true);
+      expect((e as Error).message).toMatch(/limit is 300/);
+    }
+  });
+});
+
+describe('wrapOutputMulti (buy and sell orders)', () => {
+  const orders = (n: number, side: string) => Array.from({ length: n }, (_, i) => ({ side, price: 100 + i, volume: i }));
+
+  it('applies each list limit and reports per-list and total counts', () => {
+    const out = wrapOutputMulti({ buyOrders: orders(25, 'buy'), sellOrders: orders(5, 'sell') }, [['buyOrders', 20], ['sellOrders', 20]], {
+      maxBytes: 100 * KB,
+      clock: fixedClock,
+    });
+    expect(out.buyOrders).toHaveLength(20);
+    expect(out.sellOrders).toHaveLength(5);
+    expect(out._meta).toEqual({
+      count: 25,
+      truncated: true,
+      truncatedFrom: 30,
+      timestamp: '2026-01-22T12:00:00.000Z',
+      lists: { buyOrders: { count: 20, truncated: true, truncatedFrom: 25 }, sellOrders: { count: 5 } },
+    });
+  });
+
+  it('under a byte limit, drops from the longest list first so both sides stay', () => {
+    const out = wrapOutputMulti({ buyOrders: orders(20, 'buy'), sellOrders: orders(20, 'sell') }, ['buyOrders', 'sellOrders'], {
+      limits: ARIA_LIMITS.tools['market.orders'],
+      clock: fixedClock,
+    });
+    expect(encodedBytes(out)).toBeLessThanOrEqual(3072);
+    expect(Math.abs(out.buyOrders.length - out.sellOrders.length)).toBeLessThanOrEqual(1);
+    expect(out.buyOrders.length).toBeGreaterThan(5);
+  });
+
+  it('rejects a key listed twice', () => {
+    expect(() => wrapOutputMulti({ a: [] }, ['a', 'a'])).toThrow(/names "a" twice/);
+  });
+});
+
+describe('wrapScalarOutput', () => {
+  it('scalar outputs count 1 and are not truncated', () => {
+    expect(wrapScalarOutput({ item: { typeId: 587 } }, { clock: fixedClock })).toEqual({
+      item: { typeId: 587 },
+      _meta: { count: 1, timestamp: '2026-01-22T12:00:00.000Z' },
+    });
+  });
+});
+
+describe('property: wrapped output invariants', () => {
+  const item = fc.record({ name: fc.string({ maxLength: 40, unit: 'binary' }), score: fc.integer() });
+  const arbitrary = fc.record({
+    items: fc.array(item, { maxLength: 80 }),
+    maxItems: fc.integer({ min: 0, max: 60 }),
+    maxBytes: fc.integer({ min: 256, max: 4000 }),
+    strategy: fc.constantFrom({ kind: 'head' } as const, { kind: 'topN', by: 'score', order: 'desc' } as const),
+  });
+
+  it('never exceeds the byte limit; truncated present iff items were dropped; count matches', () => {
+    fc.assert(
+      fc.property(arbitrary, ({ items, maxItems, maxBytes, strategy }) => {
+        const out = wrapOutput({ items }, 'items', { maxItems, maxBytes, truncation: strategy, clock: fixedClock });
+        expect(encodedBytes(out)).toBeLessThanOrEqual(maxBytes);
+        expect(out._meta.count).toBe(out.items.length);
+        expect(out.items.length).toBeLessThanOrEqual(maxItems);
+        const dropped = out.items.length < items.length;
+        expect('truncated' in out._meta).toBe(dropped);
+        expect(out._meta.truncatedFrom).toBe(dropped ? items.length : undefined);
+        if (strategy.kind === 'head') expect(out.items).toEqual(items.slice(0, out.items.length));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('multi: never exceeds the byte limit; totals add up per list', () => {
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 40 }), fc.array(item, { maxLength: 40 }), fc.integer({ min: 256, max: 3000 }), (a, b, maxBytes) => {
+        const out = wrapOutputMulti({ a, b }, [['a', 20], ['b', 25]], { maxBytes, clock: fixedClock });
+        expect(encodedBytes(out)).toBeLessThanOrEqual(maxBytes);
+        const lists = out._meta.lists!;
+        expect(lists.a!.count + lists.b!.count).toBe(out._meta.count);
+        expect(out._meta.count).toBe(out.a.length + out.b.length);
+        expect('truncated' in out._meta).toBe(out._meta.count < a.length + b.length);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('byte measures', () => {
+  it('property: jsonStringByteLength equals the bytes JSON.stringify writes inside the quotes', async () => {
+    const { jsonStringByteLength } = await import('../../src/policy/bytes.ts');
+    fc.assert(
+      fc.property(fc.string({ unit: fc.oneof(fc.constantFrom('"', '\\', '\n', '\u0001', '\u007f', '\uD800', '\uDC00', '😀'), fc.string({ unit: 'binary', maxLength: 3 })) }), (s) => {
+        expect(jsonStringByteLength(s)).toBe(encodedBytes(s) - 2);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
