@@ -7,7 +7,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source', ...defaultServerConditions], externalConditions: ['source'] } },
   test: {
     name: 'node',
-    include: ['test/**/*.test.ts'],
+    // `npm run golden` runs the generators of golden files instead of the tests.
+    include: process.env.GOLDEN === '1' ? ['test/**/*.gen.ts'] : ['test/**/*.test.ts'],
     exclude: ['test/**/*.browser.test.ts', 'test/**/*.workerd.test.ts', 'test/deno/**', 'test/e2e/**', 'node_modules/**'],
     environment: 'node',
     pool: 'threads',

@@ -56,7 +56,7 @@ export const BUILTIN_VIEWS: Readonly<Record<BuiltinNode, ViewRecipe>> = Object.f
  * `CONTEXT_TOO_LARGE` when even the protected part exceeds the budget, `INVALID_PARAMS` for a bad
  * budget or a missing counter.
  */
-export function buildContext(state: LayeredContextState, recipe: ViewRecipe, options: ViewOptions): NodeView {
+export function buildNodeView(state: LayeredContextState, recipe: ViewRecipe, options: ViewOptions): NodeView {
   if (typeof options?.counter !== 'function') throw invalidParams('options.counter', 'is required: pass a TokenCounter.');
   // Recipes are tiny; validating every call keeps a hand-built one from rendering garbage.
   const checked = defineNodeView(recipe);
@@ -71,22 +71,22 @@ export function buildContext(state: LayeredContextState, recipe: ViewRecipe, opt
 
 /** Understand's view: every entity tier in full, the full conversation with pending state, its own curation history. */
 export function buildUnderstandContext(state: LayeredContextState, options: ViewOptions): NodeView {
-  return buildContext(state, UNDERSTAND_VIEW, options);
+  return buildNodeView(state, UNDERSTAND_VIEW, options);
 }
 
 /** Think's view: refs and labels, `DO NOT re-read`, recent turns with summary and pending state, last turns' steps and curation. */
 export function buildThinkContext(state: LayeredContextState, options: ViewOptions): NodeView {
-  return buildContext(state, THINK_VIEW, options);
+  return buildNodeView(state, THINK_VIEW, options);
 }
 
 /** Act's view: full entity data (active and generated), recent turns, this turn's steps, results and notes. */
 export function buildActContext(state: LayeredContextState, options: ViewOptions): NodeView {
-  return buildContext(state, ACT_VIEW, options);
+  return buildNodeView(state, ACT_VIEW, options);
 }
 
 /** Reply's view: entity labels, recent turns with engagement and pending state, what was just accomplished. */
 export function buildReplyContext(state: LayeredContextState, options: ViewOptions): NodeView {
-  return buildContext(state, REPLY_VIEW, options);
+  return buildNodeView(state, REPLY_VIEW, options);
 }
 
 function layerOf<L extends LayerRecipe>(kind: L['layer'], mode: BuiltinNode | L): L {

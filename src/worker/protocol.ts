@@ -8,6 +8,11 @@ import type { Utf8Check } from '../core/checksum.ts';
 import type { WasmSource } from '../core/source.ts';
 import type { HashInput } from '../core/sha256.ts';
 import type { BlockSortKey } from '../core/sort.ts';
+import type { BuildContextInput, BuildContextResult, ProjectIndex } from '../builder/types.ts';
+import type { IndexExtras, ProjectFile } from '../builder/project-index.ts';
+import type { TokenCount } from '../tokens/counter.ts';
+import type { EncodingOptions } from '../tokens/encoding.ts';
+import type { RedactResult, ScanOptions, SecretFinding } from '../secrets/types.ts';
 
 /** A source for the core that can be posted to a worker (everything but a Response). */
 export type TransferableWasmSource = Exclude<WasmSource, Response | Promise<Response>>;
@@ -39,6 +44,18 @@ export interface CoreApi {
   fingerprint(value: unknown): Promise<string>;
   /** INV-CONTEXT-1 order of blocks: the permutation of input indices. */
   sortBlockKeys(items: readonly BlockSortKey[]): Promise<Uint32Array>;
+  /** Builds a context bundle from a validated input and the candidates' contents (spec 001). */
+  buildContext(input: BuildContextInput, contents: readonly (readonly [string, Uint8Array | string])[]): Promise<BuildContextResult>;
+  /** Indexes files: paths, sizes, hashes, encodings and the project index fingerprint. */
+  indexProject(files: readonly ProjectFile[], extras?: IndexExtras, sandbox?: BuildContextInput['sandbox']): Promise<ProjectIndex>;
+  /** ctxgate-est/1 token estimate (deterministic, leans high). */
+  estimateTokens(text: string, options?: EncodingOptions): Promise<TokenCount>;
+  /** Exact token count with js-tiktoken (ranks bundled, loaded on first use). */
+  countTokens(text: string, options?: EncodingOptions): Promise<TokenCount>;
+  /** Finds secrets (rule id, confidence, position; never the value). */
+  scanSecrets(text: string, options?: ScanOptions): Promise<SecretFinding[]>;
+  /** Replaces secrets with stable placeholders, or refuses (SecretRiskError) per the policy. */
+  redactSecrets(text: string, options?: ScanOptions): Promise<RedactResult>;
 }
 
 /** A method's result on the wire. */
@@ -50,4 +67,4 @@ export type WireApi = {
 };
 
 /** Methods of the API, for building the wire and client wrappers. */
-export const coreMethods = ['init', 'crc32', 'utf8Check', 'sha256Hex', 'sha256Many', 'fingerprint', 'sortBlockKeys'] as const satisfies readonly (keyof CoreApi)[];
+export const coreMethods = ['init', 'crc32', 'utf8Check', 'sha256Hex', 'sha256Many', 'fingerprint', 'sortBlockKeys', 'buildContext', 'indexProject', 'estimateTokens', 'countTokens', 'scanSecrets', 'redactSecrets'] as const satisfies readonly (keyof CoreApi)[];

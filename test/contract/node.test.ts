@@ -1,7 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { coreContract } from './core.contract.ts';
-import { fingerprintContract } from './fingerprint.contract.ts';
+import { allContracts } from './all.contract.ts';
 
-const harness = { describe, it, expect, runtime: 'node' } as const;
-coreContract(harness);
-fingerprintContract(harness);
+allContracts({ describe, it, expect, runtime: 'node' });

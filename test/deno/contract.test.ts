@@ -1,8 +1,6 @@
 import { harness } from './harness.ts';
-import { coreContract } from '../contract/core.contract.ts';
-import { fingerprintContract } from '../contract/fingerprint.contract.ts';
+import { allContracts } from '../contract/all.contract.ts';
 import { workerCrashContract } from '../contract/worker-crash.contract.ts';
 
-coreContract(harness);
+allContracts(harness);
 workerCrashContract(harness);
-fingerprintContract(harness);

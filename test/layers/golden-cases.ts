@@ -1,7 +1,7 @@
 // The golden cases: each renders one view of the shared scenario. Expected texts live in ./golden/.
 import type { LayeredContextState } from '../../src/layers/model.ts';
 import { defineNodeView } from '../../src/layers/recipes.ts';
-import { buildActContext, buildContext, buildReplyContext, buildThinkContext, buildUnderstandContext } from '../../src/layers/views.ts';
+import { buildActContext, buildNodeView, buildReplyContext, buildThinkContext, buildUnderstandContext } from '../../src/layers/views.ts';
 import type { NodeView } from '../../src/layers/views.ts';
 import { charCounter } from './fixtures.ts';
 
@@ -25,5 +25,5 @@ export const GOLDEN_CASES: Record<string, (s: LayeredContextState) => NodeView> 
   reply: (s) => buildReplyContext(s, { counter: charCounter, budget: 0 }),
   'think-budget-260': (s) => buildThinkContext(s, { counter: charCounter, budget: 260 }),
   'act-budget-150': (s) => buildActContext(s, { counter: charCounter, budget: 150 }),
-  critic: (s) => buildContext(s, CRITIC_VIEW, { counter: charCounter }),
+  critic: (s) => buildNodeView(s, CRITIC_VIEW, { counter: charCounter }),
 };

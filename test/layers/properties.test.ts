@@ -7,7 +7,7 @@ import type { LayeredContextState, PendingState } from '../../src/layers/model.t
 import { layeredContextFromJSON, layeredContextToJSON } from '../../src/layers/schema.ts';
 import { recordStep, recordThink, recordTurnMeta } from '../../src/layers/trace.ts';
 import { beginTurn, createLayeredContext, endTurn } from '../../src/layers/turns.ts';
-import { BUILTIN_VIEWS, buildContext } from '../../src/layers/views.ts';
+import { BUILTIN_VIEWS, buildNodeView } from '../../src/layers/views.ts';
 import { charCounter, wordCounter } from './fixtures.ts';
 
 // Text with sentence ends, newlines and long words, so every truncation boundary gets exercised.
@@ -73,7 +73,7 @@ describe('properties', () => {
         const { state } = await play(turns, true);
         const counter = words ? wordCounter : charCounter;
         try {
-          const v = buildContext(state, BUILTIN_VIEWS[node], { counter, budget });
+          const v = buildNodeView(state, BUILTIN_VIEWS[node], { counter, budget });
           expect(v.tokens.tokens).toBeLessThanOrEqual(budget);
           expect(v.tokens).toEqual(counter(v.text));
           expect(v.budget.tokensAfter).toBe(v.tokens.tokens);
@@ -120,7 +120,7 @@ describe('properties', () => {
         const restored = layeredContextFromJSON(JSON.stringify(layeredContextToJSON(state)));
         const render = (s: LayeredContextState) => {
           try {
-            return buildContext(s, BUILTIN_VIEWS[node], { counter: charCounter, budget }).text;
+            return buildNodeView(s, BUILTIN_VIEWS[node], { counter: charCounter, budget }).text;
           } catch (error) {
             return (error as Error).message;
           }

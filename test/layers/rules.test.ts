@@ -9,7 +9,7 @@ import { recordStep, recordThink, recordTurnMeta } from '../../src/layers/trace.
 import { beginTurn, createLayeredContext, endTurn, previewCompaction, setEngagementSummary, setPending } from '../../src/layers/turns.ts';
 import {
   buildActContext,
-  buildContext,
+  buildNodeView,
   buildReplyContext,
   buildThinkContext,
   buildUnderstandContext,
@@ -417,7 +417,7 @@ describe('Custom nodes', () => {
       layers: [{ layer: 'conversation', recentTurns: 0, summary: false, engagement: false, pending: true, routing: false }],
     });
     expect(Object.isFrozen(recipe.layers[0])).toBe(true);
-    const v = buildContext(await scenario(), { ...recipe, task: 'Route it.' }, { counter: charCounter });
+    const v = buildNodeView(await scenario(), { ...recipe, task: 'Route it.' }, { counter: charCounter });
     expect(v.node).toBe('router');
     expect(v.entity).toBeNull();
     expect(v.text).toBe(

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { exports } from 'cloudflare:workers';
-import { coreContract } from '../contract/core.contract.ts';
-import { fingerprintContract } from '../contract/fingerprint.contract.ts';
+import { allContracts } from '../contract/all.contract.ts';
 
 const harness = { describe, it, expect, runtime: 'workerd' } as const;
-coreContract(harness);
-fingerprintContract(harness);
+allContracts(harness);
 
 describe('worker entry (workerd)', () => {
   it('a fetch handler runs the core in-thread from the statically imported module', async () => {

@@ -1,0 +1,450 @@
+// The Context Builder (spec 001) proper: candidates -> hard exclusions -> ranking -> blocks by
+// priority -> fit to budget -> ordering -> reports and fingerprints. Synchronous and pure given its
+// inputs: it runs inside the worker on bytes that arrived in one transfer, and calls the core
+// (hashing, scanning, estimation, sorting) directly.
+import { ContextTooLargeError, CtxgateError, SecretRiskError, invalidParams } from '../errors.ts';
+import { sha256HexSync } from '../core/sha256.ts';
+import { sortBlockKeysSync } from '../core/sort.ts';
+import { canonicalize } from '../fingerprint/canonicalize.ts';
+import { fingerprintSync } from '../fingerprint/fingerprint.ts';
+import { decideBudget } from '../tokens/limits.ts';
+import { establishCandidates, type Candidate } from './candidates.ts';
+import { countLines } from './lines.ts';
+import type { BuilderGates } from './gates.ts';
+import { derivedUuid } from './ids.ts';
+import { projectIndexFingerprint } from './project-index.ts';
+import { rankCandidates, type Ranked } from './rank.ts';
+import { REDUCTION_ORDER, availableSlices } from './slicing.ts';
+import { defaultSystemRules } from './system-rules.ts';
+import type {
+  BlockType,
+  BudgetReport,
+  BuildContextInput,
+  BuildContextResult,
+  ContextBlock,
+  Encoding,
+  ExcludedCandidate,
+  ExclusionReason,
+  ExplainEntry,
+  IndexedFile,
+  Priority,
+  Redaction,
+  SlicingLevel,
+} from './types.ts';
+
+/** Identifies the selection algorithm; part of the config fingerprint. */
+export const BUILDER_VERSION = 'ctxgate-builder/1';
+
+/** File contents as read at build time: the source of truth over the index. */
+export type FileContents = ReadonlyMap<string, Uint8Array | string>;
+
+interface Work {
+  blockType: BlockType;
+  priority: Priority;
+  title: string;
+  key: string;
+  /** Safe (redacted) content per available level; FULL_FILE for non-file blocks. */
+  variants: Map<SlicingLevel, { content: string; tokens: number }>;
+  level: SlicingLevel;
+  ranked?: Ranked;
+  meta: { path: string | null; symbol: string | null; hash: string | null; encoding: Encoding; byteSize: number; source: ContextBlock['meta']['source'] };
+}
+
+/** Assembles the bundle, or throws one of the contract's refusals. */
+export function assembleContext(input: BuildContextInput, contents: FileContents, gates: BuilderGates): BuildContextResult {
+  const secretPolicy = { highConfidence: input.secrets?.highConfidence ?? 'redact', mediumConfidence: input.secrets?.mediumConfidence ?? 'refuse' };
+  const redactions: Redaction[] = [];
+  const excluded: ExcludedCandidate[] = [];
+  const explain: ExplainEntry[] = [];
+  const notes: string[] = [];
+  const maxFileBytes = input.maxFileBytes ?? 1024 * 1024;
+
+  const exclude = (path: string, reason: ExclusionReason, detail: string, c?: { hops: number; byteSize: number; priority?: Priority }): void => {
+    excluded.push({ path, reason });
+    const type: Redaction['type'] = reason === 'token_budget' ? 'block_removed' : 'path_excluded';
+    const why: Redaction['reason'] =
+      reason === 'secret_risk' ? 'secret' : reason === 'deny_rule' || reason === 'outside_sandbox' ? 'deny_rule' : reason === 'binary' ? 'binary' : reason === 'token_budget' ? 'budget' : 'policy';
+    redactions.push({ type, target: path, reason: why, details: detail });
+    explain.push({
+      path,
+      outcome: reason === 'token_budget' ? 'dropped' : 'excluded',
+      reason,
+      priority: c?.priority ?? null,
+      score: null,
+      hops: c?.hops ?? 0,
+      byteSize: c?.byteSize ?? 0,
+      tokens: null,
+      slicing: null,
+      detail,
+    });
+  };
+
+  // ---- The index: normalise every path into the jail, dedupe by normalised path.
+  const files = new Map<string, IndexedFile>();
+  const sortedIndex = [...input.projectIndex.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const f of sortedIndex) {
+    const n = gates.normalizePath(f.path);
+    if (!n.ok) {
+      exclude(f.path, 'outside_sandbox', n.detail, { hops: 0, byteSize: f.byteSize });
+      continue;
+    }
+    if (files.has(n.path)) {
+      exclude(n.path, 'duplicate', `another index entry already names ${n.path}`, { hops: 0, byteSize: f.byteSize });
+      continue;
+    }
+    files.set(n.path, { ...f, path: n.path });
+  }
+  const normalize = (p: string): string => {
+    const n = gates.normalizePath(p);
+    if (!n.ok) throw new CtxgateError('OUTSIDE_SANDBOX', `${JSON.stringify(p)} is outside the project root (${n.detail}); name a path inside the project.`, { details: { path: p } });
+    return n.path;
+  };
+
+  // ---- Step 0: candidates.
+  const { candidates, targetFiles, targetSymbols, unresolved } = establishCandidates(input, files, normalize);
+  if (unresolved.length) {
+    const u = unresolved[0]!;
+    throw invalidParams(u.field, `${JSON.stringify(u.path)} is not in the project index; index it or correct the path`, { path: u.path });
+  }
+  if (input.purpose !== 'intent' && candidates.filter((c) => c.target).length === 0 && (input.planStep?.targetFiles?.length || input.planStep?.targetSymbols?.length)) {
+    throw invalidParams('planStep', 'no target could be resolved');
+  }
+
+  // ---- Step 1: hard exclusions (fail closed), reading every candidate from the filesystem.
+  const prepared = new Map<string, { text: string; hash: string; encoding: Encoding; byteSize: number; lineCount: number; current: boolean }>();
+  const kept: Candidate[] = [];
+  const intentOnly = input.purpose === 'intent';
+  for (const c of [...candidates].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    const info = { hops: c.hops, byteSize: c.file.byteSize, priority: c.priority };
+    if (intentOnly) continue; // intent extraction sees project metadata only
+    const denied = gates.isDenied(c.path);
+    if (denied.denied) {
+      if (c.target) {
+        throw new SecretRiskError(`Target ${c.path} matches the never-send rule ${denied.rule}; it cannot be sent. Move secrets out of it, or change the deny rules.`, {
+          details: { path: c.path, rule: denied.rule ?? null },
+        });
+      }
+      exclude(c.path, 'deny_rule', denied.rule ?? 'matched a deny rule', info);
+      continue;
+    }
+    if (c.file.excluded) {
+      if (c.target) throw invalidParams('planStep.targetFiles', `${c.path} was excluded by the indexer (${c.file.excluded})`, { path: c.path });
+      exclude(c.path, c.file.excluded, 'excluded by the indexer', info);
+      continue;
+    }
+    if (!c.target && c.file.byteSize > maxFileBytes) {
+      exclude(c.path, 'too_large', `${c.file.byteSize} bytes > maxFileBytes ${maxFileBytes}`, info);
+      continue;
+    }
+    const raw = contents.get(c.path);
+    if (raw === undefined) {
+      throw new CtxgateError('READ_FAILED', `Could not read ${c.path}; the bundle cannot be built deterministically without it. Provide its content or remove it from the index.`, {
+        details: { path: c.path },
+      });
+    }
+    let text: string;
+    let encoding: Encoding;
+    let bytesHash: string;
+    let byteSize: number;
+    if (typeof raw === 'string') {
+      text = raw;
+      encoding = 'utf-8';
+      bytesHash = sha256HexSync(raw);
+      byteSize = new TextEncoder().encode(raw).byteLength;
+    } else {
+      const decoded = gates.decodeContent(raw);
+      byteSize = raw.byteLength;
+      bytesHash = sha256HexSync(raw);
+      encoding = decoded.encoding;
+      if (decoded.binary) {
+        // Binary, or an encoding we cannot name: fail closed (spec 001 edge cases 3 and 4).
+        if (c.target) {
+          throw new CtxgateError('UNSUPPORTED_ENCODING', `Target ${c.path} is binary or has an unsupported encoding (${decoded.detail}); only text can be sent, convert it to UTF-8.`, {
+            details: { path: c.path, encoding },
+          });
+        }
+        exclude(c.path, 'binary', decoded.encoding === 'unknown' ? `unsupported encoding, treated as binary (${decoded.detail})` : decoded.detail, info);
+        continue;
+      }
+      text = decoded.text;
+    }
+    const current = bytesHash === c.file.hash;
+    if (!current) notes.push(`index stale for ${c.path}: hash updated from the filesystem read (${c.file.hash.slice(0, 12)}… → ${bytesHash.slice(0, 12)}…)`);
+    // Secrets: decide on the whole file before anything is built from it.
+    const findings = gates.scanSecrets(text);
+    const high = findings.filter((f) => f.confidence === 'high');
+    const medium = findings.filter((f) => f.confidence === 'medium');
+    const where = (list: typeof findings): string => list.map((f) => `${f.ruleId} at ${f.line}:${f.column}`).join(', ');
+    if ((high.length && secretPolicy.highConfidence === 'exclude') || (medium.length && secretPolicy.mediumConfidence === 'refuse')) {
+      const list = high.length && secretPolicy.highConfidence === 'exclude' ? high : medium;
+      if (c.target) {
+        throw new SecretRiskError(
+          `Target ${c.path} contains ${list.length} likely secret(s) (${where(list)}) that policy does not allow to redact; move the secrets out of the project or add a deny rule.`,
+          { details: { path: c.path, findings: list.map(({ ruleId, line, column, confidence }) => ({ ruleId, line, column, confidence })) } },
+        );
+      }
+      exclude(c.path, 'secret_risk', `${list.length} finding(s): ${where(list)}`, info);
+      continue;
+    }
+    prepared.set(c.path, { text, hash: bytesHash, encoding, byteSize, lineCount: countLines(text), current });
+    kept.push(c);
+  }
+
+  // ---- Step 2: rank.
+  const ranked = rankCandidates(kept, (c) => prepared.get(c.path)!.hash);
+  const rankOf = new Map(ranked.map((r, i) => [r.path, i]));
+
+  // Redacts text with the policy, proves the result clean, and records every action.
+  const safe = (text: string, target: string): string => {
+    const findings = gates.scanSecrets(text);
+    if (!findings.length) return text;
+    const medium = findings.filter((f) => f.confidence === 'medium');
+    if (medium.length && secretPolicy.mediumConfidence === 'refuse') {
+      throw new SecretRiskError(`${target} contains ${medium.length} possible secret(s) (${medium.map((f) => `${f.ruleId} at ${f.line}:${f.column}`).join(', ')}); remove them or allow redaction.`, {
+        details: { target, findings: medium.map(({ ruleId, line, column, confidence }) => ({ ruleId, line, column, confidence })) },
+      });
+    }
+    const out = gates.redactSecrets(text);
+    // INV-CONTEXT-4: if removal cannot be proven, refuse.
+    if (gates.scanSecrets(out.text).length) {
+      throw new SecretRiskError(`Secrets in ${target} could not be removed with certainty; the bundle was refused.`, { details: { target } });
+    }
+    for (const r of out.redactions) {
+      redactions.push({ type: 'pattern_redacted', target, reason: 'secret', details: `${r.ruleId} (${r.confidence}) at ${r.line}:${r.column} → ${r.placeholder}` });
+    }
+    return out.text;
+  };
+  const tokensOf = (title: string, content: string): number => gates.countTokens(`${title}\n${content}`).tokens;
+  const single = (content: string, title: string) => new Map<SlicingLevel, { content: string; tokens: number }>([['FULL_FILE', { content, tokens: tokensOf(title, content) }]]);
+
+  // ---- Step 3: blocks by priority.
+  const works: Work[] = [];
+  const textMeta = (source: ContextBlock['meta']['source']) => ({ path: null, symbol: null, hash: null, encoding: 'utf-8' as Encoding, byteSize: 0, source });
+  const systemText = safe(input.systemRules ?? defaultSystemRules(input.purpose), 'system rules');
+  works.push({ blockType: 'system', priority: 'P0', title: 'system rules', key: 'system rules', variants: single(systemText, 'system rules'), level: 'FULL_FILE', meta: textMeta('system') });
+  const constraintsText = safe(canonicalize(input.constraints), 'constraints');
+  works.push({ blockType: 'constraints', priority: 'P0', title: 'constraints', key: 'constraints', variants: single(constraintsText, 'constraints'), level: 'FULL_FILE', meta: textMeta('user') });
+  const task = [input.intent ? `intent ${input.intent.id}: ${input.intent.text}` : null, input.planStep ? `plan step ${input.planStep.id}${input.planStep.description ? `: ${input.planStep.description}` : ''}` : null]
+    .filter((x): x is string => x !== null)
+    .join('\n');
+  if (task) works.push({ blockType: 'diff_hint', priority: 'P0', title: 'task', key: 'task', variants: single(safe(task, 'task'), 'task'), level: 'FULL_FILE', meta: textMeta('user') });
+  if (intentOnly) {
+    const meta = projectMeta([...files.values()]);
+    works.push({ blockType: 'project_meta', priority: 'P0', title: 'project', key: 'project', variants: single(meta, 'project'), level: 'FULL_FILE', meta: textMeta('index') });
+  }
+  if (input.lastError) {
+    const e = input.lastError;
+    const title = 'last error';
+    const content = safe(`${e.path ? `${e.path}${e.line ? `:${e.line}` : ''}: ` : ''}${e.message}`, 'last error');
+    works.push({ blockType: 'error_context', priority: 'P1', title, key: title, variants: single(content, title), level: 'FULL_FILE', meta: { ...textMeta('user'), path: e.path ?? null } });
+  }
+  for (const r of ranked) {
+    const p = prepared.get(r.path)!;
+    const variants = new Map<SlicingLevel, { content: string; tokens: number }>();
+    for (const [level, raw] of availableSlices(r, p.text, p.lineCount, p.current)) {
+      variants.set(level, { content: safe(raw, r.path), tokens: tokensOf(r.path, '') });
+    }
+    for (const [level, v] of variants) variants.set(level, { content: v.content, tokens: tokensOf(r.path, v.content) });
+    works.push({
+      blockType: 'file',
+      priority: r.priority,
+      title: r.path,
+      key: r.path,
+      variants,
+      level: 'FULL_FILE',
+      ranked: r,
+      meta: { path: r.path, symbol: r.symbols.length ? r.symbols.map((s) => s.name).join(',') : null, hash: p.hash, encoding: p.encoding, byteSize: p.byteSize, source: p.current ? 'index' : 'filesystem' },
+    });
+  }
+
+  // ---- Step 4: fit to budget, in the spec's exact order.
+  const limitsFor = (estimatedInputTokens: number) =>
+    decideBudget({
+      estimatedInputTokens,
+      maxInputTokens: input.tokenBudget.maxInputTokens,
+      responseTokenReserve: input.tokenBudget.responseTokenReserve,
+      softLimitThresholdPct: input.tokenBudget.softLimitThresholdPct,
+    });
+  const limits = limitsFor(0);
+  const live = new Set(works);
+  const total = (): number => {
+    let n = 0;
+    for (const w of live) n += w.variants.get(w.level)!.tokens;
+    return n;
+  };
+  const initialTokens = total();
+  const byReverseRank = (a: Work, b: Work): number => (rankOf.get(b.ranked?.path ?? '') ?? -1) - (rankOf.get(a.ranked?.path ?? '') ?? -1);
+  const drop = (w: Work, why: string): void => {
+    live.delete(w);
+    const r = w.ranked!;
+    exclude(r.path, 'token_budget', why, { hops: r.hops, byteSize: r.file.byteSize, priority: r.priority });
+  };
+  const slice = (w: Work, level: SlicingLevel): void => {
+    const from = w.level;
+    w.level = level;
+    redactions.push({ type: 'content_sliced', target: w.title, reason: 'budget', details: `${from} → ${level} (${w.variants.get(from)!.tokens} → ${w.variants.get(level)!.tokens} tokens)` });
+  };
+  if (total() > limits.hardLimitTokens) {
+    // 1. Remove all P3 blocks.
+    for (const w of [...live].filter((x) => x.priority === 'P3').sort(byReverseRank)) drop(w, 'P3 removed to fit the budget');
+    // 2. Remove P2 blocks in reverse-ranked order.
+    for (const w of [...live].filter((x) => x.priority === 'P2').sort(byReverseRank)) {
+      if (total() <= limits.hardLimitTokens) break;
+      drop(w, 'P2 removed to fit the budget (lowest rank first)');
+    }
+    // 3. Slice P1 file blocks to signatures where the index provides them; then, since slicing
+    //    cannot be guessed, remove the P1 files that still do not fit (lowest rank first).
+    const p1 = [...live].filter((x) => x.priority === 'P1' && x.ranked).sort(byReverseRank);
+    for (const w of p1) {
+      if (total() <= limits.hardLimitTokens) break;
+      if (w.variants.has('SIGNATURES_ONLY') && w.variants.get('SIGNATURES_ONLY')!.tokens < w.variants.get(w.level)!.tokens) slice(w, 'SIGNATURES_ONLY');
+    }
+    for (const w of p1) {
+      if (total() <= limits.hardLimitTokens) break;
+      drop(w, `P1 removed to fit the budget: no slice small enough${w.level === 'FULL_FILE' ? ' (the index gives no signatures)' : ''}`);
+    }
+    // 4. Slice the target file blocks (last resort), level by level.
+    const targets = [...live].filter((x) => x.priority === 'P0' && x.ranked).sort(byReverseRank);
+    for (const level of REDUCTION_ORDER) {
+      for (const w of targets) {
+        if (total() <= limits.hardLimitTokens) break;
+        const v = w.variants.get(level);
+        if (v && v.tokens < w.variants.get(w.level)!.tokens) slice(w, level);
+      }
+    }
+  }
+  const finalTokens = total();
+  const decision = limitsFor(finalTokens).decision;
+  const estimatorNote = `token estimator: ${gates.versions.tokenizer ?? 'unknown'}`;
+  notes.unshift(estimatorNote);
+  if (initialTokens !== finalTokens) notes.push(`fit to budget: ${initialTokens} → ${finalTokens} estimated tokens`);
+  if (decision === 'warn_soft_limit') notes.push(`warning: ${finalTokens} tokens is above the soft limit of ${limits.softLimitTokens} (${input.tokenBudget.softLimitThresholdPct}% of ${limits.hardLimitTokens})`);
+
+  // Fingerprints: the index's, the configuration's, and (below) the bundle's.
+  const projectFp = input.projectIndex.projectIndexFingerprint ?? projectIndexFingerprint(input.projectIndex);
+  const configFp = fingerprintSync({
+    builder: BUILDER_VERSION,
+    gates: gates.versions,
+    constraints: input.constraints,
+    tokenBudget: input.tokenBudget,
+    sandbox: input.sandbox ?? null,
+    secrets: secretPolicy,
+    tokenizer: input.tokenizer ?? { mode: 'estimate' },
+    maxHops: input.maxHops ?? 2,
+    maxFileBytes,
+    systemRules: input.systemRules ?? null,
+  });
+  const correlationId = input.correlationId ?? derivedUuid('correlation', input.intent?.id ?? '', input.planStep?.id ?? '', projectFp);
+
+  const budgetReportOf = (bundleId: string, tokens: number, d: typeof decision): BudgetReport => ({
+    bundleId,
+    estimatedInputTokens: tokens,
+    maxInputTokens: input.tokenBudget.maxInputTokens,
+    softLimitTokens: limits.softLimitTokens,
+    hardLimitTokens: limits.hardLimitTokens,
+    reserveOutputTokens: input.tokenBudget.responseTokenReserve,
+    decision: d,
+    notes: [...notes],
+  });
+
+  if (decision === 'refuse_hard_limit') {
+    const bundleId = input.bundleId ?? derivedUuid('refused', projectFp, configFp, correlationId);
+    const report = budgetReportOf(bundleId, finalTokens, decision);
+    report.notes.push('refused: required P0 blocks do not fit the hard limit even after slicing; narrow the scope (choose a file or a symbol) or use a model with a larger context');
+    const largest = [...live]
+      .map((w) => ({ title: w.title, priority: w.priority, tokens: w.variants.get(w.level)!.tokens, slicing: w.ranked ? w.level : null }))
+      .sort((a, b) => b.tokens - a.tokens)
+      .slice(0, 5);
+    throw new ContextTooLargeError(
+      `The required context needs ${finalTokens} tokens but the hard limit is ${limits.hardLimitTokens} (max input ${input.tokenBudget.maxInputTokens} − reserve ${input.tokenBudget.responseTokenReserve}). Narrow the scope: target a single file or a symbol.`,
+      { details: { budgetReport: report, largestBlocks: largest } },
+    );
+  }
+
+  // ---- Ordering (INV-CONTEXT-1) in the core, then the blocks.
+  const liveList = [...live];
+  const order = sortBlockKeysSync(liveList.map((w) => ({ priority: w.priority, blockType: w.blockType, key: w.key })));
+  const blocksNoId = Array.from(order, (i) => {
+    const w = liveList[i]!;
+    const v = w.variants.get(w.level)!;
+    const meta: ContextBlock['meta'] = { ...w.meta, lineCount: countLines(v.content), tokens: v.tokens };
+    if (w.blockType === 'file') meta.slicing = w.level;
+    return { blockType: w.blockType, priority: w.priority, title: w.title, content: v.content, meta };
+  });
+  const blocks: ContextBlock[] = blocksNoId.map((b) => ({ blockId: derivedUuid('block', b.blockType, b.priority, b.title, sha256HexSync(b.content)), ...b }));
+
+  const includedFiles = liveList
+    .filter((w) => w.ranked)
+    .map((w) => ({ path: w.ranked!.path, hash: w.meta.hash!, encoding: w.meta.encoding, byteSize: w.meta.byteSize, reason: w.ranked!.reason }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  excluded.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : 0));
+  const selection = { targetFiles: [...targetFiles].sort(), targetSymbols: [...targetSymbols].sort(), includedFiles, excludedCandidates: excluded };
+  const bundleFingerprint = fingerprintSync({
+    purpose: input.purpose,
+    model: input.tokenBudget,
+    intent: input.intent,
+    planStep: input.planStep ?? null,
+    blocks,
+    selection,
+    projectIndexFingerprint: projectFp,
+    configFingerprint: configFp,
+  });
+  const bundleId = input.bundleId ?? derivedUuid('bundle', bundleFingerprint);
+
+  for (const w of liveList) {
+    if (!w.ranked) continue;
+    const r = w.ranked;
+    explain.push({
+      path: r.path,
+      outcome: w.level === 'FULL_FILE' ? 'included' : 'sliced',
+      reason: r.symbols.length ? 'target_symbol' : r.reason,
+      priority: r.priority,
+      score: r.score,
+      hops: r.hops,
+      byteSize: w.meta.byteSize,
+      tokens: w.variants.get(w.level)!.tokens,
+      slicing: w.level,
+      detail: `score ${r.base} base − ${r.penalties.size} size − ${r.penalties.distance} distance − ${r.penalties.duplicate} duplicate = ${r.score}`,
+    });
+  }
+  for (const e of explain) {
+    if (e.outcome === 'dropped') {
+      const r = ranked.find((x) => x.path === e.path);
+      if (r) e.score = r.score;
+    }
+  }
+  explain.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+
+  return {
+    bundle: {
+      bundleId,
+      bundleVersion: 1,
+      createdAt: input.createdAt ?? new Date().toISOString(),
+      purpose: input.purpose,
+      correlationId,
+      model: input.tokenBudget,
+      blocks,
+    },
+    manifest: {
+      bundleId,
+      correlationId,
+      purpose: input.purpose,
+      selection,
+      fingerprints: { projectIndexFingerprint: projectFp, configFingerprint: configFp, bundleFingerprint },
+    },
+    redactionReport: { bundleId, redactions: redactions.map((r) => ({ ...r })) },
+    budgetReport: budgetReportOf(bundleId, finalTokens, decision),
+    explain,
+  };
+}
+
+/** A compact description of the project for intent extraction: counts per top-level folder. */
+function projectMeta(files: IndexedFile[]): string {
+  const dirs = new Map<string, number>();
+  for (const f of files) {
+    const top = f.path.includes('/') ? `${f.path.slice(0, f.path.indexOf('/'))}/` : f.path;
+    dirs.set(top, (dirs.get(top) ?? 0) + 1);
+  }
+  const lines = [...dirs.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([d, n]) => (d.endsWith('/') ? `${d} (${n} files)` : d));
+  return `${files.length} files\n${lines.join('\n')}`;
+}

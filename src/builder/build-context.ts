@@ -1,0 +1,136 @@
+// The public buildContext(): validate, plan which files are needed, read them (the filesystem is
+// the source of truth), then one batched, transferred call into the engine, which does all the
+// scanning, estimation, hashing and sorting for every candidate.
+import { transfer } from 'comlink';
+import { CtxgateError, isCtxgateError } from '../errors.ts';
+import { sharedEngine } from '../ctxgate.ts';
+import type { Engine } from '../worker/engine.ts';
+import { establishCandidates } from './candidates.ts';
+import { createPathGates } from './default-gates.ts';
+import { validateBuildInput } from './schema.ts';
+import type { BuildContextInput, BuildContextResult, ExplainEntry, IndexedFile } from './types.ts';
+
+/** Where {@link buildContext} gets file contents from. */
+export interface BuildContextOptions {
+  /** Reads a file by its normalised project-relative path (Node/Deno: see `ctxgate/fs`). */
+  readFile?: (path: string) => Promise<Uint8Array | string>;
+  /** Contents already in memory, by normalised path; used before `readFile`. */
+  contents?: ReadonlyMap<string, Uint8Array | string> | Readonly<Record<string, Uint8Array | string>>;
+  /** The engine to run on; the shared engine by default. */
+  engine?: Engine;
+  /**
+   * Receives what the builder decided, as structured events: paths, hashes, sizes, reasons and
+   * counts only, never file contents or secret values (spec 001, Logging Restrictions).
+   */
+  logger?: (event: BuilderLogEvent) => void;
+  /** Leave paths out of log events (default false). */
+  hidePathsInLogs?: boolean;
+}
+
+/** One structured log event of {@link buildContext}. The type has no field that could hold content. */
+export type BuilderLogEvent =
+  | {
+      event: 'candidate';
+      path: string | null;
+      outcome: ExplainEntry['outcome'];
+      reason: string;
+      priority: string | null;
+      hash: string | null;
+      byteSize: number;
+      tokens: number | null;
+      slicing: string | null;
+    }
+  | { event: 'redactions'; total: number; byType: Record<string, number> }
+  | { event: 'budget'; decision: string; estimatedInputTokens: number; hardLimitTokens: number; softLimitTokens: number }
+  | { event: 'bundle'; bundleId: string; blocks: number; bundleFingerprint: string }
+  | { event: 'refused'; code: string; name: string };
+
+/**
+ * Builds a context bundle (spec 001): the ordered blocks, the manifest with its three
+ * fingerprints, the redaction report and the budget report, plus `explain`. Refuses with a typed
+ * error instead of truncating or leaking: ContextTooLargeError (with its budget report),
+ * SecretRiskError, AmbiguousTargetError (with the candidates), INVALID_PARAMS naming a bad field,
+ * READ_FAILED, UNSUPPORTED_ENCODING, OUTSIDE_SANDBOX.
+ */
+export async function buildContext(input: BuildContextInput, options: BuildContextOptions = {}): Promise<BuildContextResult> {
+  const valid = validateBuildInput(input);
+  const needed = neededPaths(valid);
+  const given = options.contents instanceof Map ? options.contents : new Map(Object.entries(options.contents ?? {}));
+  const entries: [string, Uint8Array | string][] = [];
+  const owned: ArrayBuffer[] = [];
+  for (const path of needed) {
+    const have = given.get(path);
+    if (have !== undefined) {
+      entries.push([path, have]);
+      continue;
+    }
+    if (!options.readFile) continue; // the engine refuses with READ_FAILED if a candidate has no content
+    let content: Uint8Array | string;
+    try {
+      content = await options.readFile(path);
+    } catch (cause) {
+      throw new CtxgateError('READ_FAILED', `Reading ${path} failed; the bundle cannot be built deterministically without it.`, { cause, details: { path } });
+    }
+    if (content instanceof Uint8Array && content.byteOffset === 0 && content.byteLength === content.buffer.byteLength && content.buffer instanceof ArrayBuffer) {
+      owned.push(content.buffer);
+    }
+    entries.push([path, content]);
+  }
+  const engine = options.engine ?? (await sharedEngine());
+  // What we read ourselves is ours to transfer; the caller's buffers are copied.
+  let result: BuildContextResult;
+  try {
+    result = await engine.buildContext(valid, transfer(entries, owned));
+  } catch (error) {
+    if (options.logger && isCtxgateError(error)) options.logger({ event: 'refused', code: error.code, name: error.name });
+    throw error;
+  }
+  if (options.logger) log(result, options.logger, options.hidePathsInLogs ?? false);
+  return result;
+}
+
+function log(result: BuildContextResult, logger: (event: BuilderLogEvent) => void, hidePaths: boolean): void {
+  const hashes = new Map(result.manifest.selection.includedFiles.map((f) => [f.path, f.hash]));
+  for (const e of result.explain) {
+    logger({
+      event: 'candidate',
+      path: hidePaths ? null : e.path,
+      outcome: e.outcome,
+      reason: e.reason,
+      priority: e.priority,
+      hash: hashes.get(e.path) ?? null,
+      byteSize: e.byteSize,
+      tokens: e.tokens,
+      slicing: e.slicing,
+    });
+  }
+  const byType: Record<string, number> = {};
+  for (const r of result.redactionReport.redactions) byType[r.type] = (byType[r.type] ?? 0) + 1;
+  logger({ event: 'redactions', total: result.redactionReport.redactions.length, byType });
+  const b = result.budgetReport;
+  logger({ event: 'budget', decision: b.decision, estimatedInputTokens: b.estimatedInputTokens, hardLimitTokens: b.hardLimitTokens, softLimitTokens: b.softLimitTokens });
+  logger({ event: 'bundle', bundleId: result.bundle.bundleId, blocks: result.bundle.blocks.length, bundleFingerprint: result.manifest.fingerprints.bundleFingerprint });
+}
+
+/**
+ * The paths whose contents the builder needs: every candidate of step 0. Computed on the caller's
+ * side (cheap graph work) so that only these files are read and sent.
+ */
+export function neededPaths(input: BuildContextInput): string[] {
+  if (input.purpose === 'intent') return [];
+  const gates = createPathGates(input.sandbox);
+  const files = new Map<string, IndexedFile>();
+  for (const f of input.projectIndex.files) {
+    const n = gates.normalizePath(f.path);
+    if (n.ok && !files.has(n.path)) files.set(n.path, { ...f, path: n.path });
+  }
+  const normalize = (p: string): string => {
+    const n = gates.normalizePath(p);
+    return n.ok ? n.path : p;
+  };
+  const { candidates } = establishCandidates(input, files, normalize);
+  return candidates
+    .filter((c) => !gates.isDenied(c.path).denied && !c.file.excluded)
+    .map((c) => c.path)
+    .sort();
+}

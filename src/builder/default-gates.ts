@@ -1,0 +1,60 @@
+// The builder's gates wired to ctxgate's own modules: the path jail and deny rules, the content
+// gate, the WebAssembly secret scanner, and the estimator (or exact counts).
+import { ESTIMATOR_ID } from '../core/tokens.ts';
+import { checkContent } from '../secrets/content.ts';
+import { createPathGate, normalizeProjectPath } from '../secrets/paths.ts';
+import { redactSecrets } from '../secrets/redact.ts';
+import { RULESET_VERSION } from '../secrets/rules.generated.ts';
+import { scanSecrets } from '../secrets/scan.ts';
+import { estimator } from '../tokens/estimator.ts';
+import { exactCounter } from '../tokens/exact.ts';
+import type { TokenCounter } from '../tokens/counter.ts';
+import type { BuilderGates } from './gates.ts';
+import type { BuildContextInput } from './types.ts';
+
+/** The path half of the gates: jail and deny rules only (cheap; used on the caller's side too). */
+export function createPathGates(sandbox: BuildContextInput['sandbox'] = {}): Pick<BuilderGates, 'normalizePath' | 'isDenied'> {
+  const gate = createPathGate({ deny: sandbox?.deny ?? [], allow: sandbox?.allow ?? [] });
+  return {
+    normalizePath(path) {
+      const n = normalizeProjectPath(path);
+      return n.ok ? { ok: true, path: n.path } : { ok: false, reason: 'outside_sandbox', detail: n.detail };
+    },
+    isDenied(path) {
+      const d = gate.check(path);
+      return d.allowed || d.reason !== 'deny_rule' ? { denied: false } : { denied: true, rule: d.detail };
+    },
+  };
+}
+
+/** The gates indexing needs: paths and content, no scanning or counting. */
+export function createIndexGates(sandbox: BuildContextInput['sandbox'] = {}): Pick<BuilderGates, 'normalizePath' | 'isDenied' | 'decodeContent'> {
+  return { ...createPathGates(sandbox), decodeContent };
+}
+
+function decodeContent(bytes: Uint8Array): ReturnType<BuilderGates['decodeContent']> {
+  // Size limits are the builder's (maxFileBytes); the gate only decides text or not.
+  const d = checkContent(bytes, { maxBytes: Number.MAX_SAFE_INTEGER });
+  return d.allowed ? { binary: false, encoding: d.encoding, text: d.text } : { binary: true, encoding: d.encoding, detail: d.detail };
+}
+
+/** All gates for one build. Async only because exact counting loads its ranks first. */
+export async function createBuilderGates(input: Pick<BuildContextInput, 'sandbox' | 'tokenizer'>): Promise<BuilderGates> {
+  const encoding = input.tokenizer?.encoding ?? 'o200k_base';
+  const exact = input.tokenizer?.mode === 'exact';
+  const count: TokenCounter = exact ? await exactCounter({ encoding }) : estimator({ encoding });
+  return {
+    ...createPathGates(input.sandbox),
+    decodeContent,
+    scanSecrets: (text) => scanSecrets(text).map(({ ruleId, confidence, line, column }) => ({ ruleId, confidence, line, column })),
+    redactSecrets(text) {
+      const r = redactSecrets(text);
+      return { text: r.text, redactions: r.redactions.map(({ ruleId, placeholder, line, column, confidence }) => ({ ruleId, placeholder, line, column, confidence })) };
+    },
+    countTokens: count,
+    versions: {
+      tokenizer: exact ? `exact:${encoding} (js-tiktoken)` : `${ESTIMATOR_ID}:${encoding}`,
+      secretRules: RULESET_VERSION,
+    },
+  };
+}

@@ -1,0 +1,40 @@
+// What the builder needs from the secrets and tokens modules, as one small interface. The default
+// implementation (./default-gates.ts) wires the WebAssembly scanner and estimator; tests can pass
+// their own. Nothing here ever carries a secret value.
+import type { TokenCount } from '../tokens/counter.ts';
+import type { Encoding, ExclusionReason } from './types.ts';
+
+/** A secret finding: where and which rule, never the value. */
+export interface GateFinding {
+  ruleId: string;
+  confidence: 'high' | 'medium';
+  line: number;
+  column: number;
+}
+
+/** Redacted text and what was replaced. */
+export interface GateRedaction {
+  text: string;
+  redactions: { ruleId: string; placeholder: string; line: number; column: number; confidence: 'high' | 'medium' }[];
+}
+
+/** The decisions the builder delegates. */
+export interface BuilderGates {
+  /** Normalises a path into the project's relative form; refuses paths outside the jail. */
+  normalizePath(path: string): { ok: true; path: string } | { ok: false; reason: 'outside_sandbox'; detail: string };
+  /** Deny rules (never-send defaults plus the caller's), with allow rules re-including paths. */
+  isDenied(path: string): { denied: boolean; rule?: string };
+  /** Binary and encoding detection, and decoding; fail closed when unsure. */
+  decodeContent(bytes: Uint8Array): { binary: false; encoding: Encoding; text: string } | { binary: true; encoding: Encoding; detail: string };
+  /** Secret findings in text. */
+  scanSecrets(text: string): GateFinding[];
+  /** Redacts every finding with stable placeholders. */
+  redactSecrets(text: string): GateRedaction;
+  /** Token count of a text. */
+  countTokens(text: string): TokenCount;
+  /** Identifies the gates' versions for the config fingerprint (ruleset, estimator). */
+  readonly versions: Record<string, string>;
+}
+
+/** Maps a gate decision to the manifest reason. */
+export type GateExclusion = { reason: ExclusionReason; detail: string };

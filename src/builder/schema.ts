@@ -1,0 +1,85 @@
+// Runtime validation of the builder's input: a malformed input is one INVALID_PARAMS error naming
+// the field, before any work starts, so no partial bundle can come out of bad input.
+import { z } from 'zod';
+import { invalidParams } from '../errors.ts';
+import type { BuildContextInput } from './types.ts';
+
+
+const encoding = z.enum(['utf-8', 'utf-16le', 'utf-16be', 'ascii', 'windows-1252', 'unknown']);
+const exclusion = z.enum(['deny_rule', 'binary', 'too_large', 'token_budget', 'outside_sandbox', 'secret_risk', 'duplicate']);
+const count = z.number().int().nonnegative();
+const sha = z.string().regex(/^[0-9a-f]{64}$/, 'must be a lowercase hex SHA-256');
+
+const indexedFile = z.object({
+  path: z.string().min(1),
+  byteSize: count,
+  /** Empty only for entries the indexer excluded without reading (never-send paths). */
+  hash: sha.or(z.literal('')),
+  encoding,
+  lineCount: count.optional(),
+  role: z.enum(['source', 'config', 'test', 'doc']).optional(),
+  signatures: z.string().optional(),
+  summary: z.string().optional(),
+  excluded: exclusion.optional(),
+});
+
+const symbol = z
+  .object({
+    name: z.string().min(1),
+    path: z.string().min(1),
+    kind: z.string().optional(),
+    startLine: z.number().int().positive(),
+    endLine: z.number().int().positive(),
+    signature: z.string().optional(),
+  })
+  .refine((s) => s.endLine >= s.startLine, { message: 'endLine must be ≥ startLine', path: ['endLine'] });
+
+const strings = z.array(z.string());
+
+const inputSchema = z.object({
+  purpose: z.enum(['intent', 'plan', 'diff']),
+  intent: z.object({ id: z.string().min(1), text: z.string() }).nullable(),
+  planStep: z
+    .object({ id: z.string().min(1), description: z.string().optional(), targetFiles: strings.optional(), targetSymbols: strings.optional() })
+    .nullable()
+    .optional(),
+  projectIndex: z.object({
+    files: z.array(indexedFile),
+    symbols: z.array(symbol).optional(),
+    dependencies: z.array(z.object({ from: z.string().min(1), to: z.string().min(1), kind: z.enum(['import', 'interface', 'base_type', 'call']) })).optional(),
+    projectIndexFingerprint: sha.optional(),
+  }),
+  constraints: z.object({ system: strings.optional(), project: strings.optional(), session: strings.optional(), user: strings.optional() }).strict(),
+  tokenBudget: z.object({
+    provider: z.string().min(1),
+    model: z.string().min(1),
+    maxInputTokens: z.number().int().positive(),
+    maxOutputTokens: z.number().int().positive(),
+    responseTokenReserve: count,
+    softLimitThresholdPct: z.number().int().min(0).max(100),
+  }),
+  sandbox: z.object({ deny: strings.optional(), allow: strings.optional() }).optional(),
+  activeFile: z.string().nullable().optional(),
+  userSelectedTargets: z
+    .object({ files: strings.optional(), symbols: z.array(z.object({ name: z.string().min(1), path: z.string().min(1) })).optional() })
+    .nullable()
+    .optional(),
+  lastError: z.object({ message: z.string(), path: z.string().optional(), line: z.number().int().positive().optional() }).nullable().optional(),
+  systemRules: z.string().optional(),
+  secrets: z.object({ highConfidence: z.enum(['redact', 'exclude']).optional(), mediumConfidence: z.enum(['redact', 'refuse']).optional() }).optional(),
+  tokenizer: z.object({ mode: z.enum(['estimate', 'exact']), encoding: z.enum(['o200k_base', 'cl100k_base']).optional() }).optional(),
+  maxHops: z.number().int().min(0).max(10).optional(),
+  maxFileBytes: z.number().int().positive().optional(),
+  bundleId: z.string().uuid().optional(),
+  correlationId: z.string().uuid().optional(),
+  createdAt: z.string().datetime({ offset: true }).optional(),
+});
+
+/** Validates a builder input; throws INVALID_PARAMS naming the first bad field. */
+export function validateBuildInput(value: unknown): BuildContextInput {
+  const result = inputSchema.safeParse(value);
+  if (result.success) return result.data as BuildContextInput;
+  const issue = result.error.issues[0]!;
+  const field = issue.path.length ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : 'input';
+  throw invalidParams(field, issue.message, { issues: result.error.issues.slice(0, 10).map((i) => ({ path: i.path.map(String), message: i.message })) });
+}

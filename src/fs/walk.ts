@@ -1,0 +1,100 @@
+/// <reference types="node" />
+// Node and Deno (through its node: compatibility): list a project directory for indexProject and
+// read files for buildContext, honouring .gitignore files (nested, with git's precedence) and the
+// never-send deny rules, without reading what those rules exclude. Exported as `ctxgate/fs`.
+import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import { CtxgateError } from '../errors.ts';
+import { createPathGates } from '../builder/default-gates.ts';
+import type { ProjectFile } from '../builder/project-index.ts';
+
+/** Options of {@link readProjectFiles}. */
+export interface WalkOptions {
+  /** Extra deny rules (.gitignore syntax) on top of the never-send defaults. */
+  deny?: string[];
+  /** Allow rules that re-include paths the deny rules exclude. */
+  allow?: string[];
+  /** Honour .gitignore files (default true). */
+  gitignore?: boolean;
+  /** Stop after this many files (default 200,000) so a wrong root cannot exhaust memory. */
+  maxFiles?: number;
+}
+
+interface Level {
+  base: string;
+  rules: Ignore;
+}
+
+/**
+ * Lists every file under `root` as `{ path, bytes }` with project-relative `/` paths. Files that
+ * .gitignore excludes are left out; files the deny rules never send are listed with their size
+ * only (so the builder can report them) and are not read. Symbolic links are not followed.
+ */
+export async function readProjectFiles(root: string, options: WalkOptions = {}): Promise<ProjectFile[]> {
+  const gates = createPathGates({ deny: options.deny, allow: options.allow });
+  const top = await realpath(root);
+  const max = options.maxFiles ?? 200_000;
+  const out: ProjectFile[] = [];
+
+  const walk = async (dir: string, rel: string, levels: Level[]): Promise<void> => {
+    let here = levels;
+    if (options.gitignore !== false) {
+      const text = await readFile(join(dir, '.gitignore'), 'utf8').catch(() => undefined);
+      if (text !== undefined) here = [...levels, { base: rel, rules: ignore().add(text) }];
+    }
+    const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (entry.name === '.git') continue;
+      const path = rel ? `${rel}/${entry.name}` : entry.name;
+      const isDir = entry.isDirectory();
+      if (entry.isSymbolicLink() || !(isDir || entry.isFile())) continue;
+      if (gitIgnored(here, path, isDir)) continue;
+      if (isDir) {
+        await walk(join(dir, entry.name), path, here);
+        continue;
+      }
+      if (out.length >= max) {
+        throw new CtxgateError('INVALID_PARAMS', `More than ${max} files under ${root}; point at the project root or raise maxFiles.`, { details: { maxFiles: max } });
+      }
+      const full = join(dir, entry.name);
+      if (gates.isDenied(path).denied) {
+        out.push({ path, byteSize: (await lstat(full)).size });
+        continue;
+      }
+      out.push({ path, bytes: new Uint8Array(await readFile(full)) });
+    }
+  };
+  await walk(top, '', []);
+  return out;
+}
+
+/** git's precedence: deeper .gitignore files win, and within one file the last matching rule wins. */
+function gitIgnored(levels: Level[], path: string, isDir: boolean): boolean {
+  let ignored = false;
+  for (const { base, rules } of levels) {
+    const relative = base ? path.slice(base.length + 1) : path;
+    const r = rules.test(isDir ? `${relative}/` : relative);
+    if (r.ignored) ignored = true;
+    else if (r.unignored) ignored = false;
+  }
+  return ignored;
+}
+
+/**
+ * A `readFile` for buildContext that reads project-relative paths under `root` and refuses
+ * anything that resolves outside it (`..`, absolute paths, symbolic links out of the tree).
+ */
+export function projectFileReader(root: string): (path: string) => Promise<Uint8Array> {
+  const gates = createPathGates();
+  return async (path) => {
+    const n = gates.normalizePath(path);
+    if (!n.ok) throw new CtxgateError('OUTSIDE_SANDBOX', `${JSON.stringify(path)} is outside the project root (${n.detail}).`, { details: { path } });
+    const top = await realpath(root);
+    const full = await realpath(resolve(top, ...n.path.split('/')));
+    if (full !== top && !full.startsWith(top + sep)) {
+      throw new CtxgateError('OUTSIDE_SANDBOX', `${JSON.stringify(path)} resolves outside the project root through a link.`, { details: { path } });
+    }
+    return new Uint8Array(await readFile(full));
+  };
+}

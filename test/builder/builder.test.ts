@@ -1,0 +1,327 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { buildContext, createCtxgate, isCtxgateError, type BuildContextInput, type BuildContextResult, type Engine, type ProjectIndex } from '../../src/index.ts';
+import { sha256HexSync } from '../../src/core/sha256.ts';
+import { initCore } from '../../src/core/core.ts';
+import { baseInput, contentsOf, dependencies, FAKE_DB_PASSWORD, FAKE_GITHUB_TOKEN, projectFiles, symbols } from '../fixtures/project.ts';
+
+let engine: Engine;
+let index: ProjectIndex;
+const files = projectFiles();
+const contents = contentsOf(files);
+
+beforeAll(async () => {
+  await initCore();
+  engine = await createCtxgate();
+  index = await engine.indexProject(files, { symbols, dependencies });
+});
+
+const input = (o: Partial<BuildContextInput> = {}): BuildContextInput => ({ ...baseInput(), projectIndex: index, ...o }) as BuildContextInput;
+const build = (o: Partial<BuildContextInput> = {}, c = contents): Promise<BuildContextResult> => buildContext(input(o), { contents: c, engine });
+const refusal = async (p: Promise<unknown>): Promise<any> =>
+  p.then(
+    () => {
+      throw new Error('expected a refusal');
+    },
+    (e: unknown) => e,
+  );
+const budget = (maxInputTokens: number, responseTokenReserve = 0, softLimitThresholdPct = 80) => ({
+  tokenBudget: { provider: 'test', model: 'test', maxInputTokens, maxOutputTokens: 1000, responseTokenReserve, softLimitThresholdPct },
+});
+const paths = (r: BuildContextResult) => r.bundle.blocks.map((b) => `${b.priority} ${b.blockType} ${b.title}`);
+
+describe('INV-CONTEXT-1 stable ordering', () => {
+  it('sorts by priority, then block type in the fixed order, then key bytewise', async () => {
+    const r = await build();
+    expect(paths(r)).toEqual([
+      'P0 system system rules',
+      'P0 constraints constraints',
+      'P0 file src/services/UserService.ts',
+      'P0 diff_hint task',
+      'P1 file src/db/client.ts',
+      'P1 file src/generated/table.ts',
+      'P1 file src/services/IUserService.ts',
+      'P2 file package.json',
+      'P2 file src/api/controller.ts',
+    ]);
+  });
+});
+
+describe('INV-CONTEXT-2 same inputs, same bundle', () => {
+  it('shuffling every input list gives the identical bundle, manifest and fingerprint', async () => {
+    const reference = JSON.stringify(await build());
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.nat(), { minLength: 40, maxLength: 40 }), async (r) => {
+        let k = 0;
+        const shuffle = <T>(xs: readonly T[]): T[] => {
+          const out = [...xs];
+          for (let i = out.length - 1; i > 0; i--) {
+            const j = r[k++ % r.length]! % (i + 1);
+            [out[i], out[j]] = [out[j]!, out[i]!];
+          }
+          return out;
+        };
+        const shuffledIndex: ProjectIndex = { ...index, files: shuffle(index.files), symbols: shuffle(index.symbols ?? []), dependencies: shuffle(index.dependencies ?? []) };
+        const again = await buildContext(input({ projectIndex: shuffledIndex }), { contents: new Map(shuffle([...contents])), engine });
+        expect(JSON.stringify(again)).toBe(reference);
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  it('a different constraint changes the config and bundle fingerprints but not the index fingerprint', async () => {
+    const a = await build();
+    const b = await build({ constraints: { project: ['MUST_NOT add dependencies', 'no new files'] } });
+    expect(b.manifest.fingerprints.projectIndexFingerprint).toBe(a.manifest.fingerprints.projectIndexFingerprint);
+    expect(b.manifest.fingerprints.configFingerprint).not.toBe(a.manifest.fingerprints.configFingerprint);
+    expect(b.manifest.fingerprints.bundleFingerprint).not.toBe(a.manifest.fingerprints.bundleFingerprint);
+  });
+});
+
+describe('INV-CONTEXT-3 no silent truncation', () => {
+  it('every block that does not fit is reported as removed or sliced, and token totals add up', async () => {
+    const r = await build(budget(1200));
+    const blockTokens = r.bundle.blocks.reduce((n, b) => n + b.meta.tokens, 0);
+    expect(r.budgetReport.estimatedInputTokens).toBe(blockTokens);
+    const removed = r.manifest.selection.excludedCandidates.filter((e) => e.reason === 'token_budget').map((e) => e.path);
+    expect(removed.length).toBeGreaterThan(0);
+    for (const path of removed) {
+      expect(r.redactionReport.redactions).toContainEqual(expect.objectContaining({ type: 'block_removed', target: path, reason: 'budget' }));
+      expect(r.bundle.blocks.some((b) => b.title === path)).toBe(false);
+    }
+    for (const b of r.bundle.blocks.filter((x) => x.meta.slicing && x.meta.slicing !== 'FULL_FILE')) {
+      expect(r.redactionReport.redactions).toContainEqual(expect.objectContaining({ type: 'content_sliced', target: b.title }));
+    }
+  });
+});
+
+describe('INV-CONTEXT-4 secrets never sent', () => {
+  it('redacts the planted token with a stable placeholder and reports it; the value appears nowhere', async () => {
+    const r = await build();
+    const client = r.bundle.blocks.find((b) => b.title === 'src/db/client.ts')!;
+    expect(client.content).toContain("const token = '[REDACTED:github-pat:1]';");
+    expect(r.redactionReport.redactions).toContainEqual({ type: 'pattern_redacted', target: 'src/db/client.ts', reason: 'secret', details: 'github-pat (high) at 3:16 → [REDACTED:github-pat:1]' });
+    const all = JSON.stringify(r);
+    expect(all.includes(FAKE_GITHUB_TOKEN)).toBe(false);
+    expect(all.includes(FAKE_DB_PASSWORD)).toBe(false);
+  });
+
+  it('.env is excluded by the never-send path rule (bad example of the spec)', async () => {
+    const r = await build();
+    expect(r.manifest.selection.excludedCandidates).toContainEqual({ path: '.env', reason: 'deny_rule' });
+    expect(r.redactionReport.redactions).toContainEqual(expect.objectContaining({ type: 'path_excluded', target: '.env', reason: 'deny_rule' }));
+  });
+
+  it('policy "exclude" removes a non-target file with a secret, and refuses a target with one', async () => {
+    const r = await build({ secrets: { highConfidence: 'exclude', mediumConfidence: 'redact' } });
+    expect(r.manifest.selection.excludedCandidates).toContainEqual({ path: 'src/db/client.ts', reason: 'secret_risk' });
+    const e = await refusal(build({ secrets: { highConfidence: 'exclude' }, planStep: { id: 's', targetFiles: ['src/db/client.ts'] } }));
+    expect(isCtxgateError(e, 'SECRET_RISK')).toBe(true);
+    expect(e.name).toBe('SecretRiskError');
+    expect(e.message).toMatch(/move the secrets out of the project or add a deny rule/);
+    expect(e.details.findings).toEqual([{ ruleId: 'github-pat', line: 3, column: 16, confidence: 'high' }]);
+    expect(JSON.stringify(e.details) + e.message).not.toContain(FAKE_GITHUB_TOKEN);
+  });
+
+  it('a secret in the constraints is redacted too (all text that would be sent is scanned)', async () => {
+    const r = await build({ constraints: { user: [`use token ${FAKE_GITHUB_TOKEN}`] } });
+    const c = r.bundle.blocks.find((b) => b.blockType === 'constraints')!;
+    expect(c.content).toBe('{"user":["use token [REDACTED:github-pat:1]"]}');
+  });
+});
+
+describe('budget rules', () => {
+  it('records the estimator id and decides ok / warn_soft_limit / refuse_hard_limit at the exact limits', async () => {
+    const r = await build();
+    const total = r.budgetReport.estimatedInputTokens;
+    expect(r.budgetReport.notes[0]).toBe('token estimator: ctxgate-est/1:o200k_base');
+    // hard = max − reserve; soft = floor(hard × pct / 100)
+    const atSoft = await build(budget(total * 2, total, 50)); // hard = total, soft = floor(total/2)
+    expect(atSoft.budgetReport).toMatchObject({ hardLimitTokens: total, softLimitTokens: Math.floor(total / 2), decision: 'warn_soft_limit' });
+    expect(atSoft.budgetReport.notes.some((n) => n.startsWith('warning:'))).toBe(true);
+    const ok = await build(budget(total, 0, 100));
+    expect(ok.budgetReport.decision).toBe('ok');
+    expect(ok.budgetReport.estimatedInputTokens).toBe(total);
+  });
+
+  it('exact counting is available and labelled', async () => {
+    const r = await build({ tokenizer: { mode: 'exact', encoding: 'cl100k_base' } });
+    expect(r.budgetReport.notes[0]).toBe('token estimator: exact:cl100k_base (js-tiktoken)');
+  });
+});
+
+describe('selection step 0: candidates', () => {
+  it('an ambiguous target symbol refuses with the candidate list; a user selection resolves it', async () => {
+    const e = await refusal(build({ planStep: { id: 's', targetSymbols: ['findUser'] } }));
+    expect(isCtxgateError(e, 'AMBIGUOUS_TARGET')).toBe(true);
+    expect(e.details.candidates).toEqual([
+      { name: 'findUser', path: 'src/services/UserService.ts', startLine: 5, kind: 'method' },
+      { name: 'findUser', path: 'src/legacy/users.ts', startLine: 1, kind: 'function' },
+    ]);
+    const ok = await build({ planStep: { id: 's', targetSymbols: ['findUser'] }, userSelectedTargets: { symbols: [{ name: 'findUser', path: 'src/services/UserService.ts' }] } });
+    expect(ok.manifest.selection.targetSymbols).toEqual(['findUser']);
+  });
+
+  it('unknown targets are INVALID_PARAMS naming the field', async () => {
+    const a = await refusal(build({ planStep: { id: 's', targetSymbols: ['nope'] } }));
+    expect(a.details.field).toBe('planStep.targetSymbols[0]');
+    const b = await refusal(build({ planStep: { id: 's', targetFiles: ['src/missing.ts'] } }));
+    expect(b.details.field).toBe('planStep.targetFiles[0]');
+  });
+
+  it('a target outside the project root is refused', async () => {
+    const e = await refusal(build({ planStep: { id: 's', targetFiles: ['../etc/passwd'] } }));
+    expect(isCtxgateError(e, 'OUTSIDE_SANDBOX')).toBe(true);
+  });
+});
+
+describe('selection step 2: ranking', () => {
+  it('scores with the spec weights and penalties', async () => {
+    const r = await build();
+    const score = Object.fromEntries(r.explain.filter((e) => e.score !== null).map((e) => [e.path, e.score]));
+    expect(score).toEqual({
+      'src/services/UserService.ts': 100, // target
+      'src/db/client.ts': 60, // direct dependency
+      'src/services/IUserService.ts': 55, // interface
+      'src/generated/table.ts': 60 - 10 * (2 - 1) - Math.floor(280669 / 200_000), // two hops, size penalty
+      'src/api/controller.ts': 40, // caller one hop
+      'package.json': 30, // config at the project root
+    });
+  });
+
+  it('a target symbol scores 90 and its file is sliced to the symbol region when the budget needs it', async () => {
+    const r = await build({ planStep: { id: 's', targetSymbols: ['loginAsync'] } });
+    expect(r.explain.find((e) => e.path === 'src/services/UserService.ts')).toMatchObject({ score: 90, reason: 'target_symbol' });
+  });
+});
+
+describe('selection step 4: fit to budget, in order', () => {
+  const decisions = async (max: number) => {
+    const r = await build({ ...budget(max), planStep: { id: 's', targetFiles: ['src/services/UserService.ts'], targetSymbols: ['loginAsync'] } });
+    return r;
+  };
+
+  it('removes P2 first (lowest rank first), then slices P1 to signatures, then removes P1, then slices the target', async () => {
+    const full = await decisions(1_000_000);
+    const tokens = Object.fromEntries(full.bundle.blocks.map((b) => [b.title, b.meta.tokens]));
+    const total = full.budgetReport.estimatedInputTokens;
+    // Just under the full size: only the lowest-ranked P2 block (package.json) goes.
+    const r1 = await decisions(total - 1);
+    expect(r1.manifest.selection.excludedCandidates.filter((e) => e.reason === 'token_budget').map((e) => e.path)).toEqual(['package.json']);
+    // Without all P2 it still does not fit: P1 files are sliced to signatures before any P1 is removed.
+    const withoutP2 = total - tokens['package.json']! - tokens['src/api/controller.ts']!;
+    const r2 = await decisions(withoutP2 - 1);
+    expect(r2.bundle.blocks.find((b) => b.title === 'src/generated/table.ts')!.meta.slicing).toBe('SIGNATURES_ONLY');
+    expect(r2.manifest.selection.excludedCandidates.filter((e) => e.reason === 'token_budget').map((e) => e.path).sort()).toEqual(['package.json', 'src/api/controller.ts']);
+    // Very tight: every P1 is gone and the target is cut to the loginAsync region (lines 9-13).
+    const p0 = ['system rules', 'constraints', 'task'].reduce((n, t) => n + tokens[t]!, 0);
+    const r3 = await decisions(p0 + 100);
+    const target = r3.bundle.blocks.find((b) => b.title === 'src/services/UserService.ts')!;
+    expect(target.meta.slicing).toBe('TARGET_REGION_ONLY');
+    const lines = new TextDecoder().decode(files[0]!.bytes).split('\n');
+    expect(target.content).toBe(`// lines 9-13\n${lines.slice(8, 13).join('\n')}`);
+    expect(r3.bundle.blocks.filter((b) => b.priority === 'P1')).toEqual([]);
+    expect(r3.redactionReport.redactions).toContainEqual(expect.objectContaining({ type: 'content_sliced', target: 'src/services/UserService.ts', reason: 'budget' }));
+  });
+
+  it('refuses ContextTooLarge with its budget report when P0 cannot fit even after slicing', async () => {
+    const e = await refusal(build(budget(50)));
+    expect(isCtxgateError(e, 'CONTEXT_TOO_LARGE')).toBe(true);
+    expect(e.name).toBe('ContextTooLargeError');
+    expect(e.details.budgetReport).toMatchObject({ decision: 'refuse_hard_limit', hardLimitTokens: 50, maxInputTokens: 50 });
+    expect(e.message).toMatch(/Narrow the scope/);
+  });
+});
+
+describe('slicing rules', () => {
+  it('never guesses: without line ranges or signatures a file is kept whole or removed', async () => {
+    const noHelp: ProjectIndex = { ...index, symbols: [], files: index.files.map(({ signatures, summary, ...f }) => f) };
+    const r = await build({ ...budget(700), projectIndex: noHelp });
+    for (const b of r.bundle.blocks) if (b.meta.slicing) expect(b.meta.slicing).toBe('FULL_FILE');
+  });
+});
+
+describe('edge cases', () => {
+  it('1: duplicate candidates are deduped by normalised path', async () => {
+    const dup: ProjectIndex = { ...index, files: [...index.files, { ...index.files.find((f) => f.path === 'src/db/client.ts')!, path: 'src/./db//client.ts' }] };
+    const r = await build({ projectIndex: dup });
+    expect(r.manifest.selection.includedFiles.filter((f) => f.path === 'src/db/client.ts')).toHaveLength(1);
+    expect(r.manifest.selection.excludedCandidates).toContainEqual({ path: 'src/db/client.ts', reason: 'duplicate' });
+  });
+
+  it('2: a file changed since indexing is read from the filesystem and its hash updated', async () => {
+    const changed = new TextEncoder().encode('export interface IUserService { renamed(): void }\n');
+    const r = await build({}, new Map([...contents, ['src/services/IUserService.ts', changed]]));
+    const f = r.manifest.selection.includedFiles.find((x) => x.path === 'src/services/IUserService.ts')!;
+    expect(f.hash).toBe(sha256HexSync(changed));
+    expect(r.bundle.blocks.find((b) => b.title === 'src/services/IUserService.ts')!.meta.source).toBe('filesystem');
+    expect(r.budgetReport.notes.some((n) => n.startsWith('index stale for src/services/IUserService.ts'))).toBe(true);
+  });
+
+  it('2: a candidate that cannot be read refuses with READ_FAILED', async () => {
+    const c = new Map(contents);
+    c.delete('src/db/client.ts');
+    const e = await refusal(build({}, c));
+    expect(isCtxgateError(e, 'READ_FAILED')).toBe(true);
+    expect(e.details.path).toBe('src/db/client.ts');
+  });
+
+  it('3: an unsupported encoding excludes the file; as the target it refuses', async () => {
+    const weird = new Uint8Array([0x66, 0x6f, 0x81, 0x8d, 0x90, 0x9d, 0x6f]); // not UTF-8, undefined in windows-1252
+    const c = new Map([...contents, ['src/db/client.ts', weird]]);
+    const r = await build({}, c);
+    expect(r.manifest.selection.excludedCandidates).toContainEqual({ path: 'src/db/client.ts', reason: 'binary' });
+    const e = await refusal(build({ planStep: { id: 's', targetFiles: ['src/db/client.ts'] } }, c));
+    expect(isCtxgateError(e, 'UNSUPPORTED_ENCODING')).toBe(true);
+  });
+
+  it('4: binary content is excluded (fail closed)', async () => {
+    const r = await build();
+    expect(r.manifest.selection.excludedCandidates).toContainEqual({ path: 'assets/logo.png', reason: 'binary' });
+  });
+});
+
+describe('input validation', () => {
+  const cases: [string, (i: any) => void][] = [
+    ['purpose', (i) => (i.purpose = 'review')],
+    ['tokenBudget.maxInputTokens', (i) => (i.tokenBudget = { ...i.tokenBudget, maxInputTokens: -1 })],
+    ['projectIndex.files[0].hash', (i) => (i.projectIndex = { ...i.projectIndex, files: [{ ...i.projectIndex.files[0], hash: 'XYZ' }] })],
+    ['constraints.user', (i) => (i.constraints = { user: 'not a list' })],
+    ['projectIndex.symbols[0].endLine', (i) => (i.projectIndex = { ...i.projectIndex, symbols: [{ name: 'a', path: 'a.ts', startLine: 5, endLine: 2 }] })],
+  ];
+  for (const [field, mutate] of cases) {
+    it(`a malformed ${field} is INVALID_PARAMS naming it`, async () => {
+      const i: any = structuredClone(input());
+      mutate(i);
+      const e = await refusal(buildContext(i, { contents, engine }));
+      expect(isCtxgateError(e, 'INVALID_PARAMS')).toBe(true);
+      expect(e.details.field).toBe(field);
+    });
+  }
+});
+
+describe('logging restrictions', () => {
+  it('log events carry paths, hashes, sizes, reasons and counts, never contents or secrets', async () => {
+    const events: unknown[] = [];
+    await buildContext(input(), { contents, engine, logger: (e) => events.push(e) });
+    const text = JSON.stringify(events);
+    expect(events.length).toBeGreaterThan(5);
+    expect(text).toContain('src/db/client.ts');
+    for (const f of files) {
+      const body = new TextDecoder().decode(f.bytes);
+      for (const line of body.split('\n').filter((l) => l.trim().length > 12)) expect(text.includes(line)).toBe(false);
+    }
+    expect(text.includes(FAKE_GITHUB_TOKEN)).toBe(false);
+    const hidden: unknown[] = [];
+    await buildContext(input(), { contents, engine, hidePathsInLogs: true, logger: (e) => hidden.push(e) });
+    expect(JSON.stringify(hidden)).not.toContain('src/db/client.ts');
+  });
+});
+
+describe('purpose: intent', () => {
+  it('intent extraction sees project metadata only, no file contents', async () => {
+    const r = await build({ purpose: 'intent', planStep: null });
+    expect(r.bundle.blocks.map((b) => b.blockType)).toEqual(['system', 'constraints', 'project_meta', 'diff_hint']);
+    expect(r.bundle.blocks.find((b) => b.blockType === 'project_meta')!.content).toBe('8 files\n.env\nassets/ (1 files)\npackage.json\nsrc/ (5 files)');
+  });
+});

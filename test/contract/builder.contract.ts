@@ -1,0 +1,46 @@
+import { buildContext, createCtxgate, isCtxgateError, type BuildContextInput } from '../../src/index.ts';
+import { baseInput, contentsOf, dependencies, FAKE_GITHUB_TOKEN, projectFiles, symbols } from '../fixtures/project.ts';
+import golden from '../vectors/bundle-golden.json' with { type: 'json' };
+import type { Harness } from './harness.ts';
+
+/** The golden bundles: byte-identical results in every runtime (INV-CONTEXT-2). */
+export function builderContract({ describe, it, expect, runtime }: Harness): void {
+  describe(`context builder (${runtime})`, () => {
+    it('indexes the fixture project to the golden index fingerprint', async () => {
+      await using engine = await createCtxgate();
+      const index = await engine.indexProject(projectFiles(), { symbols, dependencies });
+      expect(index.projectIndexFingerprint).toBe(golden.projectIndexFingerprint);
+    });
+
+    for (const c of golden.cases) {
+      it(`builds the golden bundle "${c.name}" byte for byte`, async () => {
+        await using engine = await createCtxgate();
+        const files = projectFiles();
+        const projectIndex = await engine.indexProject(files, { symbols, dependencies });
+        const input = { ...baseInput(), ...(c.overrides as Partial<BuildContextInput>), projectIndex } as BuildContextInput;
+        const result = await buildContext(input, { contents: contentsOf(files), engine });
+        const text = JSON.stringify(result);
+        expect(text.includes(FAKE_GITHUB_TOKEN)).toBe(false);
+        expect(result.manifest.fingerprints).toEqual(c.result.manifest.fingerprints);
+        expect(JSON.parse(text)).toEqual(c.result);
+      });
+    }
+
+    it('refuses a too-small budget the same way everywhere', async () => {
+      await using engine = await createCtxgate();
+      const files = projectFiles();
+      const projectIndex = await engine.indexProject(files, { symbols, dependencies });
+      const input = {
+        ...baseInput(),
+        projectIndex,
+        tokenBudget: { provider: 't', model: 't', maxInputTokens: 50, maxOutputTokens: 10, responseTokenReserve: 0, softLimitThresholdPct: 80 },
+      } as BuildContextInput;
+      const error = await buildContext(input, { contents: contentsOf(files), engine }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(isCtxgateError(error, 'CONTEXT_TOO_LARGE')).toBe(true);
+      expect((error as { details: { budgetReport: unknown } }).details.budgetReport).toEqual(golden.refusalBudgetReport);
+    });
+  });
+}
