@@ -96,6 +96,7 @@ async function report() {
   const rows = [];
   const wasm = sizes(await readFile(join(root, 'src/core/wasm/ctxgate.wasm')));
   rows.push(['core .wasm', wasm]);
+  if (!wasmOnly) rows.push(['component .wasm', sizes(await readFile(join(root, 'dist/component/ctxgate.component.wasm')))]);
   if (!wasmOnly) {
     const js = (await walk(join(root, 'dist'))).filter((f) => f.endsWith('.js') && !f.endsWith('.map'));
     const all = Buffer.concat(await Promise.all(js.map((f) => readFile(f))));
@@ -109,6 +110,8 @@ async function report() {
 await buildCore();
 if (!wasmOnly) {
   await buildLibrary();
+  step('component: WIT + canonical-ABI core -> dist/component/ (jco)');
+  await (await import('./component.mjs')).buildComponent();
   if (!noWeb) await buildPlayground();
 }
 await report();

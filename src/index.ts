@@ -37,8 +37,39 @@ export type { BlockSortKey, BlockType, Priority } from './core/sort.ts';
 export { crc32 as crc32Sync, utf8Check as utf8CheckSync } from './core/checksum.ts';
 export type { Utf8Check } from './core/checksum.ts';
 
-// Token counts
+// Secrets: scanning, redaction, path and content gates
+export { scanSecrets } from './secrets/scan.ts';
+export { redactSecrets } from './secrets/redact.ts';
+export { RULES, RULESET_VERSION } from './secrets/rules.generated.ts';
+export type { BuiltinRule } from './secrets/rules.generated.ts';
+export { createPathGate, normalizeProjectPath, NEVER_SEND_PATHS } from './secrets/paths.ts';
+export type { PathGate, PathGateOptions, PathDecision, NormalizedPath } from './secrets/paths.ts';
+export { checkContent, detectEncoding, decodeText, isBinary } from './secrets/content.ts';
+export type { ContentDecision, ContentGateOptions, EncodingDetection, TextEncodingName } from './secrets/content.ts';
+export type { ScanOptions, UserSecretRule, SecretFinding, Redaction, RedactResult, Confidence } from './secrets/types.ts';
+
+// Tokens: estimates, exact counts, models, the budget API of spec 003
 export type { TokenCount, TokenCounter } from './tokens/counter.ts';
+export { estimateTokens, estimatorVersion, ESTIMATOR_ID, estimatorEncoder } from './core/tokens.ts';
+export { TOKEN_ENCODINGS, DEFAULT_ENCODING } from './tokens/encoding.ts';
+export type { TokenEncoding, EncodingOptions } from './tokens/encoding.ts';
+export { countTokens, exactCounter } from './tokens/exact.ts';
+export { estimator } from './tokens/estimator.ts';
+export { CALIBRATION_INFO } from './tokens/calibration.generated.ts';
+export { BUILTIN_MODELS, getModel, modelRegistry, modelEstimator } from './tokens/models.ts';
+export type { ModelInfo, ModelTokenizer, ModelRegistry } from './tokens/models.ts';
+export { truncateToTokenBudget } from './tokens/truncate.ts';
+export { applyContextBudget } from './tokens/budget.ts';
+export type { ContextBudgetResult, ContextBudgetOutcome, ApplyContextBudgetOptions } from './tokens/budget.ts';
+export { jsonlBudgetLog } from './tokens/budget-log.ts';
+export type { BudgetLog, BudgetLogEntry, LineWriter } from './tokens/budget-log.ts';
+export { DEFAULT_MANIFESTS, DEFAULT_NARRATIVE_CAP, HANDOFF_FIELDS, narrativeCap, resolveManifest } from './tokens/manifest.ts';
+export type { PhaseManifest, HandoffField, ManifestOverride } from './tokens/manifest.ts';
+export { buildHandoffContext } from './tokens/handoff.ts';
+export type { PhaseHandoff, BuildHandoffOptions } from './tokens/handoff.ts';
+export { decideBudget } from './tokens/limits.ts';
+export type { BudgetLimits, BudgetLimitsInput } from './tokens/limits.ts';
+export { indexedDbLineWriter } from './tokens/budget-log.idb.ts';
 
 // The Context Builder (spec 001)
 export { buildContext } from './builder/build-context.ts';
@@ -117,3 +148,54 @@ export type {
   ConversationState,
   ReasoningState,
 } from './layers/model.ts';
+
+// Tool-output policy (spec 000)
+export { defineToolLimits, defineLimits, toolLimitsFor, assertWithinLimit, resolveLimit, GLOBAL_LIMITS, DEFAULT_TOOL_LIMITS, MIN_MAX_BYTES, deepFreeze } from './policy/limits.ts';
+export type { ToolLimits, TruncationStrategy } from './policy/limits.ts';
+export { ARIA_LIMITS } from './policy/aria-limits.ts';
+export type { ContextSegment } from './policy/aria-limits.ts';
+export { wrapOutput, wrapOutputMulti, wrapScalarOutput, selectItems } from './policy/wrap.ts';
+export type { WrapOptions, WrapOutputOptions, ListSpec } from './policy/wrap.ts';
+export { wrapTextOutput } from './policy/wrap-text.ts';
+export type { WrapTextOptions, TextOutputMeta } from './policy/wrap-text.ts';
+export type { OutputMeta, ListMeta, WithMeta } from './policy/meta.ts';
+export { createErrorMeta, toToolError, isToolErrorOutput, STANDARD_TOOL_ERROR_CODES } from './policy/tool-error.ts';
+export type { ToolErrorCode, ToolErrorOutput, ErrorMeta } from './policy/tool-error.ts';
+export { summarizeSequence, summarizeRoute, routeStats, securityClass, truncateList } from './policy/summarize.ts';
+export { aggregateDaily } from './policy/aggregate-history.ts';
+export { groupByCategory } from './policy/group-tree.ts';
+export { truncateText, splitLines } from './policy/truncate-text.ts';
+export { SessionBudget, withBudgetWarning, getContextBudget, resetContextBudget } from './policy/budget.ts';
+export type { BudgetPersistence, BudgetState, BudgetCheck, BudgetLevel, BudgetEvents, SessionBudgetOptions } from './policy/budget.ts';
+export { sanitizeField, stripHtml, limitLength, escapeMarkdown, sanitizeOutput, dropSensitiveFields, redactForLog, SENSITIVE_KEY_PATTERN } from './policy/sanitize.ts';
+export type { Redactor } from './policy/sanitize.ts';
+export { TtlCache, VersionedCache } from './policy/cache.ts';
+export { defineSingleton, registerSingletonReset, resetAllSingletons, singletonNames } from './policy/singletons.ts';
+export { withLogContext, jsonOutputAdapter } from './policy/log-context.ts';
+export type { LogRecord, LogContextOptions, OutputAdapter } from './policy/log-context.ts';
+export { cite, citeSde, citeEos, citeEsi, citeWiki, formatCitation, defineCitationFormats, ARIA_CITATION_FORMATS } from './policy/provenance.ts';
+export { applyToolPolicy, withToolPolicy, boundToolResult } from './policy/mcp.ts';
+export type { McpPolicyOptions, AppliedPolicy } from './policy/mcp.ts';
+export { utf8ByteLength, jsonByteLength } from './policy/bytes.ts';
+export type { Clock } from './policy/clock.ts';
+
+// AgentContext store (spec 004). Backends are per-runtime entries: ctxgate/store/indexeddb,
+// ctxgate/store/deno-kv, ctxgate/store/durable-object; the memory backend is here.
+export type * from './store/model.ts';
+export { NAMESPACES, isNamespace, CONTEXT_SCHEMA_VERSION, createAgentContext, validateAgentContext, validateField, agentContextSchema } from './store/model.ts';
+export { ContextValidator, DEFAULT_AGENT_PERMISSIONS } from './store/access.ts';
+export type { NamespaceGrant } from './store/access.ts';
+export { ContextSizeChecker, DEFAULT_CONTEXT_LIMITS, getStats } from './store/limits.ts';
+export type { ContextLimits, ContextStats } from './store/limits.ts';
+export { DiffTracker, summarizeDiff } from './store/diff.ts';
+export type { CapturedDiff } from './store/diff.ts';
+export { AuditTrail, DEFAULT_AUDIT_HISTORY } from './store/audit.ts';
+export { serializeContext, deserializeContext, cloneContext } from './store/serialize.ts';
+export { MigrationRegistry, migrateContext } from './store/migrations.ts';
+export type { Migration } from './store/migrations.ts';
+export { externalizeArtifacts, loadArtifactContent, resolveArtifacts } from './store/artifacts.ts';
+export type { ContextStore, ArtifactStore, LoadedContext, SaveOptions, DeleteOptions } from './store/context-store.ts';
+export type { StoredRecord } from './store/record.ts';
+export { recordChecksum } from './store/record.ts';
+export { FORBIDDEN_KEYS } from './store/json-safety.ts';
+export { createMemoryStore } from './store/backends/memory.ts';
