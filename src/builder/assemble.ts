@@ -111,7 +111,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
   }
 
   // ---- Step 1: hard exclusions (fail closed), reading every candidate from the filesystem.
-  const prepared = new Map<string, { text: string; hash: string; encoding: Encoding; byteSize: number; lineCount: number; current: boolean }>();
+  const prepared = new Map<string, { text: string; hash: string; encoding: Encoding; byteSize: number; lineCount: number; current: boolean; clean: boolean }>();
   const kept: Candidate[] = [];
   const intentOnly = input.purpose === 'intent';
   for (const c of [...candidates].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
@@ -186,7 +186,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
       exclude(c.path, 'secret_risk', `${list.length} finding(s): ${where(list)}`, info);
       continue;
     }
-    prepared.set(c.path, { text, hash: bytesHash, encoding, byteSize, lineCount: countLines(text), current });
+    prepared.set(c.path, { text, hash: bytesHash, encoding, byteSize, lineCount: countLines(text), current, clean: findings.length === 0 });
     kept.push(c);
   }
 
@@ -242,9 +242,10 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     const p = prepared.get(r.path)!;
     const variants = new Map<SlicingLevel, { content: string; tokens: number }>();
     for (const [level, raw] of availableSlices(r, p.text, p.lineCount, p.current)) {
-      variants.set(level, { content: safe(raw, r.path), tokens: tokensOf(r.path, '') });
+      // The whole file was scanned in step 1; a clean file's full text needs no second pass.
+      const content = level === 'FULL_FILE' && p.clean ? raw : safe(raw, r.path);
+      variants.set(level, { content, tokens: tokensOf(r.path, content) });
     }
-    for (const [level, v] of variants) variants.set(level, { content: v.content, tokens: tokensOf(r.path, v.content) });
     works.push({
       blockType: 'file',
       priority: r.priority,
@@ -407,12 +408,8 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
       detail: `score ${r.base} base − ${r.penalties.size} size − ${r.penalties.distance} distance − ${r.penalties.duplicate} duplicate = ${r.score}`,
     });
   }
-  for (const e of explain) {
-    if (e.outcome === 'dropped') {
-      const r = ranked.find((x) => x.path === e.path);
-      if (r) e.score = r.score;
-    }
-  }
+  const scoreOf = new Map(ranked.map((r) => [r.path, r.score]));
+  for (const e of explain) if (e.outcome === 'dropped') e.score = scoreOf.get(e.path) ?? null;
   explain.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
   return {

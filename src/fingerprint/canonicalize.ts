@@ -78,6 +78,9 @@ function compareUtf16(a: string, b: string): number {
 }
 
 function checkWellFormed(s: string, path: string): void {
+  // The engine's native check first (ES2024); the loop below only locates the fault for the message.
+  const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
+  if (native && native.call(s)) return;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0xd800 || c > 0xdfff) continue;
