@@ -1,6 +1,7 @@
 import { CtxgateError, invalidParams } from '../errors.ts';
 import type { ArtifactStore } from './context-store.ts';
-import { canonicalJson, isSha256Hex, sha256Hex, utf8Encode } from './hash.ts';
+import { canonicalize } from '../fingerprint/canonicalize.ts';
+import { isSha256Hex, sha256Hex, utf8Encode } from './hash.ts';
 import { parseSafeJson } from './json-safety.ts';
 import type { ContextLimits } from './limits.ts';
 import { resolveLimits } from './limits.ts';
@@ -21,9 +22,9 @@ export async function verifyArtifact(key: string, data: Uint8Array): Promise<Uin
   return data;
 }
 
-/** Bytes stored for an artifact's content: its canonical JSON, UTF-8. */
+/** Bytes stored for an artifact's content: its RFC 8785 canonical JSON, UTF-8. */
 export function artifactBytes(content: unknown): Uint8Array<ArrayBuffer> {
-  return utf8Encode(canonicalJson(content));
+  return utf8Encode(canonicalize(content));
 }
 
 /** Result of {@link externalizeArtifacts}. */

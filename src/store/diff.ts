@@ -1,8 +1,9 @@
 import { invalidParams } from '../errors.ts';
-import { canonicalJson } from './hash.ts';
+import { canonicalize } from '../fingerprint/canonicalize.ts';
+import { copyJson, jsonEqual } from './json-data.ts';
 import { isPlainObject } from './json-safety.ts';
 import type { AgentContext, ContextChanges, ContextDiff, Namespace } from './model.ts';
-import { NAMESPACES } from './model.ts';
+import { NAMESPACES, isNamespace } from './model.ts';
 
 /**
  * Fields that are maps from a name to a value: their entries are diffed one by one. Every other
@@ -75,38 +76,54 @@ export class DiffTracker {
 
   /** Snapshots `context` as the baseline. */
   constructor(context: AgentContext, options: DiffTrackerOptions = {}) {
-    this.baseline = structuredClone(context);
+    this.baseline = copyJson(context);
     this.now = options.now ?? (() => new Date());
   }
 
   /**
    * Diffs `context` against the baseline, attributes it to `agentId`, and makes `context` the new
-   * baseline, so consecutive agents each get only their own changes.
+   * baseline, so consecutive agents each get only their own changes. Changed values are compared
+   * as RFC 8785 text, so one JCS cannot represent (NaN, a lone surrogate) is UNSUPPORTED_VALUE.
    */
   capture(agentId: string, context: AgentContext): CapturedDiff {
     if (typeof agentId !== 'string' || agentId === '') throw invalidParams('agentId', 'must be a non-empty string');
     const changes: ContextChanges = {};
     const keysWritten: string[] = [];
+    // The next baseline reuses the baseline's own private copy of every unchanged field and copies
+    // only what changed, so a capture costs one comparison walk, not a comparison and a full copy.
+    const next: Record<string, unknown> = {};
+    for (const key of Object.keys(context)) if (!isNamespace(key)) setMember(next, key, copyJson((context as unknown as Record<string, unknown>)[key]));
     for (const ns of NAMESPACES) {
-      const before = (this.baseline[ns] ?? {}) as unknown as Record<string, unknown>;
-      const after = (context[ns] ?? {}) as unknown as Record<string, unknown>;
+      const before = (isPlainObject(this.baseline[ns]) ? this.baseline[ns] : {}) as unknown as Record<string, unknown>;
+      const afterValue: unknown = context[ns];
+      const after = (isPlainObject(afterValue) ? afterValue : {}) as Record<string, unknown>;
       const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+      const nextNs: Record<string, unknown> = {};
       for (const key of keys) {
         const counters = diffField(ns, key, before[key], after[key]);
+        if (Object.hasOwn(after, key)) setMember(nextNs, key, counters === undefined && Object.hasOwn(before, key) ? before[key] : copyJson(after[key]));
         if (counters === undefined) continue;
         keysWritten.push(`${ns}.${key}`);
         Object.assign((changes[ns] ??= {}), counters);
       }
+      if (isPlainObject(afterValue)) next[ns] = nextNs;
+      else if (afterValue !== undefined || Object.hasOwn(context, ns)) next[ns] = copyJson(afterValue);
     }
-    this.baseline = structuredClone(context);
+    this.baseline = next as unknown as AgentContext;
     return new CapturedDiff({ timestamp: this.now().toISOString(), agentId, changes }, keysWritten);
   }
 }
 
+/** Sets `key` as an own data member, even `__proto__` (plain assignment would change the prototype). */
+function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
 /** Counters for one field, or undefined if it did not change. */
 function diffField(ns: Namespace, key: string, before: unknown, after: unknown): Record<string, number> | undefined {
-  // Cheap exit for the common case of an untouched field; canonical text settles key-order noise.
-  if (JSON.stringify(before) === JSON.stringify(after) || canonicalJson(before) === canonicalJson(after)) return undefined;
+  // Key order does not count, as in RFC 8785 text; untouched strings compare by reference.
+  if (jsonEqual(before, after)) return undefined;
   let counts: { added: number; removed: number; modified: number } | undefined;
   if ((Array.isArray(before) || before === undefined) && Array.isArray(after)) counts = diffArrays(before ?? [], after);
   else if (Array.isArray(before) && after === undefined) counts = diffArrays(before, []);
@@ -133,7 +150,7 @@ function identity(item: unknown, text: string): string {
 function diffArrays(before: readonly unknown[], after: readonly unknown[]): { added: number; removed: number; modified: number } {
   const pool = new Map<string, string[]>();
   for (const item of before) {
-    const text = canonicalJson(item);
+    const text = canonicalize(item);
     const id = identity(item, text);
     const bucket = pool.get(id);
     if (bucket) bucket.push(text);
@@ -142,7 +159,7 @@ function diffArrays(before: readonly unknown[], after: readonly unknown[]): { ad
   let added = 0;
   let modified = 0;
   for (const item of after) {
-    const text = canonicalJson(item);
+    const text = canonicalize(item);
     const bucket = pool.get(identity(item, text));
     if (bucket === undefined || bucket.length === 0) {
       added++;
@@ -166,7 +183,7 @@ function diffMaps(before: Record<string, unknown>, after: Record<string, unknown
   let modified = 0;
   for (const key of Object.keys(after)) {
     if (!Object.hasOwn(before, key)) added++;
-    else if (canonicalJson(before[key]) !== canonicalJson(after[key])) modified++;
+    else if (!jsonEqual(before[key], after[key])) modified++;
   }
   for (const key of Object.keys(before)) if (!Object.hasOwn(after, key)) removed++;
   return { added, removed, modified };

@@ -1,27 +1,3 @@
-import { isPlainObject } from './json-safety.ts';
-
-/**
- * JSON text with object keys sorted by UTF-16 code units at every depth, so equal data always
- * gives equal text. Numbers and strings are written as `JSON.stringify` writes them, which is what
- * RFC 8785 prescribes too; the project's RFC 8785 canonicaliser can replace this later.
- */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value)) as string;
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (isPlainObject(value)) {
-    // A null-prototype target, so a `__proto__` key (refused elsewhere) could never reach a prototype here.
-    const out = Object.create(null) as Record<string, unknown>;
-    for (const key of Object.keys(value).sort()) {
-      if (value[key] !== undefined) out[key] = sortKeys(value[key]);
-    }
-    return out;
-  }
-  return value;
-}
-
 const encoder = new TextEncoder();
 
 /** UTF-8 bytes of a string, typed for `crypto.subtle`. */

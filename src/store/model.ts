@@ -618,6 +618,14 @@ export function validateField(namespace: Namespace, key: string, value: unknown)
  */
 export function validateAgentContext(value: unknown, field = 'context'): AgentContext {
   assertSafeJson(value, field);
+  return validateAgentContextSchema(value, field);
+}
+
+/**
+ * The schema half of {@link validateAgentContext}, for data that already passed `assertSafeJson`
+ * (such as the output of `parseSafeJson`), so loading a context walks it once, not twice.
+ */
+export function validateAgentContextSchema(value: unknown, field = 'context'): AgentContext {
   const result = agentContextSchema.safeParse(value);
   if (!result.success) throw toInvalidParams(result.error, field);
   return value as AgentContext;

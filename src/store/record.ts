@@ -1,5 +1,6 @@
 import { ConflictError, CtxgateError, invalidParams } from '../errors.ts';
 import { isCtxgateError } from '../errors.ts';
+import { canonicalize } from '../fingerprint/canonicalize.ts';
 import { isSha256Hex, sha256Hex } from './hash.ts';
 import { isPlainObject } from './json-safety.ts';
 import type { MigrationRegistry } from './migrations.ts';
@@ -26,11 +27,15 @@ export interface StoredRecord {
 /** Longest accepted context id; keeps keys within every backend's key limit (2 KiB in Deno KV and DOs). */
 export const MAX_ID_LENGTH = 512;
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /** Throws INVALID_PARAMS unless `id` is a usable context id. */
 export function assertContextId(id: unknown, field = 'id'): asserts id is string {
   if (typeof id !== 'string' || id === '' || id.length > MAX_ID_LENGTH) {
     throw invalidParams(field, `must be a non-empty string of at most ${MAX_ID_LENGTH} characters`);
   }
+  // The id is part of the RFC 8785 checksum body, and JCS has no form for broken UTF-16.
+  if (LONE_SURROGATE.test(id)) throw invalidParams(field, 'contains a lone surrogate, which is not valid Unicode; use well-formed text');
 }
 
 /** Throws INVALID_PARAMS unless `version` is a store version (a non-negative safe integer). */
@@ -41,12 +46,13 @@ export function assertVersion(version: unknown, field: string): asserts version 
 }
 
 /**
- * The checksum of a record body. Because `contextText` is canonical JSON and the body's keys
- * (`context`, `id`, `version`) are already in sorted order, this text is exactly the canonical
- * JSON of `{ context, id, version }`, computed without re-parsing the context.
+ * The checksum of a record body: SHA-256 of the RFC 8785 text of `{ context, id, version }`.
+ * `contextText` is already RFC 8785 output (see `serializeContext`) and the body's member names
+ * are already in sorted order, so splicing it between the canonical id and version gives exactly
+ * that text without re-parsing a context of up to 10 MB on every save and load.
  */
 export function recordChecksum(id: string, version: number, contextText: string): Promise<string> {
-  return sha256Hex(`{"context":${contextText},"id":${JSON.stringify(id)},"version":${version}}`);
+  return sha256Hex(`{"context":${contextText},"id":${canonicalize(id)},"version":${canonicalize(version)}}`);
 }
 
 /** Validates and serialises `context` into a sealed record for `id` at `version`. */

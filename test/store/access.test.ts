@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ContextViolationError } from '../../src/errors.ts';
 import { ContextValidator, DEFAULT_AGENT_PERMISSIONS } from '../../src/store/access.ts';
-import { canonicalJson } from '../../src/store/hash.ts';
+import { canonicalize } from '../../src/fingerprint/canonicalize.ts';
 import type { Namespace } from '../../src/store/model.ts';
 import { NAMESPACES, createAgentContext, namespaceKeys } from '../../src/store/model.ts';
 import { sampleContext } from './contract.ts';
@@ -56,15 +56,15 @@ describe('access control', () => {
       for (const ns of NAMESPACES) {
         for (const key of namespaceKeys(ns)) {
           const ctx = sampleContext('acl');
-          const before = canonicalJson(ctx);
+          const before = canonicalize(ctx);
           const allowed = grant === '*' || (ns === 'metadata' ? key === 'locale' : grant.includes(ns));
           const write = () => v.safeSet(ctx, agent, ns, key, validValue[`${ns}.${key}`]);
           if (allowed) {
             write();
-            expect(canonicalJson((ctx[ns] as unknown as Record<string, unknown>)[key])).toBe(canonicalJson(validValue[`${ns}.${key}`]));
+            expect(canonicalize((ctx[ns] as unknown as Record<string, unknown>)[key])).toBe(canonicalize(validValue[`${ns}.${key}`]));
           } else {
             expect(write).toThrow(ContextViolationError);
-            expect(canonicalJson(ctx)).toBe(before);
+            expect(canonicalize(ctx)).toBe(before);
           }
           expect(v.canRead(agent, ns)).toBe(true);
         }
@@ -90,7 +90,7 @@ describe('access control', () => {
   it('refuses invalid values with INVALID_PARAMS naming the field, leaving the context unchanged', () => {
     const v = new ContextValidator();
     const ctx = sampleContext('inv');
-    const before = canonicalJson(ctx);
+    const before = canonicalize(ctx);
     const cases: [Namespace, string, unknown, string][] = [
       ['reasoning', 'intents', [{ type: 'q', confidence: 1.5 }], 'reasoning.intents[0].confidence'],
       ['reasoning', 'intents', [{ type: 'q', confidence: 0.5, extra: 1 }], 'reasoning.intents[0].extra'],
@@ -108,13 +108,13 @@ describe('access control', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(() => v.safeSet(ctx, 'orchestrator', 'reasoning', 'entities', cyclic)).toThrow(expect.objectContaining({ details: { field: 'reasoning.entities.self' } }));
-    expect(canonicalJson(ctx)).toBe(before);
+    expect(canonicalize(ctx)).toBe(before);
   });
 
   it('rejects __proto__, constructor and prototype keys at any depth of JSON.parse payloads', () => {
     const v = new ContextValidator();
     const ctx = sampleContext('proto');
-    const before = canonicalJson(ctx);
+    const before = canonicalize(ctx);
     const payloads: [string, string][] = [
       ['{"__proto__": {"polluted": "yes"}}', 'reasoning.entities.__proto__'],
       ['{"a": {"b": [{"constructor": {"prototype": {"polluted": "yes"}}}]}}', 'reasoning.entities.a.b[0].constructor'],
@@ -128,7 +128,7 @@ describe('access control', () => {
     expect(() => v.safeSet(ctx, 'orchestrator', 'llm', 'cache', JSON.parse('{"k":{"__proto__":{"isAdmin":true}}}'))).toThrow(
       expect.objectContaining({ code: 'INVALID_PARAMS', details: { field: 'llm.cache.k.__proto__' } }),
     );
-    expect(canonicalJson(ctx)).toBe(before);
+    expect(canonicalize(ctx)).toBe(before);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
   });
@@ -155,7 +155,7 @@ describe('access control', () => {
   it('checks size before writing: ContextSizeError with limit, current and maximum; context unchanged', () => {
     const v = new ContextValidator({ limits: { maxNamespaceSize: 1000, maxTotalSize: 2900, maxArrayItems: 3 } });
     const ctx = createAgentContext('s', 't', { createdAt: '2026-01-01T00:00:00.000Z' });
-    const before = canonicalJson(ctx);
+    const before = canonicalize(ctx);
     expect(() => v.safeSet(ctx, 'inference', 'reasoning', 'summary', 'x'.repeat(2000))).toThrow(
       expect.objectContaining({ name: 'ContextSizeError', code: 'CONTEXT_SIZE', details: expect.objectContaining({ limit: 'maxNamespaceSize', maximum: 1000 }) }),
     );
@@ -165,11 +165,11 @@ describe('access control', () => {
     );
     v.safeSet(ctx, 'inference', 'reasoning', 'summary', 'x'.repeat(800));
     v.safeSet(ctx, 'inference', 'enrichment', 'contextLinks', ['y'.repeat(800)]);
-    const afterTwo = canonicalJson(ctx);
+    const afterTwo = canonicalize(ctx);
     expect(() => v.safeSet(ctx, 'inference', 'llm', 'cache', { z: 'z'.repeat(900) })).toThrow(
       expect.objectContaining({ code: 'CONTEXT_SIZE', details: expect.objectContaining({ limit: 'maxTotalSize', current: 2991, maximum: 2900 }) }),
     );
-    expect(canonicalJson(ctx)).toBe(afterTwo);
+    expect(canonicalize(ctx)).toBe(afterTwo);
     expect(afterTwo).not.toBe(before);
   });
 });

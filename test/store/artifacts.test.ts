@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { artifactBytes, externalizeArtifacts, loadArtifactContent, resolveArtifacts } from '../../src/store/artifacts.ts';
 import { createMemoryStore } from '../../src/store/backends/memory.ts';
 import type { ArtifactStore } from '../../src/store/context-store.ts';
-import { canonicalJson, sha256Hex } from '../../src/store/hash.ts';
+import { canonicalize } from '../../src/fingerprint/canonicalize.ts';
+import { sha256Hex } from '../../src/store/hash.ts';
 import { getStats } from '../../src/store/limits.ts';
 import { createAgentContext } from '../../src/store/model.ts';
 import { recordChecksum } from '../../src/store/record.ts';
@@ -15,7 +16,7 @@ describe('hashing', () => {
   it('has known answers and canonical key order', async () => {
     expect(await sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
     expect(await sha256Hex(new Uint8Array(0))).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
-    expect(canonicalJson({ b: 1, a: [{ d: 1, c: null }], é: 'x', Z: true })).toBe('{"Z":true,"a":[{"c":null,"d":1}],"b":1,"é":"x"}');
+    expect(canonicalize({ b: 1, a: [{ d: 1, c: null }], é: 'x', Z: true })).toBe('{"Z":true,"a":[{"c":null,"d":1}],"b":1,"é":"x"}');
   });
 
   it('the record checksum is the SHA-256 of the canonical JSON of { context, id, version } (property)', async () => {
@@ -23,8 +24,8 @@ describe('hashing', () => {
       fc.asyncProperty(fc.string({ minLength: 1 }), fc.integer({ min: 1, max: 1e9 }), fc.string(), async (id, version, summary) => {
         const ctx = createAgentContext('s', 't', { createdAt: '2026-01-01T00:00:00Z' });
         ctx.reasoning.summary = summary;
-        const text = canonicalJson(ctx);
-        expect(await recordChecksum(id, version, text)).toBe(await sha256Hex(canonicalJson({ version, id, context: ctx })));
+        const text = canonicalize(ctx);
+        expect(await recordChecksum(id, version, text)).toBe(await sha256Hex(canonicalize({ version, id, context: ctx })));
       }),
       { numRuns: 50 },
     );
@@ -69,9 +70,9 @@ describe('artifact externalisation', () => {
     };
     const ctx = createAgentContext('s', 't');
     ctx.retrieval.artifacts = [art('a', 70_000)];
-    const before = canonicalJson(ctx);
+    const before = canonicalize(ctx);
     await expect(externalizeArtifacts(ctx, failing)).rejects.toThrow('disk full');
-    expect(canonicalJson(ctx)).toBe(before);
+    expect(canonicalize(ctx)).toBe(before);
   });
 
   it('a missing artifact is NOT_FOUND; a wrong size or damaged bytes are CORRUPT_RECORD', async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ContextValidator } from '../../src/store/access.ts';
 import { AuditTrail } from '../../src/store/audit.ts';
 import { DiffTracker, summarizeDiff } from '../../src/store/diff.ts';
-import { canonicalJson } from '../../src/store/hash.ts';
+import { canonicalize } from '../../src/fingerprint/canonicalize.ts';
 import type { AgentRun } from '../../src/store/model.ts';
 import { createAgentContext } from '../../src/store/model.ts';
 import { sampleContext } from './contract.ts';
@@ -23,6 +23,37 @@ describe('diff tracking', () => {
     expect(diff.toJSON()).toEqual({ timestamp: '2026-03-01T00:00:01.000Z', agentId: 'intent_detection', changes: { reasoning: { intents_added: 1 } } });
     expect(diff.keysWritten).toEqual(['reasoning.intents']);
     expect(diff.isEmpty).toBe(false);
+  });
+
+  it('sees in-place edits after any capture: the baseline never shares data with the context (property)', () => {
+    type Edit = { field: 'intents' | 'links' | 'entities' | 'summary'; n: number };
+    const edit = fc.record({ field: fc.constantFrom<Edit['field']>('intents', 'links', 'entities', 'summary'), n: fc.nat(5) });
+    fc.assert(
+      fc.property(fc.array(fc.array(edit, { maxLength: 3 }), { minLength: 1, maxLength: 6 }), (rounds) => {
+        const ctx = sampleContext('inplace');
+        const tracker = new DiffTracker(ctx, { now: clock() });
+        const snapshot = () => new Map(['reasoning.intents', 'enrichment.contextLinks', 'reasoning.entities', 'reasoning.summary'].map((k) => {
+          const [ns, key] = k.split('.') as [string, string];
+          return [k, canonicalize((ctx as unknown as Record<string, Record<string, unknown>>)[ns]![key])];
+        }));
+        let before = snapshot();
+        for (const edits of rounds) {
+          for (const { field, n } of edits) {
+            // Every edit mutates in place: the arrays and objects the previous capture saw.
+            if (field === 'intents') ctx.reasoning.intents[0]!.entities!.push(`e${n}`);
+            if (field === 'links') ctx.enrichment.contextLinks.push(`l${n}`);
+            if (field === 'entities') (ctx.reasoning.entities.repo as Record<string, unknown>).stars = n;
+            if (field === 'summary') ctx.reasoning.summary += String(n);
+          }
+          const after = snapshot();
+          const expected = [...after.keys()].filter((k) => after.get(k) !== before.get(k));
+          const order = ['reasoning.entities', 'reasoning.intents', 'reasoning.summary', 'enrichment.contextLinks'];
+          expect(tracker.capture('agent', ctx).keysWritten).toEqual(order.filter((k) => expected.includes(k)));
+          before = after;
+        }
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it('diffs arrays by id or value, maps by entry, other fields as one value', () => {
@@ -131,14 +162,14 @@ describe('audit trail', () => {
     const ctx = createAgentContext('s', 't');
     const audit = new AuditTrail({ limits: { maxNamespaceSize: 400 } });
     audit.recordRun(ctx, run(1));
-    const before = canonicalJson(ctx);
+    const before = canonicalize(ctx);
     expect(() => audit.recordRun(ctx, { ...run(2), durationMs: -1 })).toThrow(
       expect.objectContaining({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field: 'audit.agentRuns[0].durationMs' }) }),
     );
     expect(() => audit.recordRun(ctx, { ...run(2), error: 'e'.repeat(500) })).toThrow(
       expect.objectContaining({ code: 'CONTEXT_SIZE', details: expect.objectContaining({ limit: 'maxNamespaceSize', namespace: 'audit' }) }),
     );
-    expect(canonicalJson(ctx)).toBe(before);
+    expect(canonicalize(ctx)).toBe(before);
   });
 
   it('runs the spec workflow: safeSet, capture, then audit the run and the diff', () => {

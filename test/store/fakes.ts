@@ -3,7 +3,8 @@
  * backends run the contract in Node too. They model the semantics the backends rely on (atomic
  * commits with versionstamp checks; transactions rolled back when the closure throws; values
  * copied by structured clone; every call yields to the event loop so concurrent callers
- * interleave). The real engines are exercised by the lead's Deno and workerd runs.
+ * interleave). The real engines run the same contract in test/deno/store.test.ts and
+ * test/workerd/store.workerd.test.ts.
  */
 import type { DenoKvAtomicLike, DenoKvLike, KvEntryMaybeLike, KvKey } from '../../src/store/backends/deno-kv.ts';
 import type { DurableObjectStorageLike, DurableObjectStorageOps } from '../../src/store/backends/durable-object.ts';
@@ -22,6 +23,8 @@ export class FakeDenoKv implements DenoKvLike {
   /** Counts commits, to let tests fail the n-th one. */
   commits = 0;
   failCommit: ((n: number) => boolean) | undefined;
+  /** Commits still to refuse the way a KV file locked by another connection does. */
+  lockedCommits = 0;
 
   async get(key: KvKey): Promise<KvEntryMaybeLike> {
     await tick();
@@ -56,6 +59,10 @@ export class FakeDenoKv implements DenoKvLike {
         await tick();
         this.commits++;
         if (this.failCommit?.(this.commits)) throw new TypeError('simulated KV failure');
+        if (this.lockedCommits > 0) {
+          this.lockedCommits--;
+          throw new TypeError('database is locked');
+        }
         for (const m of mutations) {
           if (!m.del && m.value instanceof Uint8Array && m.value.length > 65_536) throw new TypeError('Value too large (max 65536 bytes)');
         }

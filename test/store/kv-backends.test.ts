@@ -65,6 +65,24 @@ describe('Deno KV store', () => {
     await expect(store.load('a')).rejects.toMatchObject({ code: 'CORRUPT_RECORD', details: { reason: 'missing or damaged chunk' } });
   });
 
+  it('retries commits refused with "database is locked" (another connection writing), then reports STORAGE_FAILURE', async () => {
+    const kv = new FakeDenoKv();
+    const store = createDenoKvStore(kv);
+    kv.lockedCommits = 3;
+    expect(await store.save('a', sampleContext('v1'), { expectedVersion: 0 })).toEqual({ version: 1 });
+    expect(kv.lockedCommits).toBe(0);
+    expect(await store.load('a')).toEqual({ context: sampleContext('v1'), version: 1 });
+    // A lock that never clears is not retried forever; the previous version stays.
+    kv.lockedCommits = Number.POSITIVE_INFINITY;
+    await expect(store.save('a', sampleContext('v2'), { expectedVersion: 1 })).rejects.toMatchObject({
+      code: 'STORAGE_FAILURE',
+      details: { operation: 'save' },
+      cause: { message: 'database is locked' },
+    });
+    kv.lockedCommits = 0;
+    expect(await store.load('a')).toEqual({ context: sampleContext('v1'), version: 1 });
+  });
+
   it('closes only a database it opened', async () => {
     const kv = new FakeDenoKv();
     await createDenoKvStore(kv).close();

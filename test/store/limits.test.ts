@@ -20,6 +20,10 @@ describe('size limits and stats', () => {
 
   it('counts UTF-8 bytes like TextEncoder (property)', () => {
     expect(utf8ByteLength('aé€😀')).toBe(10);
+    // Lone surrogates count as the U+FFFD the encoder writes; long text crosses the scratch window.
+    expect(utf8ByteLength('\ud800x\udc00')).toBe(7);
+    const long = `${'a'.repeat(65_535)}😀${'é€'.repeat(40_000)}`;
+    expect(utf8ByteLength(long)).toBe(65_535 + 4 + 200_000);
     fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => utf8ByteLength(s) === new TextEncoder().encode(s).length));
   });
 

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../src/store/hash.ts';
+import { canonicalize } from '../../src/fingerprint/canonicalize.ts';
+import { createMemoryStore } from '../../src/store/backends/memory.ts';
 import { MigrationRegistry } from '../../src/store/migrations.ts';
 import { CONTEXT_SCHEMA_VERSION, createAgentContext } from '../../src/store/model.ts';
 import { cloneContext, deserializeContext, serializeContext } from '../../src/store/serialize.ts';
@@ -64,7 +65,7 @@ describe('serialisation', () => {
           ctx.reasoning.intents = intents;
           ctx.reasoning.entities = JSON.parse(JSON.stringify(entities)) as Record<string, unknown>;
           const back = deserializeContext(serializeContext(ctx));
-          expect(canonicalJson(back)).toBe(canonicalJson(ctx));
+          expect(canonicalize(back)).toBe(canonicalize(ctx));
         },
       ),
       { numRuns: 150 },
@@ -86,6 +87,28 @@ describe('serialisation', () => {
     } catch (e) {
       expect((e as { details: { field: string } }).details.field).toBe('context.reasoning.sumary');
     }
+  });
+
+  it('writes RFC 8785 text: the same as canonicalize, byte for byte', () => {
+    const ctx = sampleContext('jcs');
+    ctx.reasoning.confidenceScores = { b: 1e21, a: 0.1 + 0.2, c: -0 };
+    ctx.reasoning.entities = { z: 1, é: 'x', A: [{ y: 2, x: 1 }] };
+    const text = serializeContext(ctx);
+    expect(text).toBe(canonicalize(ctx));
+    expect(text).toContain('"confidenceScores":{"a":0.30000000000000004,"b":1e+21,"c":0}');
+    expect(text).toContain('"entities":{"A":[{"x":1,"y":2}],"z":1,"é":"x"}');
+  });
+
+  it('refuses a lone surrogate with INVALID_PARAMS naming the field, and in a store id', async () => {
+    const ctx = sampleContext('surrogate');
+    ctx.reasoning.summary = 'ok \ud800 broken';
+    expect(() => serializeContext(ctx)).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS', details: { field: 'context.reasoning.summary' } }));
+    const keyed = sampleContext('surrogate-key');
+    keyed.reasoning.entities = { ['k\udc00']: 1 };
+    expect(() => serializeContext(keyed)).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS', details: { field: 'context.reasoning.entities' } }));
+    const store = createMemoryStore();
+    await expect(store.save('id-\ud83d', sampleContext('x'), { expectedVersion: 0 })).rejects.toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'id' } });
+    expect((await store.save('id-\ud83d\ude00', sampleContext('x'), { expectedVersion: 0 })).version).toBe(1);
   });
 
   it('clones deeply: changing the clone leaves the original alone', () => {

@@ -56,6 +56,71 @@ const CHUNKS_PER_COMMIT = 8;
 /** Loads retried when a concurrent save swapped the head under the reader. */
 const LOAD_ATTEMPTS = 3;
 
+/** Attempts of one KV call that fails because another connection holds the database's write lock. */
+const BUSY_ATTEMPTS = 12;
+
+/**
+ * True for the error a file-backed Deno KV throws while another connection (another process,
+ * or another `Deno.openKv` of the same file) holds SQLite's write lock. Nothing was applied, so
+ * the call can be repeated as it was; atomic checks keep a repeated commit correct.
+ */
+function isBusy(error: unknown): boolean {
+  return error instanceof Error && /database (table )?is locked|SQLITE_BUSY/i.test(error.message);
+}
+
+/** Runs `call`, repeating it with jittered backoff while the database is locked by another writer. */
+async function retryBusy<T>(call: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      if (!isBusy(error) || attempt >= BUSY_ATTEMPTS) throw error;
+      const base = Math.min(2 ** attempt, 64);
+      await new Promise((resolve) => setTimeout(resolve, base / 2 + Math.random() * base));
+    }
+  }
+}
+
+/** An atomic operation that is rebuilt and committed again while the database is locked. */
+class RetryingAtomic implements DenoKvAtomicLike {
+  private readonly steps: ((op: DenoKvAtomicLike) => DenoKvAtomicLike)[] = [];
+
+  constructor(private readonly kv: DenoKvLike) {}
+
+  check(...checks: { key: KvKey; versionstamp: string | null }[]): DenoKvAtomicLike {
+    this.steps.push((op) => op.check(...checks));
+    return this;
+  }
+
+  set(key: KvKey, value: unknown): DenoKvAtomicLike {
+    this.steps.push((op) => op.set(key, value));
+    return this;
+  }
+
+  delete(key: KvKey): DenoKvAtomicLike {
+    this.steps.push((op) => op.delete(key));
+    return this;
+  }
+
+  commit(): Promise<{ ok: true; versionstamp: string } | { ok: false }> {
+    return retryBusy(() => this.steps.reduce((op, step) => step(op), this.kv.atomic()).commit());
+  }
+}
+
+/**
+ * `kv` with reads and commits retried while another connection holds the write lock. Found in
+ * real Deno: two handles on one KV file racing to save each got "database is locked", so neither
+ * save landed; with the retry one wins and the other gets its ConflictError.
+ */
+function retryingKv(kv: DenoKvLike): DenoKvLike {
+  return {
+    get: (key) => retryBusy(() => kv.get(key)),
+    list: (selector) => kv.list(selector),
+    atomic: () => new RetryingAtomic(kv),
+    close: () => kv.close(),
+  };
+}
+
 /** Options of {@link createDenoKvStore} and {@link openDenoKvStore}. */
 export interface DenoKvStoreOptions {
   /** Key prefix for everything this store writes; default `['ctxgate']`. */
@@ -84,11 +149,14 @@ function isArtifactHead(value: unknown): value is ArtifactHead {
 class DenoKvContextStore implements ContextStore {
   private readonly prefix: KvKey;
 
+  private readonly kv: DenoKvLike;
+
   constructor(
-    private readonly kv: DenoKvLike,
+    kv: DenoKvLike,
     private readonly options: DenoKvStoreOptions,
     private readonly ownsKv: boolean,
   ) {
+    this.kv = retryingKv(kv);
     this.prefix = options.prefix ?? ['ctxgate'];
   }
 
