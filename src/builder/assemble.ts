@@ -3,7 +3,7 @@
 // inputs: it runs inside the worker on bytes that arrived in one transfer, and calls the core
 // (hashing, scanning, estimation, sorting) directly.
 import { ContextTooLargeError, CtxgateError, SecretRiskError, invalidParams } from '../errors.ts';
-import { sha256HexSync } from '../core/sha256.ts';
+import { sha256HexSync, sha256ManySync } from '../core/sha256.ts';
 import { sortBlockKeysSync } from '../core/sort.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
 import { fingerprintSync } from '../fingerprint/fingerprint.ts';
@@ -372,7 +372,10 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     if (w.blockType === 'file') meta.slicing = w.level;
     return { blockType: w.blockType, priority: w.priority, title: w.title, content: v.content, meta };
   });
-  const blocks: ContextBlock[] = blocksNoId.map((b) => ({ blockId: derivedUuid('block', b.blockType, b.priority, b.title, sha256HexSync(b.content)), ...b }));
+  // Every block's content hashed in one call into the core; ids and the bundle fingerprint are
+  // built from these hashes, so fingerprinting costs the same whatever the content size.
+  const contentHashes = sha256ManySync(blocksNoId.map((b) => b.content));
+  const blocks: ContextBlock[] = blocksNoId.map((b, i) => ({ blockId: derivedUuid('block', b.blockType, b.priority, b.title, contentHashes[i]!), ...b }));
 
   const includedFiles = liveList
     .filter((w) => w.ranked)
@@ -385,7 +388,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     model: input.tokenBudget,
     intent: input.intent,
     planStep: input.planStep ?? null,
-    blocks,
+    blocks: blocks.map((b, i) => ({ ...b, content: undefined, contentSha256: contentHashes[i] })),
     selection,
     projectIndexFingerprint: projectFp,
     configFingerprint: configFp,
