@@ -15,82 +15,116 @@ import { CtxgateError } from '../errors.ts';
  * is `undefined` are omitted, as in JSON. `toJSON()` is honoured (so a Date becomes its ISO string).
  */
 export function canonicalize(value: unknown): string {
-  return serialize(value, '$', new Set());
+  const out: string[] = [];
+  new Writer(out).write(value);
+  return out.join('');
 }
 
-function fail(path: string, what: string, hint: string): never {
-  throw new CtxgateError('UNSUPPORTED_VALUE', `Cannot canonicalize ${what} at ${path}: ${hint}`, { details: { path, what } });
-}
+// The path to the current value is kept as a stack of keys and only turned into text for an
+// error message, so the happy path allocates nothing per member.
+class Writer {
+  readonly #out: string[];
+  readonly #keys: (string | number)[] = [];
+  readonly #seen = new Set<object>();
 
-function serialize(value: unknown, path: string, seen: Set<object>): string {
-  switch (typeof value) {
-    case 'string':
-      checkWellFormed(value, path);
-      return JSON.stringify(value);
-    case 'number':
-      if (!Number.isFinite(value)) fail(path, String(value), 'JSON has no NaN or Infinity; encode it as a string or null');
-      return Object.is(value, -0) ? '0' : String(value);
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'bigint':
-      fail(path, 'a BigInt', 'convert it to a string or a safe integer first');
-    case 'undefined':
-      fail(path, 'undefined', 'JSON has no undefined; use null or leave the member out');
-    case 'function':
-    case 'symbol':
-      fail(path, `a ${typeof value}`, 'only JSON data can be fingerprinted');
+  constructor(out: string[]) {
+    this.#out = out;
   }
-  if (value === null) return 'null';
-  const obj = value as object;
-  if (typeof (obj as { toJSON?: unknown }).toJSON === 'function') {
-    return serialize((obj as { toJSON(key: string): unknown }).toJSON(''), path, seen);
-  }
-  if (seen.has(obj)) fail(path, 'a cycle', 'the value refers to itself');
-  seen.add(obj);
-  try {
+
+  write(value: unknown): void {
+    const out = this.#out;
+    switch (typeof value) {
+      case 'string':
+        this.#checkWellFormed(value, false);
+        out.push(JSON.stringify(value));
+        return;
+      case 'number':
+        if (!Number.isFinite(value)) this.#fail(String(value), 'JSON has no NaN or Infinity; encode it as a string or null');
+        out.push(Object.is(value, -0) ? '0' : String(value));
+        return;
+      case 'boolean':
+        out.push(value ? 'true' : 'false');
+        return;
+      case 'bigint':
+        this.#fail('a BigInt', 'convert it to a string or a safe integer first');
+      case 'undefined':
+        this.#fail('undefined', 'JSON has no undefined; use null or leave the member out');
+      case 'function':
+      case 'symbol':
+        this.#fail(`a ${typeof value}`, 'only JSON data can be fingerprinted');
+    }
+    if (value === null) {
+      out.push('null');
+      return;
+    }
+    const obj = value as object;
+    if (typeof (obj as { toJSON?: unknown }).toJSON === 'function') {
+      this.write((obj as { toJSON(key: string): unknown }).toJSON(''));
+      return;
+    }
+    if (this.#seen.has(obj)) this.#fail('a cycle', 'the value refers to itself');
+    this.#seen.add(obj);
+    const keys = this.#keys;
     if (Array.isArray(obj)) {
-      const parts: string[] = [];
-      for (let i = 0; i < obj.length; i++) parts.push(serialize(obj[i], `${path}[${i}]`, seen));
-      return `[${parts.join(',')}]`;
-    }
-    const proto = Object.getPrototypeOf(obj);
-    if (proto !== Object.prototype && proto !== null) {
-      const name = (obj as { constructor?: { name?: string } }).constructor?.name ?? 'object';
-      fail(path, `a ${name}`, 'only plain objects and arrays are JSON data; convert it first');
-    }
-    const keys = Object.keys(obj).sort(compareUtf16);
-    const parts: string[] = [];
-    for (const key of keys) {
-      const member = (obj as Record<string, unknown>)[key];
-      if (member === undefined) continue;
-      checkWellFormed(key, `${path} (member name)`);
-      parts.push(`${JSON.stringify(key)}:${serialize(member, `${path}.${key}`, seen)}`);
-    }
-    return `{${parts.join(',')}}`;
-  } finally {
-    seen.delete(obj);
-  }
-}
-
-/** RFC 8785 sorts member names by UTF-16 code units, which is JavaScript's default string order. */
-function compareUtf16(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function checkWellFormed(s: string, path: string): void {
-  // The engine's native check first (ES2024); the loop below only locates the fault for the message.
-  const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
-  if (native && native.call(s)) return;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0xd800 || c > 0xdfff) continue;
-    if (c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        i++;
-        continue;
+      out.push('[');
+      for (let i = 0; i < obj.length; i++) {
+        if (i) out.push(',');
+        keys.push(i);
+        this.write(obj[i]);
+        keys.pop();
       }
+      out.push(']');
+    } else {
+      const proto = Object.getPrototypeOf(obj);
+      if (proto !== Object.prototype && proto !== null) {
+        const name = (obj as { constructor?: { name?: string } }).constructor?.name ?? 'object';
+        this.#fail(`a ${name}`, 'only plain objects and arrays are JSON data; convert it first');
+      }
+      // RFC 8785 sorts member names by UTF-16 code units: JavaScript's default string order.
+      const names = Object.keys(obj).sort();
+      out.push('{');
+      let first = true;
+      for (const name of names) {
+        const member = (obj as Record<string, unknown>)[name];
+        if (member === undefined) continue;
+        keys.push(name);
+        this.#checkWellFormed(name, true);
+        out.push(first ? '' : ',', JSON.stringify(name), ':');
+        first = false;
+        this.write(member);
+        keys.pop();
+      }
+      out.push('}');
     }
-    fail(path, `a lone surrogate (U+${c.toString(16).toUpperCase()}) at index ${i}`, 'the string is not valid Unicode');
+    this.#seen.delete(obj);
+  }
+
+  #path(memberName: boolean): string {
+    const keys = memberName ? this.#keys.slice(0, -1) : this.#keys;
+    const path = keys.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`)).join('');
+    return `$${path}${memberName ? ' (member name)' : ''}`;
+  }
+
+  #fail(what: string, hint: string, memberName = false): never {
+    const path = this.#path(memberName);
+    throw new CtxgateError('UNSUPPORTED_VALUE', `Cannot canonicalize ${what} at ${path}: ${hint}`, { details: { path, what } });
+  }
+
+  #checkWellFormed(s: string, memberName: boolean): void {
+    // The engine's native check first (ES2024); the loop only locates the fault for the message.
+    const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
+    if (native && native.call(s)) return;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 0xd800 || c > 0xdfff) continue;
+      if (c <= 0xdbff && i + 1 < s.length) {
+        const d = s.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) {
+          i++;
+          continue;
+        }
+      }
+      this.#fail(`a lone surrogate (U+${c.toString(16).toUpperCase()}) at index ${i}`, 'the string is not valid Unicode', memberName);
+    }
   }
 }
