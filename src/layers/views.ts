@@ -5,6 +5,7 @@
  */
 import { invalidParams } from '../errors.ts';
 import type { TokenCount, TokenCounter } from '../tokens/counter.ts';
+import { estimator } from '../tokens/estimator.ts';
 import { fitDocument } from './budget.ts';
 import type { ViewBudgetReport } from './budget.ts';
 import { composeView } from './compose.ts';
@@ -16,8 +17,12 @@ import type { ConversationLayerRecipe, EntityLayerRecipe, LayerRecipe, Reasoning
 
 /** Options of every view builder. */
 export interface ViewOptions {
-  /** Counts the rendered view's tokens. */
-  counter: TokenCounter;
+  /**
+   * Counts the rendered view's tokens. Default: ctxgate's estimator for `o200k_base`
+   * (`estimator()`, counts marked `exact: false`), which needs the core loaded (`await init()`);
+   * pass `await exactCounter()` for exact counts or your model's own counter.
+   */
+  counter?: TokenCounter;
   /** Overrides the recipe's budget; 0 means unlimited. */
   budget?: number;
 }
@@ -54,10 +59,14 @@ export const BUILTIN_VIEWS: Readonly<Record<BuiltinNode, ViewRecipe>> = Object.f
 /**
  * Builds any node's view from its recipe (a built-in one or one from `defineNodeView`). Throws
  * `CONTEXT_TOO_LARGE` when even the protected part exceeds the budget, `INVALID_PARAMS` for a bad
- * budget or a missing counter.
+ * budget or a counter that is not a function, and `NOT_INITIALIZED` when the default estimator is
+ * used before the core is loaded.
  */
-export function buildNodeView(state: LayeredContextState, recipe: ViewRecipe, options: ViewOptions): NodeView {
-  if (typeof options?.counter !== 'function') throw invalidParams('options.counter', 'is required: pass a TokenCounter.');
+export function buildNodeView(state: LayeredContextState, recipe: ViewRecipe, options: ViewOptions = {}): NodeView {
+  if (options.counter !== undefined && typeof options.counter !== 'function') {
+    throw invalidParams('options.counter', 'must be a TokenCounter function; leave it out to use the built-in estimator.');
+  }
+  const counter = options.counter ?? estimator();
   // Recipes are tiny; validating every call keeps a hand-built one from rendering garbage.
   const checked = defineNodeView(recipe);
   const budget = options.budget ?? checked.budget;
@@ -65,27 +74,27 @@ export function buildNodeView(state: LayeredContextState, recipe: ViewRecipe, op
     throw invalidParams('options.budget', 'must be a whole number of tokens, 0 or more (0 means unlimited).');
   }
   const { selection, document } = composeView(state, checked);
-  const fitted = fitDocument(document, budget, options.counter, checked.node);
+  const fitted = fitDocument(document, budget, counter, checked.node);
   return { node: checked.node, ...selection, text: fitted.text, tokens: fitted.tokens, budget: fitted.budget };
 }
 
 /** Understand's view: every entity tier in full, the full conversation with pending state, its own curation history. */
-export function buildUnderstandContext(state: LayeredContextState, options: ViewOptions): NodeView {
+export function buildUnderstandContext(state: LayeredContextState, options: ViewOptions = {}): NodeView {
   return buildNodeView(state, UNDERSTAND_VIEW, options);
 }
 
 /** Think's view: refs and labels, `DO NOT re-read`, recent turns with summary and pending state, last turns' steps and curation. */
-export function buildThinkContext(state: LayeredContextState, options: ViewOptions): NodeView {
+export function buildThinkContext(state: LayeredContextState, options: ViewOptions = {}): NodeView {
   return buildNodeView(state, THINK_VIEW, options);
 }
 
 /** Act's view: full entity data (active and generated), recent turns, this turn's steps, results and notes. */
-export function buildActContext(state: LayeredContextState, options: ViewOptions): NodeView {
+export function buildActContext(state: LayeredContextState, options: ViewOptions = {}): NodeView {
   return buildNodeView(state, ACT_VIEW, options);
 }
 
 /** Reply's view: entity labels, recent turns with engagement and pending state, what was just accomplished. */
-export function buildReplyContext(state: LayeredContextState, options: ViewOptions): NodeView {
+export function buildReplyContext(state: LayeredContextState, options: ViewOptions = {}): NodeView {
   return buildNodeView(state, REPLY_VIEW, options);
 }
 

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { invalidParams } from '../errors.ts';
 import type { TokenCounter } from '../tokens/counter.ts';
+import { estimator } from '../tokens/estimator.ts';
 import { KB, toJsonText, utf8ByteLength } from './bytes.ts';
 import { isoTimestamp, systemClock } from './clock.ts';
 import type { Clock } from './clock.ts';
@@ -60,11 +61,15 @@ export interface SessionBudgetOptions {
   softBytes?: number;
   /** Hard limit in bytes (default 100 KB). */
   hardBytes?: number;
-  /** Soft limit in tokens (needs `counter`; default none). */
+  /** Soft limit in tokens (default none). */
   softTokens?: number;
-  /** Hard limit in tokens (needs `counter`; default none). */
+  /** Hard limit in tokens (default none). */
   hardTokens?: number;
-  /** Counts tokens of each output; without it only bytes are tracked. */
+  /**
+   * Counts tokens of each output. Default: with a token limit set, ctxgate's estimator for
+   * `o200k_base` (`estimator()`, needs the core loaded with `await init()`); without token limits,
+   * none, and only bytes are tracked.
+   */
   counter?: TokenCounter;
   /** Keeps the state across restarts; call `load()` once before use. */
   persistence?: BudgetPersistence;
@@ -121,10 +126,11 @@ export class SessionBudget {
     if (this.softTokens !== undefined && this.hardTokens !== undefined && this.softTokens > this.hardTokens) {
       throw invalidParams('softTokens', `(${this.softTokens}) must not exceed hardTokens (${this.hardTokens})`);
     }
-    if ((this.softTokens !== undefined || this.hardTokens !== undefined) && options.counter === undefined) {
-      throw invalidParams('counter', 'is required when token limits are set; pass the TokenCounter the model uses');
+    if (options.counter !== undefined && typeof options.counter !== 'function') {
+      throw invalidParams('counter', 'must be a TokenCounter function; leave it out to use the built-in estimator with token limits');
     }
-    this.#counter = options.counter;
+    const tokenLimits = this.softTokens !== undefined || this.hardTokens !== undefined;
+    this.#counter = options.counter ?? (tokenLimits ? estimator() : undefined);
     this.#persistence = options.persistence;
     this.#clock = options.clock ?? systemClock;
   }

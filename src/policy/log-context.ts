@@ -11,6 +11,7 @@ import type { Clock } from './clock.ts';
 import { withBudgetWarning } from './budget.ts';
 import type { BudgetCheck, BudgetLevel, SessionBudget } from './budget.ts';
 import { GLOBAL_LIMITS } from './limits.ts';
+import { defaultRedactor } from './redactor.ts';
 import { redactForLog } from './sanitize.ts';
 import type { Redactor } from './sanitize.ts';
 import { limitChars } from './text-limits.ts';
@@ -60,7 +61,11 @@ export interface LogContextOptions<A extends unknown[], R> {
   budget?: SessionBudget | ((...args: A) => SessionBudget | undefined);
   /** The action of a call (default: `args[0].action` when it is a string). */
   action?: (...args: A) => string | undefined;
-  /** Redacts secrets in logged parameters and in messages of unexpected errors. */
+  /**
+   * Redacts secrets in logged parameters and in messages of unexpected errors. Default: the secret
+   * scanner (`secretRedactor()`) once the core is loaded (`await init()`); before that, parameter
+   * strings are logged as `[N chars]` and messages of unexpected errors are withheld.
+   */
   redact?: Redactor;
   /** How to measure and annotate outputs (default: JSON objects with `_meta`). */
   output?: OutputAdapter<R>;
@@ -120,6 +125,7 @@ export function withLogContext<A extends unknown[], R>(
     });
   return async (...args: A): Promise<R> => {
     const started = clock();
+    const redact = options.redact ?? defaultRedactor();
     const action = limitChars(actionOf(...args) ?? '', 100) || null;
     const base = { dispatcher, action };
     const params = args.length > 0 && args[0] !== null && typeof args[0] === 'object' ? args[0] : undefined;
@@ -128,7 +134,7 @@ export function withLogContext<A extends unknown[], R>(
       event: 'start',
       ...base,
       timestamp: new Date(started).toISOString(),
-      params: params === undefined ? null : redactForLog(params, options.redact ? { redact: options.redact } : {}),
+      params: params === undefined ? null : redactForLog(params, redact ? { redact } : {}),
     });
     const budget = typeof options.budget === 'function' ? options.budget(...args) : options.budget;
     try {
@@ -166,7 +172,7 @@ export function withLogContext<A extends unknown[], R>(
         ...base,
         timestamp: new Date(ended).toISOString(),
         elapsedMs: ended - started,
-        error: errorText(error, options.redact),
+        error: errorText(error, redact),
         errorType: error instanceof Error ? error.name : typeof error,
         errorCode: isCtxgateError(error) ? error.code : null,
       });

@@ -20,6 +20,7 @@ import type { ToolLimits } from './limits.ts';
 import { withLogContext } from './log-context.ts';
 import type { LogRecord, OutputAdapter } from './log-context.ts';
 import type { OutputMeta } from './meta.ts';
+import { defaultRedactor } from './redactor.ts';
 import type { Redactor } from './sanitize.ts';
 import { createErrorMeta, isToolErrorOutput, toToolError } from './tool-error.ts';
 import type { ToolErrorOutput } from './tool-error.ts';
@@ -40,7 +41,11 @@ export interface McpPolicyOptions {
   budget?: SessionBudget | ((sessionId: string | undefined) => SessionBudget | undefined) | false;
   /** Clock for `_meta.timestamp` and log timings. */
   clock?: Clock;
-  /** Redacts secrets from logged parameters and from messages of unexpected errors. */
+  /**
+   * Redacts secrets from logged parameters, from the text of `isError` results a handler returns,
+   * and from messages of unexpected errors (which are withheld without an explicit redactor).
+   * Default for logs and `isError` texts: the secret scanner once the core is loaded (`await init()`).
+   */
   redact?: Redactor;
   /** Receives structured log records (default: no logging). */
   logger?: (record: LogRecord) => void;
@@ -206,7 +211,8 @@ function errorResult(raw: CallToolResult | unknown, options: McpPolicyOptions, m
     if (isToolErrorOutput(sc)) out = createErrorMeta(sc.errorCode, sc.message, { clock });
     else {
       const text = visibleText(raw);
-      out = createErrorMeta('INTERNAL_ERROR', options.redact ? options.redact(text) : text, { clock });
+      const redact = options.redact ?? defaultRedactor();
+      out = createErrorMeta('INTERNAL_ERROR', redact ? redact(text) : text, { clock });
     }
   } else {
     out = toToolError(raw, { clock, ...(options.redact ? { redact: options.redact } : {}) });

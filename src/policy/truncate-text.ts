@@ -7,6 +7,7 @@
  */
 import { invalidParams } from '../errors.ts';
 import type { TokenCounter } from '../tokens/counter.ts';
+import { estimator } from '../tokens/estimator.ts';
 import { jsonStringByteLength, utf8ByteLength } from './bytes.ts';
 import { codePointLength, safeCutIndex, safeCutIndexForward } from './text-limits.ts';
 
@@ -18,7 +19,11 @@ export interface TruncateTextOptions {
   maxBytes?: number;
   /** Most tokens in the result, as counted by `counter`, the marker included. */
   maxTokens?: number;
-  /** Token counter; required with `maxTokens`, and used for `omittedTokens` when given. */
+  /**
+   * Token counter for `maxTokens` and `_meta.omittedTokens`. Default with `maxTokens`: ctxgate's
+   * estimator for `o200k_base` (`estimator()`, needs the core loaded with `await init()`); without
+   * `maxTokens` and without a counter, no tokens are counted.
+   */
   counter?: TokenCounter;
   /** Share of the kept text taken from the head, 0..1 (default 0.5). */
   headRatio?: number;
@@ -103,12 +108,13 @@ export function truncateText(text: string, options: TruncateTextOptions): Trunca
 /** {@link truncateText} on a {@link PreparedText}. */
 export function truncatePrepared(prepared: PreparedText, options: TruncateTextOptions): TruncatedText {
   const { text, totalLines: n } = prepared;
-  const { maxLines, maxBytes, maxTokens, counter } = options;
+  const { maxLines, maxBytes, maxTokens } = options;
   const ratio = options.headRatio ?? 0.5;
   if (maxLines !== undefined && (!Number.isInteger(maxLines) || maxLines < 1)) throw invalidParams('maxLines', `must be a positive integer; got ${maxLines}`);
   if (maxBytes !== undefined && (!Number.isInteger(maxBytes) || maxBytes < 0)) throw invalidParams('maxBytes', `must be a non-negative integer; got ${maxBytes}`);
   if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 0)) throw invalidParams('maxTokens', `must be a non-negative integer; got ${maxTokens}`);
-  if (maxTokens !== undefined && counter === undefined) throw invalidParams('counter', 'is required with maxTokens; pass the TokenCounter the model uses');
+  if (options.counter !== undefined && typeof options.counter !== 'function') throw invalidParams('counter', 'must be a TokenCounter function; leave it out to use the built-in estimator');
+  const counter = options.counter ?? (maxTokens !== undefined ? estimator() : undefined);
   if (!(ratio >= 0 && ratio <= 1)) throw invalidParams('headRatio', `must be between 0 and 1; got ${ratio}`);
   const byteSize = options.measure === 'json' ? jsonStringByteLength : utf8ByteLength;
   const fitsSize = (s: string): boolean =>

@@ -25,7 +25,10 @@ export interface WrapTextOptions {
   maxLines?: number;
   /** Most tokens of the text, marker included (needs `counter`). */
   maxTokens?: number;
-  /** Token counter for `maxTokens` and `_meta.omittedTokens`. */
+  /**
+   * Token counter for `maxTokens` and `_meta.omittedTokens`. Default with `maxTokens`: ctxgate's
+   * estimator (`estimator()`, needs `await init()`); otherwise no tokens are counted.
+   */
   counter?: TokenCounter;
   /** Share of kept text from the head (default 0.5). */
   headRatio?: number;

@@ -3,6 +3,8 @@ import { builderContract } from './builder.contract.ts';
 import { coreContract } from './core.contract.ts';
 import { fingerprintContract } from './fingerprint.contract.ts';
 import type { Harness } from './harness.ts';
+import { layersContract } from './layers.contract.ts';
+import { policyContract } from './policy.contract.ts';
 import { secretsContract } from './secrets.contract.ts';
 import { tokensContract } from './tokens.contract.ts';
 
@@ -13,4 +15,6 @@ export function allContracts(harness: Harness): void {
   secretsContract(harness);
   tokensContract(harness);
   builderContract(harness);
+  layersContract(harness);
+  policyContract(harness);
 }

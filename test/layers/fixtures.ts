@@ -63,3 +63,34 @@ export async function scenario(): Promise<LayeredContextState> {
   s = recordTurnMeta(s, { userExpressed: 'wants something quick' });
   return s;
 }
+
+/**
+ * Non-ASCII everywhere (accents, CJK, emoji with surrogate pairs, ZWJ sequences, RTL), with one
+ * long recent turn that has no spaces or sentence ends, so a tight budget must cut it at a
+ * character boundary without splitting a surrogate pair.
+ */
+export async function unicodeScenario(): Promise<LayeredContextState> {
+  let s = createLayeredContext();
+  s = beginTurn(s, { user: 'Trouve-moi des crêpes végétariennes 🥞, s’il te plaît.', timestamp: '2026-01-14T08:00:00Z' });
+  s = recordThink(s, { decision: 'plan_direct', goal: 'Crêpes végétariennes' });
+  s = registerEntity(s, { ref: 'crêpe_1', type: 'recipes', label: 'Crêpes au sarrasin 🥞', status: 'read', data: { 'née': 'Bretagne', tags: ['végé', '快'], émoji: '👩‍🍳' } });
+  s = registerEntity(s, { ref: 'ramen_1', type: 'recipes', label: '味噌ラーメン（野菜）', status: 'read', data: { minutes: 30 } });
+  s = recordStep(s, { type: 'read', subdomain: 'recipes', description: 'Chercher des crêpes', outcome: 'Trouvé 2 recettes ✅', entitiesInvolved: ['crêpe_1', 'ramen_1'] });
+  s = recordTurnMeta(s, { conversationPhase: 'exploring', userExpressed: 'aime le sarrasin' });
+  s = (await endTurn(s, { assistantSummary: 'Deux recettes : crêpes au sarrasin 🥞 et ラーメン.', engagementSummary: 'Cuisine végétarienne — semaine 🗓️.' })).state;
+
+  s = beginTurn(s, { user: '日本語で説明してください😀😀😀野菜のラーメンの作り方を全部教えてください🍜🍜🍜味噌と醤油の違いも知りたいです👩‍👩‍👧‍👦', timestamp: '2026-01-14T08:01:00Z' });
+  s = recordThink(s, { decision: 'plan_direct', goal: 'ラーメンの説明' });
+  s = referenceEntities(s, ['ramen_1']);
+  s = recordStep(s, { type: 'read', subdomain: 'recipes', description: 'ラーメンを読む', outcome: '1件読んだ', entitiesInvolved: ['ramen_1'], note: 'مرحبا — RTL note' });
+  s = recordTurnMeta(s, { conversationPhase: 'narrowing' });
+  s = (await endTurn(s, {
+    assistantSummary: '味噌ラーメンの手順を説明しました😀次はどうしますか🍜',
+    pending: { type: 'ask_user', context: 'Préférence : miso ou shōyu ?', questions: ['Miso 🍜 ?', 'Shōyu ?'] },
+  })).state;
+
+  s = beginTurn(s, { user: 'Ñoño: miso, s’il vous plaît! 🙏', timestamp: '2026-01-14T08:02:00Z' });
+  s = recordThink(s, { decision: 'plan_direct', goal: 'Miso' });
+  s = recordStep(s, { type: 'generate', subdomain: 'shopping_lists', description: 'Liste 🛒', outcome: 'Liste générée', entitiesInvolved: [], result: { 'ü': 1, 'a': [2, '三'], 'Z': null } });
+  return s;
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isCtxgateError } from '../../src/errors.ts';
+import { initCore, resetCore } from '../../src/core/core.ts';
 import { curateEntities, doNotReReadRefs, getEntityContext, registerEntity, referenceEntities } from '../../src/layers/entities.ts';
 import type { LayeredContextState } from '../../src/layers/model.ts';
 import { defineNodeView } from '../../src/layers/recipes.ts';
@@ -17,6 +18,7 @@ import {
   formatEntityContext,
   formatReasoningTrace,
 } from '../../src/layers/views.ts';
+import { estimator } from '../../src/tokens/estimator.ts';
 import { charCounter, scenario, wordCounter } from './fixtures.ts';
 
 function expectCode(fn: () => unknown, code: string, field?: string): void {
@@ -400,10 +402,21 @@ describe('Budgets', () => {
     }
   });
 
-  it('rejects a bad budget or a missing counter', async () => {
+  it('rejects a bad budget or a counter that is not a function', async () => {
     const s = await scenario();
     expectCode(() => buildThinkContext(s, { counter: charCounter, budget: -1 }), 'INVALID_PARAMS', 'options.budget');
-    expectCode(() => buildThinkContext(s, {} as never), 'INVALID_PARAMS', 'options.counter');
+    expectCode(() => buildThinkContext(s, { counter: 5 } as never), 'INVALID_PARAMS', 'options.counter');
+  });
+
+  it('counts with the built-in estimator by default, and says so before the core is loaded', async () => {
+    const s = await scenario();
+    resetCore();
+    expectCode(() => buildThinkContext(s), 'NOT_INITIALIZED');
+    await initCore();
+    const v = buildThinkContext(s, { budget: 0 });
+    expect(v.tokens).toEqual(estimator()(v.text));
+    expect(v.tokens).toMatchObject({ exact: false, encoder: 'ctxgate-est/1:o200k_base' });
+    expect(buildThinkContext(s).budget.budgetTokens).toBe(3000);
   });
 });
 

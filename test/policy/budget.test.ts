@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { initCore } from '../../src/core/core.ts';
 import { isCtxgateError } from '../../src/errors.ts';
+import { estimator } from '../../src/tokens/estimator.ts';
 import { getContextBudget, resetContextBudget, SessionBudget, withBudgetWarning } from '../../src/policy/budget.ts';
 import type { BudgetPersistence, BudgetState } from '../../src/policy/budget.ts';
 import { resetAllSingletons } from '../../src/policy/singletons.ts';
@@ -77,8 +79,17 @@ describe('spec 000 §2 total context budget: soft 50 KB, hard 100 KB, advisory',
     expect(b.record('', { bytes: 1 }).usedBytes).toBe(1);
   });
 
-  it('rejects inconsistent limits and token limits without a counter', () => {
-    for (const opts of [{ softBytes: 200, hardBytes: 100 }, { softTokens: 5 }, { hardBytes: 0 }]) {
+  it('counts tokens with the built-in estimator when token limits are set without a counter', async () => {
+    await initCore();
+    const b = new SessionBudget({ softTokens: 2, hardTokens: 100 });
+    const check = b.record('hello world, hello world');
+    expect(check.usedTokens).toBe(estimator()('hello world, hello world').tokens);
+    expect(check.level).toBe('soft');
+    expect(new SessionBudget().countTokens('hello world')).toBe(0);
+  });
+
+  it('rejects inconsistent limits and a counter that is not a function', () => {
+    for (const opts of [{ softBytes: 200, hardBytes: 100 }, { softTokens: 5, counter: 'o200k' as never }, { hardBytes: 0 }]) {
       try {
         new SessionBudget(opts);
         expect.unreachable();

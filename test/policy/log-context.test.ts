@@ -1,8 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { initCore, resetCore } from '../../src/core/core.ts';
 import { CtxgateError } from '../../src/errors.ts';
 import { SessionBudget } from '../../src/policy/budget.ts';
 import { withLogContext } from '../../src/policy/log-context.ts';
 import type { LogRecord } from '../../src/policy/log-context.ts';
+import { defaultRedactor, secretRedactor } from '../../src/policy/redactor.ts';
 import { resetAllSingletons } from '../../src/policy/singletons.ts';
 import { wrapOutput } from '../../src/policy/wrap.ts';
 import { fixedClock, steppingClock } from './helpers.ts';
@@ -103,5 +105,25 @@ describe('spec 000 §10 structured logging: withLogContext', () => {
       },
     })({ action: 'search' });
     expect(out._meta.count).toBe(50);
+  });
+});
+
+describe('default redactor (the secret scanner once the core is loaded)', () => {
+  it('withholds parameter strings before init, and redacts secrets with the scanner after', async () => {
+    const token = `ghp_${'a1B2c3D4e5'.repeat(3)}123456`;
+    const records: LogRecord[] = [];
+    const handler = withLogContext('repo', async (p: { action: string; q: string }) => ({ q: p.q.length }), { logger: (r) => records.push(r), clock: fixedClock });
+    resetCore();
+    expect(defaultRedactor()).toBeUndefined();
+    await handler({ action: 'search', q: `token ${token}` });
+    expect(records[0]!.params).toEqual({ action: '[6 chars]', q: `[${token.length + 6} chars]` });
+    await initCore();
+    expect(defaultRedactor()).toBeTypeOf('function');
+    records.length = 0;
+    await handler({ action: 'search', q: `token ${token}` });
+    const logged = (records[0]!.params as { q: string }).q;
+    expect(logged).not.toContain(token);
+    expect(logged).toMatch(/^token \[REDACTED:[a-z0-9-]+:1\]$/);
+    expect(secretRedactor()(`a ${token} b ${token}`)).toMatch(/^a \[REDACTED:([a-z0-9-]+):1\] b \[REDACTED:\1:1\]$/);
   });
 });

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { initCore } from '../../src/core/core.ts';
 import { isCtxgateError } from '../../src/errors.ts';
+import { estimator } from '../../src/tokens/estimator.ts';
 import { utf8ByteLength } from '../../src/policy/bytes.ts';
 import { splitLines, truncateText } from '../../src/policy/truncate-text.ts';
 import { wrapTextOutput } from '../../src/policy/wrap-text.ts';
@@ -48,9 +50,16 @@ describe('text outputs: truncation by tokens (TokenCounter)', () => {
     expect(r.meta.omittedTokens).toBe(quarterCounter(middle).tokens);
   });
 
-  it('maxTokens without a counter is INVALID_PARAMS', () => {
+  it('maxTokens without a counter counts with the built-in estimator; a non-function counter is INVALID_PARAMS', async () => {
+    await initCore();
+    const text = Array.from({ length: 200 }, (_, i) => `line ${i}: the quick brown fox`).join('\n');
+    const r = truncateText(text, { maxTokens: 50 });
+    const count = estimator();
+    expect(count(r.text).tokens).toBeLessThanOrEqual(50);
+    expect(r.meta.tokenEncoder).toBe('ctxgate-est/1:o200k_base');
+    expect(truncateText('short', { maxLines: 1 }).meta.omittedTokens).toBeUndefined();
     try {
-      truncateText('x', { maxTokens: 1 });
+      truncateText('x', { maxTokens: 1, counter: 1 as never });
       expect.unreachable();
     } catch (e) {
       expect(isCtxgateError(e, 'INVALID_PARAMS')).toBe(true);
