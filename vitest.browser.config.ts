@@ -9,6 +9,24 @@ const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export default defineConfig({
   resolve: { conditions: ['source', ...defaultClientConditions] },
   worker: { format: 'es' },
+  // Pre-bundle every dependency the suites import lazily. Otherwise a cold Vite cache (every CI run)
+  // discovers them mid-run, re-optimises, and the in-flight dynamic imports fail to fetch.
+  optimizeDeps: {
+    include: [
+      'comlink',
+      'idb',
+      'zod',
+      'ignore',
+      'expect',
+      'fast-check',
+      'js-tiktoken/lite',
+      'js-tiktoken/ranks/o200k_base',
+      'js-tiktoken/ranks/cl100k_base',
+      '@modelcontextprotocol/sdk/server/mcp.js',
+      '@modelcontextprotocol/sdk/client/index.js',
+      '@modelcontextprotocol/sdk/inMemory.js',
+    ],
+  },
   test: {
     name: 'chromium',
     include: ['test/**/*.browser.test.ts'],

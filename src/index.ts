@@ -177,6 +177,7 @@ export { cite, citeSde, citeEos, citeEsi, citeWiki, formatCitation, defineCitati
 export { applyToolPolicy, withToolPolicy, boundToolResult } from './policy/mcp.ts';
 export type { McpPolicyOptions, AppliedPolicy } from './policy/mcp.ts';
 export { utf8ByteLength, jsonByteLength } from './policy/bytes.ts';
+export { secretRedactor, defaultRedactor } from './policy/redactor.ts';
 export type { Clock } from './policy/clock.ts';
 
 // AgentContext store (spec 004). Backends are per-runtime entries: ctxgate/store/indexeddb,
