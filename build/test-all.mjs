@@ -32,6 +32,13 @@ const suites = [
     requires: () => (existsSync(join(root, 'node_modules/.bin/deno')) ? null : 'the deno binary is missing; run npm ci'),
   },
   { name: 'workerd', cmd: vitest('vitest.workerd.config.ts', 'workerd'), kind: 'vitest' },
+  {
+    name: 'e2e',
+    cmd: [process.execPath, ['test/e2e/run.mjs']],
+    kind: 'plain',
+    requires: () =>
+      !existsSync(chromium) ? `Chromium not found at ${chromium}; install it with: apt-get install -y chromium` : existsSync(join(root, 'dist-web/index.html')) ? null : 'dist-web/ is missing; run npm run build first',
+  },
 ];
 const only = process.argv.slice(2);
 
@@ -67,6 +74,13 @@ function denoCounts(text) {
   return { passed: Number(m[1]), failed: Number(m[3]), skipped: Number(m[4] ?? 0) };
 }
 
+function plainCounts(text) {
+  // eslint-disable-next-line no-control-regex
+  const lines = text.replace(/\x1b\[[0-9;]*m/g, '').trim().split('\n');
+  const m = lines[lines.length - 1]?.match(/^(\d+) passed, (\d+) failed$/);
+  return m ? { passed: Number(m[1]), failed: Number(m[2]), skipped: 0 } : null;
+}
+
 const results = [];
 for (const suite of suites) {
   if (only.length && !only.includes(suite.name)) continue;
@@ -79,7 +93,7 @@ for (const suite of suites) {
   }
   if (suite.kind === 'vitest') rmSync(join(out, `${suite.name}.json`), { force: true });
   const { code, text } = await run(...suite.cmd);
-  const counts = suite.kind === 'vitest' ? vitestCounts(suite.name) : denoCounts(text);
+  const counts = suite.kind === 'vitest' ? vitestCounts(suite.name) : suite.kind === 'deno' ? denoCounts(text) : plainCounts(text);
   let problem = null;
   if (!counts) problem = `no test report (exit ${code})`;
   else if (counts.passed === 0) problem = 'ran no test';
