@@ -32,13 +32,18 @@ export interface IndexExtras {
  * canonical order, so the same project gives the same fingerprint whatever order it was listed in.
  */
 export function projectIndexFingerprint(index: ProjectIndex): string {
+  return fingerprintSync(projectIndexIdentity(index));
+}
+
+/** The data the project index fingerprint is taken over (canonical order, no contents). */
+export function projectIndexIdentity(index: ProjectIndex): unknown {
   const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
   const key = (x: unknown): string => JSON.stringify(x);
-  return fingerprintSync({
+  return {
     files: [...index.files].sort(byPath).map((f) => ({ path: f.path, byteSize: f.byteSize, hash: f.hash, encoding: f.encoding, role: f.role ?? null, excluded: f.excluded ?? null })),
     symbols: [...(index.symbols ?? [])].map((s) => ({ name: s.name, path: s.path, kind: s.kind ?? null, startLine: s.startLine, endLine: s.endLine })).sort((a, b) => (key(a) < key(b) ? -1 : 1)),
     dependencies: [...(index.dependencies ?? [])].map((d) => ({ from: d.from, to: d.to, kind: d.kind })).sort((a, b) => (key(a) < key(b) ? -1 : 1)),
-  });
+  };
 }
 
 /**

@@ -325,3 +325,15 @@ describe('purpose: intent', () => {
     expect(r.bundle.blocks.find((b) => b.blockType === 'project_meta')!.content).toBe('8 files\n.env\nassets/ (1 files)\npackage.json\nsrc/ (5 files)');
   });
 });
+
+describe('indexProject in batches', () => {
+  it('reports progress and gives the same index and fingerprint as one call', async () => {
+    const { indexProject } = await import('../../src/index.ts');
+    const progress: [number, number][] = [];
+    const batched = await indexProject(projectFiles(), { engine, symbols, dependencies, batchBytes: 1000, onProgress: (d, t) => progress.push([d, t]) });
+    expect(batched).toEqual(index);
+    expect(progress.length).toBeGreaterThan(2);
+    expect(progress[progress.length - 1]).toEqual([8, 8]);
+    expect(progress.map((p) => p[0])).toEqual([...progress.map((p) => p[0])].sort((a, b) => a - b));
+  });
+});
