@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Generates the token estimator's tables (ctxgate-est/1) for the AssemblyScript core:
-//   assembly/tokens/vocab.generated.ts        Bloom filters of each encoding's vocabulary
+//   assembly/tokens/vocab.generated.ts        one table of both encodings' vocabularies (fingerprints)
 //   assembly/tokens/calibration.generated.ts  per-piece-class ratios and safety margins
 //   src/tokens/calibration.generated.ts       what the calibration was fitted on (for the registry)
 //
@@ -23,14 +23,14 @@ const log = (m) => console.log(`[gen-calibration] ${m}`);
 /** Estimator id; bump with any change to the model (not to data that only refines the fit). */
 export const ESTIMATOR_ID = 'ctxgate-est/1';
 const ENCODINGS = [
-  { name: 'o200k_base', id: 0, log2: 21, prefix: 'O200K' },
-  { name: 'cl100k_base', id: 1, log2: 20, prefix: 'CL100K' },
+  { name: 'o200k_base', id: 0, prefix: 'O200K' },
+  { name: 'cl100k_base', id: 1, prefix: 'CL100K' },
 ];
 const CLASS_COUNT = 17;
 const BUCKETS = 16;
 const ONE = 65536;
 /** Target: per category, 95% of calibration documents under-estimate by at most this much. */
-const P95_UNDER_TARGET = 0.025;
+const P95_UNDER_TARGET = 0.01;
 /** Categories with fewer calibration documents are too noisy to set the margin. */
 const MIN_DOCS_FOR_MARGIN = 30;
 
@@ -73,36 +73,99 @@ function fnv(bytes) {
   return h;
 }
 
-// 1. Vocabulary Bloom filters (three probes from one FNV-1a hash, as assembly/tokens/greedy.ts reads them).
+function fmix(h) {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+// 1. One vocabulary table for both encodings (read by assembly/tokens/greedy.ts): a bucketed cuckoo
+// table of 2^VOCAB_BUCKET_LOG2 buckets x 4 u16 entries, entry = 14-bit fingerprint << 2 | flags
+// (bit 0 o200k_base, bit 1 cl100k_base). Each token may sit in either of its two buckets. Tokens of
+// one byte (always tokens) and longer than MAX_TOKEN_BYTES (never looked up) are left out.
+// Insertion order and the eviction choices are fixed, so the table is deterministic.
+const VOCAB_BUCKET_LOG2 = 16;
+const MAX_TOKEN_BYTES = 32;
 const encoders = {};
-const blooms = {};
+const vocab = new Map();
 for (const enc of ENCODINGS) {
   const tk = new Tiktoken(ranks[enc.name]);
   encoders[enc.name] = tk;
-  const bits = new Uint8Array(1 << (enc.log2 - 3));
-  const mask = (1 << enc.log2) - 1;
-  const shift = 32 - enc.log2;
-  const ids = [...tk.textMap.keys()].sort((a, b) => a - b);
-  for (const id of ids) {
-    const h = fnv(tk.textMap.get(id));
-    const a = h & mask;
-    const b = Math.imul(h, 0x9e3779b1) >>> shift;
-    const c = Math.imul(h, 0x85ebca6b) >>> shift;
-    bits[a >>> 3] |= 1 << (a & 7);
-    bits[b >>> 3] |= 1 << (b & 7);
-    bits[c >>> 3] |= 1 << (c & 7);
+  for (const bytes of tk.textMap.values()) {
+    if (bytes.length < 2 || bytes.length > MAX_TOKEN_BYTES) continue;
+    const key = Array.from(bytes, (b) => String.fromCharCode(b)).join('');
+    vocab.set(key, (vocab.get(key) ?? 0) | (1 << enc.id));
   }
-  blooms[enc.name] = bits;
-  log(`${enc.name}: ${ids.length} tokens in a ${bits.length / 1024} KiB filter`);
+}
+const vocabTable = new Uint16Array(4 << VOCAB_BUCKET_LOG2);
+{
+  const mask = (1 << VOCAB_BUCKET_LOG2) - 1;
+  const slots = (key) => {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193) >>> 0;
+    const f = fmix(h);
+    const b1 = f & mask;
+    let b2 = (b1 ^ fmix((f ^ 0x9e3779b9) >>> 0)) & mask;
+    if (b2 === b1) b2 = b1 ^ 1;
+    return { b1, b2, fp: (f >>> 18) & 0x3fff };
+  };
+  const owner = new Array(vocabTable.length).fill(null);
+  const keys = [...vocab.keys()].sort();
+  let rng = 0x12345678;
+  const next = () => (rng = (Math.imul(rng, 1103515245) + 12345) >>> 0) >>> 16;
+  let merged = 0;
+  for (const key of keys) {
+    const { b1, b2, fp } = slots(key);
+    // A fingerprint twin already in one of the buckets: share its entry (both flags).
+    let twin = -1;
+    // Only where a lookup goes: the second bucket is read only when the first is full.
+    const b1Full = [0, 1, 2, 3].every((s) => owner[b1 * 4 + s] !== null);
+    for (const b of b1Full ? [b1, b2] : [b1]) for (let s = 0; s < 4; s++) if (owner[b * 4 + s] !== null && vocabTable[b * 4 + s] >>> 2 === fp) twin = b * 4 + s;
+    if (twin >= 0) {
+      vocabTable[twin] |= vocab.get(key);
+      merged++;
+      continue;
+    }
+    let cur = key;
+    let placed = false;
+    let b = b1;
+    for (let kick = 0; kick < 2000 && !placed; kick++) {
+      const c = slots(cur);
+      for (const bb of kick === 0 ? [c.b1, c.b2] : [b]) {
+        for (let s = 0; s < 4; s++) {
+          if (owner[bb * 4 + s] === null) {
+            owner[bb * 4 + s] = cur;
+            vocabTable[bb * 4 + s] = (c.fp << 2) | vocab.get(cur);
+            placed = true;
+            break;
+          }
+        }
+        if (placed) break;
+      }
+      if (placed) break;
+      // Evict a deterministic victim from `b` and move it to its other bucket.
+      if (kick === 0) b = next() & 1 ? c.b1 : c.b2;
+      const s = next() & 3;
+      const victim = owner[b * 4 + s];
+      owner[b * 4 + s] = cur;
+      vocabTable[b * 4 + s] = (c.fp << 2) | vocab.get(cur);
+      cur = victim;
+      const v = slots(cur);
+      b = v.b1 === b ? v.b2 : v.b1;
+    }
+    if (!placed) throw new Error(`vocabulary table too small: could not place a token after 2000 evictions; raise VOCAB_BUCKET_LOG2`);
+  }
+  log(`vocabulary: ${vocab.size} tokens of 2..${MAX_TOKEN_BYTES} bytes (${merged} share an entry) in a ${vocabTable.byteLength / 1024} KiB table`);
 }
 {
   let src = HEADER + stamp;
-  src += '// Bloom filters of each vocabulary: bits (h & mask), ((h * 0x9e3779b1) >>> (32 - log2)) and\n';
-  src += '// ((h * 0x85ebca6b) >>> (32 - log2)) of the FNV-1a hash of every token\'s bytes are set.\n';
-  for (const enc of ENCODINGS) {
-    src += `\n/** log2 of the ${enc.name} filter size in bits. */\nexport const ${enc.prefix}_LOG2: u32 = ${enc.log2};\n`;
-    src += `/** The ${enc.name} vocabulary filter. */\nexport const ${enc.prefix}_BITS: usize = memory.data<u8>([${Array.from(blooms[enc.name]).join(',')}]);\n`;
-  }
+  src += '// Both vocabularies in one bucketed cuckoo table (see assembly/tokens/greedy.ts): buckets of four\n';
+  src += '// u16 entries, entry = 14-bit fingerprint << 2 | flags (bit 0 o200k_base, bit 1 cl100k_base).\n';
+  src += `\n/** log2 of the number of buckets. */\nexport const VOCAB_BUCKET_LOG2: u32 = ${VOCAB_BUCKET_LOG2};\n`;
+  src += `/** The table: ${vocabTable.length} entries. */\nexport const VOCAB_TABLE: usize = memory.data<u16>([${Array.from(vocabTable).join(',')}]);\n`;
   writeFileSync(OUT_VOCAB, src);
 }
 

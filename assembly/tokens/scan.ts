@@ -1,9 +1,8 @@
 // One pass over a text: its pieces, each with a class and a greedy token count, in a reusable
 // scratch list. Shared by the estimator and the build-time calibration entry so both see exactly
 // the same pieces and classes.
-import { nextPiece, pieceClass, ENC_O200K, CLASS_BLOB } from './pieces';
-import { greedyCount } from './greedy';
-import { O200K_BITS, O200K_LOG2, CL100K_BITS, CL100K_LOG2 } from './vocab.generated';
+import { nextPiece, pieceClass, CLASS_BLOB } from './pieces';
+import { pieceCount, vocabFlag } from './greedy';
 
 /** Bytes per piece in the list: start, end, class, greedy count (u32 each). */
 export const PIECE_BYTES: usize = 16;
@@ -48,8 +47,7 @@ export function scanPieces(ptr: usize, len: usize, enc: i32): u32 {
     listCap = cap;
   }
   const end = ptr + len;
-  const bits = enc == ENC_O200K ? O200K_BITS : CL100K_BITS;
-  const log2 = enc == ENC_O200K ? O200K_LOG2 : CL100K_LOG2;
+  const flag = vocabFlag(enc);
   let i = ptr;
   let n: u32 = 0;
   let runStart: u32 = 0;
@@ -60,7 +58,7 @@ export function scanPieces(ptr: usize, len: usize, enc: i32): u32 {
     store<u32>(q, <u32>(i - ptr));
     store<u32>(q, <u32>(e - ptr), 4);
     store<u32>(q, <u32>pieceClass, 8);
-    store<u32>(q, greedyCount(i, e, bits, log2), 12);
+    store<u32>(q, pieceCount(i, e, flag), 12);
     if (allBlobBytes(i, e)) {
       const b0 = <u32>load<u8>(i);
       if (b0 >= 0x30 && b0 <= 0x39) runDigits++;

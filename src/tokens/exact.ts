@@ -18,9 +18,12 @@ async function load(encoding: TokenEncoding): Promise<Encoder> {
     ]);
     return new Tiktoken(ranks.default);
   } catch (cause) {
-    throw new CtxgateError('INTERNAL_ERROR', `Could not load the ${encoding} ranks from js-tiktoken; check that js-tiktoken is installed and bundled.`, {
+    // The reason goes into the message too: test runners and worker boundaries often drop `cause`
+    // (or fail to serialise it), and a bundler's failed chunk load is only visible there.
+    const reason = cause instanceof Error ? `${cause.name}: ${cause.message}` : Object.prototype.toString.call(cause);
+    throw new CtxgateError('INTERNAL_ERROR', `Could not load the ${encoding} ranks from js-tiktoken (${reason}); check that js-tiktoken is installed and bundled.`, {
       cause,
-      details: { encoding },
+      details: { encoding, reason },
     });
   }
 }
