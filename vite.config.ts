@@ -8,6 +8,9 @@ export default defineConfig({
   base: './',
   resolve: { conditions: ['source', ...defaultClientConditions] },
   worker: { format: 'es' },
+  // The exact tokenizer's ranks are imported lazily inside the worker; pre-bundle them so the dev
+  // server never discovers them mid-session.
+  optimizeDeps: { include: ['comlink', 'idb', 'zod', 'ignore', 'js-tiktoken/lite', 'js-tiktoken/ranks/o200k_base', 'js-tiktoken/ranks/cl100k_base'] },
   build: {
     outDir: '../dist-web',
     emptyOutDir: true,
