@@ -1,8 +1,24 @@
-// Issue 4: secret scanning recall/precision per kind family and throughput, side by side with
-// secretlint 12 (recommended preset, AWS access key ID scanning on) and a bare TextEncoder pass.
-import { lintSource } from '@secretlint/core';
+// Issue 4: secret scanning recall/precision per kind and family, and throughput, side by side
+// with secretlint (recommended preset, AWS access key ID scanning on) and a bare TextEncoder pass.
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 import { generateSecretsCorpus } from './corpus/secrets-gen.mjs';
+
+// `secretlint` (the CLI package) runs @secretlint/core through @secretlint/node; a bare
+// '@secretlint/core' import would get whatever version another package hoisted (repomix's 11.x).
+// Resolve it the way the secretlint CLI does, and report the versions that actually ran.
+const requireFromHere = createRequire(import.meta.url);
+const requireFromNode = createRequire(requireFromHere.resolve('@secretlint/node'));
+const coreDir = dirname(requireFromNode.resolve('@secretlint/core/package.json'));
+const version = (dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;
+const secretlintCoreVersion = version(coreDir);
+const secretlintPresetVersion = version(dirname(requireFromHere.resolve('@secretlint/secretlint-rule-preset-recommend/package.json')));
+const secretlintCliVersion = version(dirname(requireFromHere.resolve('secretlint/package.json')));
+const { lintSource } = await import(pathToFileURL(join(coreDir, JSON.parse(readFileSync(join(coreDir, 'package.json'), 'utf8')).main)).href);
+const SECRETLINT = `secretlint ${secretlintCliVersion} (core ${secretlintCoreVersion}, preset-recommend ${secretlintPresetVersion}, AWS IDs on)`;
 
 async function loadCtxgate() {
   const lib = await import('../dist/index.js');
@@ -27,52 +43,69 @@ async function secretlintRanges(file) {
     source: { filePath: `/corpus/${file.path}`, content: file.text, contentType: 'text' },
     options: { config: secretlintConfig, noPhysicFilePath: true, maskSecrets: true },
   });
-  return result.messages.map((m) => ({ start: m.range[0], end: m.range[1] }));
+  return result.messages.map((m) => ({ start: m.range[0], end: m.range[1], rule: m.ruleId }));
 }
 
-/** Recall per family and overall; precision = flagged ranges overlapping a planted secret / all flagged. */
+/**
+ * Recall per kind and family and overall; precision = flagged ranges overlapping a planted secret /
+ * all flagged. False positives are counted per reporting rule.
+ */
 function score(files, rangesPerFile) {
   const fam = new Map();
+  const kind = new Map();
+  const fpByRule = new Map();
   let tp = 0;
   let flagged = 0;
   let flaggedTrue = 0;
   files.forEach((f, i) => {
     const ranges = rangesPerFile[i];
     flagged += ranges.length;
-    flaggedTrue += ranges.filter((r) => f.planted.some((p) => r.start < p.end && p.start < r.end)).length;
+    for (const r of ranges) {
+      if (f.planted.some((p) => r.start < p.end && p.start < r.end)) flaggedTrue++;
+      else fpByRule.set(r.rule, (fpByRule.get(r.rule) ?? 0) + 1);
+    }
     for (const p of f.planted) {
       const hit = ranges.some((r) => r.start < p.end && p.start < r.end);
-      const e = fam.get(p.family) ?? { n: 0, found: 0 };
-      e.n++;
-      if (hit) e.found++;
-      fam.set(p.family, e);
+      for (const [map, key] of [[fam, p.family], [kind, p.kind]]) {
+        const e = map.get(key) ?? { n: 0, found: 0 };
+        e.n++;
+        if (hit) e.found++;
+        map.set(key, e);
+      }
       if (hit) tp++;
     }
   });
   const planted = [...fam.values()].reduce((s, e) => s + e.n, 0);
-  return { fam, recall: tp / planted, precision: flagged ? flaggedTrue / flagged : 1, planted, flagged, falsePositives: flagged - flaggedTrue };
+  return { fam, kind, fpByRule, recall: tp / planted, precision: flagged ? flaggedTrue / flagged : 1, planted, flagged, falsePositives: flagged - flaggedTrue };
 }
 
 export default async function secretsBench({ time, fmt }) {
   const scanSecrets = await loadCtxgate();
-  const { files, bytes } = generateSecretsCorpus();
+  const { files, bytes, kinds } = generateSecretsCorpus();
 
-  const ours = files.map((f) => scanSecrets(f.text));
+  const ours = files.map((f) => scanSecrets(f.text).map((x) => ({ start: x.start, end: x.end, rule: x.ruleId })));
   const theirs = [];
   for (const f of files) theirs.push(await secretlintRanges(f));
   const a = score(files, ours);
   const b = score(files, theirs);
 
+  const pct = (e) => fmt.pct(e.found / e.n);
+  const fpList = (m) => [...m].sort((x, y) => y[1] - x[1]).map(([rule, n]) => `${rule} ${n}`).join(', ') || 'none';
   const quality = {
     title: 'Secret scanning: recall and precision on the labelled corpus',
-    intro: `${files.length} files, ${(bytes / 2 ** 20).toFixed(1)} MiB (env, YAML, JSON, TOML, shell, TS, Python, Markdown with non-ASCII prose, CRLF files, 400 KB minified lines, multi-MB logs); ${a.planted} planted secrets from ${new Set(files.flatMap((f) => f.planted.map((p) => p.kind))).size} kinds, plus hard negatives. A planted secret counts as found when a reported range overlaps it; a reported range that overlaps no planted secret is a false positive.`,
+    intro: `${files.length} files, ${(bytes / 2 ** 20).toFixed(1)} MiB (.env, YAML, JSON, TOML, shell, TS, Python, Go, logs, Markdown with non-ASCII prose; every fifth small file CRLF; 400 KB minified lines; multi-MB logs); ${a.planted} planted secrets of ${kinds.length} kinds, plus hard negatives (placeholders, vendors' example keys, git SHAs, hashes, lockfile integrity, UUIDs, data URLs, source maps, minified code). Planted values are fresh random values of each credential's published format, generated without reading ctxgate's rules or their examples. A planted secret counts as found when a reported range overlaps it; a reported range that overlaps no planted secret is a false positive.`,
     columns: ['kind family', 'planted', 'ctxgate recall', 'secretlint recall'],
     rows: [
-      ...[...a.fam.keys()].map((k) => [k, String(a.fam.get(k).n), fmt.pct(a.fam.get(k).found / a.fam.get(k).n), fmt.pct(b.fam.get(k).found / b.fam.get(k).n)]),
+      ...[...a.fam.keys()].map((k) => [k, String(a.fam.get(k).n), pct(a.fam.get(k)), pct(b.fam.get(k))]),
       ['**overall recall**', String(a.planted), fmt.pct(a.recall), fmt.pct(b.recall)],
       ['**precision**', '', `${fmt.pct(a.precision)} (${a.falsePositives} FP of ${a.flagged})`, `${fmt.pct(b.precision)} (${b.falsePositives} FP of ${b.flagged})`],
     ],
-    notes: ['Planted values come from each rule’s own positive examples, placed in new files; recall on values the rules were not written against would be lower.'],
+    notes: [`secretlint is ${SECRETLINT}, resolved as the secretlint CLI resolves it.`, `False positives by rule: ctxgate: ${fpList(a.fpByRule)}; secretlint: ${fpList(b.fpByRule)}.`],
+  };
+  const perKind = {
+    title: 'Secret scanning: recall per kind',
+    columns: ['family', 'kind', 'planted', 'ctxgate', 'secretlint'],
+    rows: kinds.map(({ family, kind }) => [family, kind, String(a.kind.get(kind)?.n ?? 0), a.kind.get(kind) ? pct(a.kind.get(kind)) : '-', b.kind.get(kind) ? pct(b.kind.get(kind)) : '-']),
   };
 
   const encoder = new TextEncoder();
@@ -93,9 +126,9 @@ export default async function secretsBench({ time, fmt }) {
     rows: [
       ['bare TextEncoder.encodeInto (floor)', fmt.ms(tEncode.median), fmt.mbps(bytes, tEncode.median), fmt.ratio(tTheirs.median / tEncode.median), '1.00x'],
       ['ctxgate scanSecrets', fmt.ms(tOurs.median), fmt.mbps(bytes, tOurs.median), fmt.ratio(tTheirs.median / tOurs.median), fmt.ratio(tOurs.median / tEncode.median)],
-      ['secretlint 12 (recommended, AWS IDs on)', fmt.ms(tTheirs.median), fmt.mbps(bytes, tTheirs.median), '1.00x', fmt.ratio(tTheirs.median / tEncode.median)],
+      [SECRETLINT, fmt.ms(tTheirs.median), fmt.mbps(bytes, tTheirs.median), '1.00x', fmt.ratio(tTheirs.median / tEncode.median)],
     ],
     notes: ['Goals (issue 4): recall and precision ≥ 0.95; ≥ 20x secretlint; within 3x of the encode floor.'],
   };
-  return [quality, speed];
+  return [quality, perKind, speed];
 }

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Compiles the secret rules (build/rules/*.mjs, data) into the core's tables:
-//   assembly/scan/tables.generated.ts  byte classes, the keyword automaton (a full Aho-Corasick DFA
-//                                      over ASCII-folded bytes), keyword entries, rule steps
+//   assembly/scan/tables.generated.ts  byte classes, the keyword prefilter (hashed 4-byte and
+//                                      2-byte filters with exact-key buckets), keyword entries, rule steps
 //   src/secrets/rules.generated.ts     rule ids, descriptions and confidences for the host
 // Every rule is a keyword plus greedy bounded steps, so the core never backtracks: one pass over
-// the input drives the DFA, and each keyword hit does at most a bounded amount of work.
+// the input probes the prefilter at each position, and each keyword hit does a bounded amount of work.
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -143,83 +143,108 @@ for (const [index, rule] of rules.entries()) {
 }
 if (classSets.length > 255) throw new Error('too many byte classes');
 
-// ---- Aho-Corasick over ASCII-folded bytes ------------------------------------------------------
-// The automaton matches only the first PREFIX bytes of each keyword (the core then checks the
-// rest): this keeps the table small while a hit still needs PREFIX matching bytes.
-const PREFIX = 6;
-const fold = (b) => (b >= 65 && b <= 90 ? b + 32 : b);
-const patterns = new Map(); // folded prefix -> entry indices
-for (const [i, e] of kwEntries.entries()) {
-  const key = [...new TextEncoder().encode(e.text)].slice(0, PREFIX).map(fold).join(',');
-  if (!patterns.has(key)) patterns.set(key, []);
-  patterns.get(key).push(i);
-}
-const alpha = new Uint8Array(256); // byte -> alphabet index (0: in no keyword)
-let alphaSize = 1;
-for (const key of patterns.keys()) {
-  for (const b of key.split(',').map(Number)) {
-    if (!alpha[b]) alpha[b] = alphaSize++;
-  }
-}
-for (let b = 65; b <= 90; b++) if (alpha[b + 32]) alpha[b] = alpha[b + 32];
+// ---- keyword prefilter ---------------------------------------------------------------------------
+// The core reads the four bytes at each position as one little-endian u32 with every byte OR 0x20
+// (which folds A-Z to a-z and maps a few other bytes together: harmless, since every hit is
+// verified) and probes a 2^HASH_BITS-bit filter on a multiplicative hash of that word. One probe per
+// position, with no state carried from byte to byte (a DFA's chain of dependent loads was the
+// scanner's bottleneck); only filter hits look further, at a bucket of exact 4-byte keys.
+// Keywords of two or three bytes are keyed with every byte their rule lets follow them, so that
+// a single 4-byte probe finds them too (`sk-` becomes `sk-a`, `sk-b`, …).
+const HASH_MUL = 0x9e3779b1;
+// 2^17 bits (16 KiB) keeps the filter about 2% full, so few positions look further.
+const HASH_BITS = 17;
+const BUCKET_SHIFT = HASH_BITS - 12; // 4096 buckets
+const ffold = (b) => b | 0x20;
+const keyOf = (bytes) => bytes.reduce((w, b, i) => (w | (ffold(b) << (8 * i))) >>> 0, 0);
+const hashOf = (w) => Math.imul(w, HASH_MUL) >>> (32 - HASH_BITS);
+const ALL = [...Array(256).keys()];
 
-const go = [new Map()];
-const out = [[]];
-for (const [key, entries] of patterns) {
-  let s = 0;
-  for (const b of key.split(',').map(Number)) {
-    const c = alpha[b];
-    if (!go[s].has(c)) {
-      go.push(new Map());
-      out.push([]);
-      go[s].set(c, go.length - 1);
+/** Positions in a rule's steps: [step index, bytes consumed in it]; the closure adds skippable ends. */
+function closure(rule, states) {
+  const out = [];
+  const seenState = new Set();
+  const stack = [...states];
+  while (stack.length) {
+    const [j, c] = stack.pop();
+    const key = `${j},${c}`;
+    if (seenState.has(key)) continue;
+    seenState.add(key);
+    out.push([j, c]);
+    const step = rule.steps[j];
+    if (Array.isArray(step) && c >= step[1]) stack.push([j + 1, 0]);
+  }
+  return out;
+}
+/** The bytes a rule accepts at a position, and where each leads: [bytes, next position] pairs. */
+function moves(rule, [j, c]) {
+  const step = rule.steps[j];
+  if (step === undefined || (typeof step === 'object' && !Array.isArray(step) && 'until' in step)) return [[ALL, null]];
+  if (Array.isArray(step)) {
+    const [name, , max = step[1]] = step;
+    return c < max ? [[NAMED[name], [j, c + 1]]] : [];
+  }
+  const text = typeof step === 'string' ? step : step.lit;
+  const b = text.charCodeAt(c);
+  const bytes = typeof step === 'object' && step.ci ? [...new Set([b, b >= 97 && b <= 122 ? b - 32 : b])] : [b];
+  return [[bytes, c + 1 < text.length ? [j, c + 1] : [j + 1, 0]]];
+}
+/** Every folded sequence of `n` bytes the rule accepts right after its keyword (a superset). */
+function followKeys(rule, n) {
+  let seqs = [[[], [[0, 0]]]]; // [folded bytes so far, positions]
+  for (let d = 0; d < n; d++) {
+    const next = new Map();
+    for (const [bytes, positions] of seqs) {
+      for (const pos of closure(rule, positions)) {
+        for (const [set, to] of moves(rule, pos)) {
+          for (const b of set) {
+            const seq = [...bytes, ffold(b)];
+            const k = seq.join(',');
+            if (!next.has(k)) next.set(k, [seq, []]);
+            // After the end of the match (or an until), anything may follow: no position to track.
+            if (to) next.get(k)[1].push(to);
+            else next.get(k)[1].push([rule.steps.length, 0]);
+          }
+        }
+      }
     }
-    s = go[s].get(c);
+    seqs = [...next.values()];
   }
-  out[s].push(...entries);
+  return seqs.map(([bytes]) => bytes);
 }
-const fail = new Array(go.length).fill(0);
-const order = [];
-const queue = [...go[0].values()];
-while (queue.length) {
-  const s = queue.shift();
-  order.push(s);
-  for (const [c, t] of go[s]) {
-    let f = fail[s];
-    while (f && !go[f].has(c)) f = fail[f];
-    fail[t] = go[f].has(c) && go[f].get(c) !== t ? go[f].get(c) : 0;
-    queue.push(t);
+
+const filter4 = new Uint8Array(1 << (HASH_BITS - 3));
+const long = []; // { key, key2, mask2, bucket, entry }
+let expanded = 0;
+for (const [i, e] of kwEntries.entries()) {
+  const bytes = [...new TextEncoder().encode(e.text)];
+  const add = (key, key2, mask2) => {
+    const h = hashOf(key);
+    filter4[h >> 3] |= 1 << (h & 7);
+    long.push({ key, key2, mask2, bucket: h >> BUCKET_SHIFT, entry: i });
+  };
+  if (bytes.length >= 4) {
+    // The next (up to) four bytes too, so that runs like `--------` do not verify every
+    // `-----BEGIN …` keyword byte by byte.
+    const rest = bytes.slice(4, 8);
+    add(keyOf(bytes.slice(0, 4)), keyOf(rest), rest.length === 4 ? 0xffffffff : (2 ** (8 * rest.length) - 1) >>> 0);
+  } else {
+    const tails = followKeys(rules[e.rule], 4 - bytes.length);
+    if (tails.length > 4096) throw new Error(`rule ${rules[e.rule].id}: keyword "${e.text}" is too short for what may follow it`);
+    const keys = new Set(tails.map((t) => keyOf([...bytes, ...t])));
+    for (const key of keys) add(key, 0, 0);
+    expanded += keys.size;
   }
 }
-for (const s of order) out[s] = [...out[s], ...out[fail[s]].filter((e) => !out[s].includes(e))];
-// Full DFA.
-const nStates = go.length;
-const delta = Array.from({ length: nStates }, () => new Array(alphaSize).fill(0));
-for (const s of [0, ...order]) {
-  for (let c = 1; c < alphaSize; c++) {
-    if (go[s].has(c)) delta[s][c] = go[s].get(c);
-    else delta[s][c] = s === 0 ? 0 : delta[fail[s]][c];
-  }
-}
-// Renumber: states without output first, so the hot loop tests `state >= OUT_BASE`.
-const plain = [...Array(nStates).keys()].filter((s) => out[s].length === 0);
-const withOut = [...Array(nStates).keys()].filter((s) => out[s].length > 0);
-if (plain[0] !== 0) throw new Error('root must have no output');
-const renum = new Array(nStates);
-[...plain, ...withOut].forEach((s, i) => (renum[s] = i));
-const OUT_BASE = plain.length;
-const dfa = new Array(nStates * alphaSize);
-for (let s = 0; s < nStates; s++) for (let c = 0; c < alphaSize; c++) dfa[renum[s] * alphaSize + c] = renum[delta[s][c]];
-if (nStates >= 65536) throw new Error('automaton too large');
-const outStart = [];
-const outList = [];
-for (const s of withOut) {
-  outStart.push(outList.length);
-  // Longest keyword first, then rule priority: deterministic order of attempts.
-  const list = [...out[s]].sort((a, b) => kwEntries[b].text.length - kwEntries[a].text.length || kwEntries[a].rule - kwEntries[b].rule);
-  outList.push(...list);
-}
-outStart.push(outList.length);
+// Longest keyword first, then rule priority: deterministic order of attempts at one position.
+const byPriority = (a, b) => kwEntries[b.entry].text.length - kwEntries[a.entry].text.length || kwEntries[a.entry].rule - kwEntries[b.entry].rule;
+long.sort((a, b) => a.bucket - b.bucket || byPriority(a, b));
+const nBuckets = 1 << (HASH_BITS - BUCKET_SHIFT);
+const bucketStart = new Array(nBuckets + 1).fill(0);
+for (const l of long) bucketStart[l.bucket + 1]++;
+for (let k = 0; k < nBuckets; k++) bucketStart[k + 1] += bucketStart[k];
+if (long.length >= 65536) throw new Error('too many keyword keys');
+const filterBits = filter4.reduce((n, x) => n + x.toString(2).split('1').length - 1, 0);
 
 // ---- emit ---------------------------------------------------------------------------------------
 const classBits = [];
@@ -230,7 +255,7 @@ for (const set of classSets) {
 }
 const kwRows = kwEntries.flatMap((e) => {
   const lit = literal(e.text);
-  return [e.rule, lit.len, e.ci ? 0 : 1, lit.off, Math.min(PREFIX, lit.len)];
+  return [e.rule, lit.len, e.ci ? 0 : 1, lit.off, 0];
 });
 const litRows = [...litIds.values()].sort((a, b) => a.id - b.id).flatMap((l) => [l.off, l.len]);
 
@@ -244,29 +269,34 @@ const fingerprint = createHash('sha256')
   .digest('hex')
   .slice(0, 16);
 
-const as = `${HEADER}// Rule set ${fingerprint}: ${rules.length} rules, ${kwEntries.length} keywords, ${nStates} automaton states, ${classSets.length} byte classes.
+const as = `${HEADER}// Rule set ${fingerprint}: ${rules.length} rules, ${kwEntries.length} keywords (${long.length} filter keys, ${expanded} from short keywords), ${classSets.length} byte classes.
 
 /** Number of rules; the host checks it against its own table. */
 export const RULE_COUNT: i32 = ${rules.length};
 /** Number of keyword entries. */
 export const KW_COUNT: i32 = ${kwEntries.length};
-/** Size of the automaton's alphabet (byte equivalence classes). */
-export const ALPHA_SIZE: i32 = ${alphaSize};
-/** States numbered at or above this one report keyword hits. */
-export const OUT_BASE: i32 = ${OUT_BASE};
+/** Multiplier of the 4-byte keyword hash (the top 16 bits of the product are the hash). */
+export const HASH_MUL: u32 = ${HASH_MUL};
+/** The hash is the top HASH_BITS bits of the folded word times HASH_MUL. */
+export const HASH_BITS: u32 = ${HASH_BITS};
+/** Hash >> BUCKET_SHIFT selects a bucket of keyword keys. */
+export const BUCKET_SHIFT: u32 = ${BUCKET_SHIFT};
 /** Fields per rule row in RULES. */
 export const RULE_STRIDE: i32 = 12;
 /** Fields per keyword entry in KW. */
 export const KW_STRIDE: i32 = 5;
 
-/** byte -> alphabet index of the keyword automaton. */
-export const ALPHA: usize = ${arr('u8', [...alpha])};
-/** DFA transitions: state * ALPHA_SIZE + alphabet index -> state. */
-export const DFA: usize = ${arr('u16', dfa)};
-/** For state s >= OUT_BASE: keyword entries OUT_LIST[OUT_START[s - OUT_BASE] .. OUT_START[s - OUT_BASE + 1]]. */
-export const OUT_START: usize = ${arr('u16', outStart)};
-export const OUT_LIST: usize = ${arr('u16', outList)};
-/** Keyword entries: rule, byte length, case-sensitive (1) or ASCII case-insensitive (0), offset in LIT_BYTES, prefix length in the automaton. */
+/** 2^HASH_BITS-bit filter on the hash of the folded 4-byte word at a position (${filterBits} bits set). */
+export const FILTER4: usize = ${arr('u8', [...filter4])};
+/** Keyword keys of hash bucket b: LONG_KEY/LONG_ENTRY[BUCKET_START[b] .. BUCKET_START[b + 1]]. */
+export const BUCKET_START: usize = ${arr('u16', bucketStart)};
+/** Folded first four bytes of each keyword (short keywords: with bytes that may follow them). */
+export const LONG_KEY: usize = ${arr('u32', long.map((l) => l.key))};
+/** Folded bytes 4..7 of each keyword key (zero where shorter) and the mask of those present. */
+export const LONG_KEY2: usize = ${arr('u32', long.flatMap((l) => [l.key2, l.mask2]))};
+/** Keyword entry (row of KW) of each key. */
+export const LONG_ENTRY: usize = ${arr('u16', long.map((l) => l.entry))};
+/** Keyword entries: rule, byte length, case-sensitive (1) or ASCII case-insensitive (0), offset in LIT_BYTES, reserved. */
 export const KW: usize = ${arr('u32', kwRows)};
 /** Literals: offset and length in LIT_BYTES. */
 export const LITS: usize = ${arr('u32', litRows)};
@@ -302,4 +332,4 @@ export const RULESET_VERSION = '${fingerprint}';
 export const RULES: readonly BuiltinRule[] = ${JSON.stringify(meta, null, 2)};
 `;
 await writeFile(join(root, 'src/secrets/rules.generated.ts'), ts);
-console.log(`[gen-rules] ${rules.length} rules, ${kwEntries.length} keywords, ${nStates} states x ${alphaSize} symbols, ${classSets.length} classes`);
+console.log(`[gen-rules] ${rules.length} rules, ${kwEntries.length} keywords (${long.length} filter keys, ${expanded} from short keywords), ${classSets.length} classes`);

@@ -1,24 +1,29 @@
 // Secret scanner: one linear pass over UTF-8 bytes.
 //
-// A keyword automaton (Aho-Corasick compiled to a DFA by build/gen-rules.mjs) finds rule keywords;
-// each hit runs that rule's steps forward from the keyword: greedy runs of a byte class with a
+// A keyword prefilter (tables compiled by build/gen-rules.mjs) finds rule keywords: at each position
+// the folded 4-byte word is probed in a hashed bit filter and the folded 2-byte word in a second
+// one; the probes of one position do not depend on the previous one, so the loop runs at memory
+// speed instead of a DFA's chain of dependent loads. Filter hits are verified against exact keys,
+// then the whole keyword. Each keyword hit runs that rule's steps forward from the keyword: greedy runs of a byte class with a
 // maximum length, literals, and "until literal" searches. Nothing backtracks, every step is
 // bounded, and the until-searches share a cache that never scans a byte twice, so the work per
 // input byte is a small constant whatever the input. `secretScanSteps()` reports the work done so
 // tests can check that without timing anything.
 //
 // Findings go to the output window as 16-byte records: rule index, byte start, byte end, confidence.
-import { outReserve } from '../io';
+import { outReserve, ioOutput } from '../io';
 import {
   RULE_COUNT,
-  ALPHA_SIZE,
-  OUT_BASE,
+  HASH_MUL,
+  HASH_BITS,
+  BUCKET_SHIFT,
   RULE_STRIDE,
   KW_STRIDE,
-  ALPHA,
-  DFA,
-  OUT_START,
-  OUT_LIST,
+  FILTER4,
+  BUCKET_START,
+  LONG_KEY,
+  LONG_KEY2,
+  LONG_ENTRY,
   KW,
   LITS,
   LIT_BYTES,
@@ -211,38 +216,49 @@ function tryRule(r: i32, kwStart: i32, kwEnd: i32): void {
   found.push(<u32>ruleField(r, 10));
 }
 
-/** Handles every keyword entry that ends at byte `i` in automaton state `state`. */
-function onHit(state: i32, i: i32): void {
-  const k = <usize>(state - OUT_BASE);
-  const lo = <i32>load<u16>(OUT_START + (k << 1));
-  const hi = <i32>load<u16>(OUT_START + ((k + 1) << 1));
-  for (let o = lo; o < hi; o++) {
-    const e = <usize>load<u16>(OUT_LIST + (<usize>o << 1));
-    const row = KW + e * <usize>(KW_STRIDE * 4);
-    const rule = <i32>load<u32>(row);
-    const len = <i32>load<u32>(row, 4);
-    const cs = load<u32>(row, 8) != 0;
-    const off = <usize>load<u32>(row, 12);
-    const prefix = <i32>load<u32>(row, 16);
-    const kwStart = i + 1 - prefix;
-    if (kwStart + len > size) continue;
-    // The automaton matched the folded prefix; check the whole keyword (and its case when it matters).
-    let ok = true;
-    for (let k2: i32 = cs ? 0 : prefix; k2 < len; k2++) {
-      steps++;
-      let b = byteAt(kwStart + k2);
-      let want = <u32>load<u8>(LIT_BYTES + off + <usize>k2);
-      if (!cs) {
-        b = fold(b);
-        want = fold(want);
-      }
-      if (b != want) {
-        ok = false;
-        break;
-      }
+/** Verifies keyword entry `e` at byte `at` (the prefilter matched its folded prefix) and runs its rule. */
+function tryKeyword(e: usize, at: i32): void {
+  const row = KW + e * <usize>(KW_STRIDE * 4);
+  const rule = <i32>load<u32>(row);
+  const len = <i32>load<u32>(row, 4);
+  const cs = load<u32>(row, 8) != 0;
+  const off = <usize>load<u32>(row, 12);
+  if (at + len > size) return;
+  for (let k: i32 = 0; k < len; k++) {
+    steps++;
+    let b = byteAt(at + k);
+    let want = <u32>load<u8>(LIT_BYTES + off + <usize>k);
+    if (!cs) {
+      b = fold(b);
+      want = fold(want);
     }
-    if (ok) tryRule(rule, kwStart, kwStart + len);
+    if (b != want) return;
   }
+  tryRule(rule, at, at + len);
+}
+
+/** Handles a prefilter hit at byte `i` whose folded 4-byte word is `w` and hash `h`. */
+function onCandidate(i: i32, w: u32, h: u32): void {
+  const bucket = <usize>(h >> BUCKET_SHIFT);
+  const lo = <usize>load<u16>(BUCKET_START + (bucket << 1));
+  const hi = <usize>load<u16>(BUCKET_START + ((bucket + 1) << 1));
+  let w2: u32 = 0;
+  if (i + 8 <= size) w2 = load<u32>(base + <usize>(i + 4));
+  else for (let k: i32 = 4; k < 8 && i + k < size; k++) w2 |= byteAt(i + k) << (<u32>(k - 4) << 3);
+  w2 |= 0x20202020;
+  for (let o = lo; o < hi; o++) {
+    steps++;
+    if (load<u32>(LONG_KEY + (o << 2)) != w) continue;
+    const k2 = LONG_KEY2 + (o << 3);
+    if ((w2 & load<u32>(k2, 4)) == load<u32>(k2)) tryKeyword(<usize>load<u16>(LONG_ENTRY + (o << 1)), i);
+  }
+}
+
+// @ts-ignore: decorator
+@inline
+function probe(i: i32, w: u32): void {
+  const h = (w * HASH_MUL) >> (32 - HASH_BITS);
+  if (((<u32>load<u8>(FILTER4 + <usize>(h >> 3)) >> (h & 7)) & 1) != 0) onCandidate(i, w, h);
 }
 
 /**
@@ -257,18 +273,61 @@ export function secretScan(ptr: usize, len: usize): i32 {
   uLit = -1;
   uFound = -1;
   for (let r: i32 = 0; r < RULE_COUNT; r++) unchecked((lastEnd[r] = 0));
-  let state: i32 = 0;
   const n = size;
-  for (let i: i32 = 0; i < n; i++) {
-    const c = <i32>load<u8>(ALPHA + <usize>load<u8>(base + <usize>i));
-    state = <i32>load<u16>(DFA + (<usize>(state * ALPHA_SIZE + c) << 1));
-    if (state >= OUT_BASE) onHit(state, i);
+  const p = base;
+  let i: i32 = 0;
+  // Every byte is folded with OR 0x20 (as the tables were built); the last three positions read
+  // zero padding instead of bytes past the input.
+  for (; i < n - 3; i++) probe(i, load<u32>(p + <usize>i) | 0x20202020);
+  for (; i < n; i++) {
+    let w: u32 = 0;
+    for (let k: i32 = 0; k < 4 && i + k < n; k++) w |= byteAt(i + k) << (<u32>k << 3);
+    probe(i, w | 0x20202020);
   }
   steps += <u64>n;
   const records = found.length >> 2;
   const out = outReserve(<usize>found.length << 2);
   for (let k: i32 = 0; k < found.length; k++) store<u32>(out + (<usize>k << 2), unchecked(found[k]));
   return records;
+}
+
+/**
+ * Rewrites the start and end byte offsets of the last scan's `count` records (still in the output
+ * window, input still in the input window) as UTF-16 offsets, as a JavaScript string of the text
+ * TextEncoder produced would index them: every byte that is not a UTF-8 continuation byte is one
+ * code unit, and a 4-byte sequence is two. A cursor moves between consecutive boundaries, so the
+ * work is the distance travelled: records come in keyword order, so that is about one pass over
+ * the text up to the last finding plus the findings' own lengths.
+ */
+export function secretOffsetsUtf16(count: i32): void {
+  const out = ioOutput();
+  let cb: i32 = 0; // byte cursor
+  let cu: i32 = 0; // UTF-16 offset of the byte cursor
+  for (let k: i32 = 0; k < count; k++) {
+    for (let f: i32 = 1; f <= 2; f++) {
+      const slot = out + (<usize>(k * 4 + f) << 2);
+      const target = <i32>load<u32>(slot);
+      // Eight bytes at a time: units = 8 - continuation bytes (10xxxxxx) + 4-byte leads (11110xxx).
+      while (cb + 8 <= target) {
+        const x = load<u64>(base + <usize>cb);
+        const cont = x & ~(x << 1) & 0x8080808080808080;
+        const lead4 = x & (x << 1) & (x << 2) & (x << 3) & 0x8080808080808080;
+        cu += 8 - <i32>popcnt(cont) + <i32>popcnt(lead4);
+        cb += 8;
+      }
+      while (cb < target) {
+        const b = byteAt(cb);
+        cu += i32((b & 0xc0) != 0x80) + i32(b >= 0xf0);
+        cb++;
+      }
+      while (cb > target) {
+        cb--;
+        const b = byteAt(cb);
+        cu -= i32((b & 0xc0) != 0x80) + i32(b >= 0xf0);
+      }
+      store<u32>(slot, <u32>cu);
+    }
+  }
 }
 
 /** Work done by the last scan, in byte inspections (for linear-time tests). */

@@ -38,6 +38,8 @@ const DOTTED_IDENTIFIER = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PATH_LIKE = /^(\/|\.\.?\/|~\/|[A-Za-z]:\\)|^[\w.-]+\/[\w.-]+\//;
 const INTEGRITY = /^(sha1|sha256|sha384|sha512)-/i;
+/** `$VAR`, `$VAR/…`, `${…}`, `$(…)`: a shell or template reference. A value such as `$mkz4H*00…` is not one. */
+const DOLLAR_REFERENCE = /^\$(\{|\(|[A-Za-z_]\w*(\/|$))/;
 
 /** True when a value looks like a stand-in rather than a credential (any rule). */
 export function isPlaceholder(value: string, structural: boolean): boolean {
@@ -63,7 +65,7 @@ export function isNonSecretAssignment(text: string, start: number, end: number):
   if (REFERENCE.test(value) || DOTTED_IDENTIFIER.test(value) || UUID.test(value) || PATH_LIKE.test(value) || INTEGRITY.test(value)) {
     return true;
   }
-  if (value.startsWith('$') || value.includes('://')) return true;
+  if (DOLLAR_REFERENCE.test(value) || value.includes('://')) return true;
   const { name, at } = assignedName(text, start);
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
@@ -73,7 +75,7 @@ export function isNonSecretAssignment(text: string, start: number, end: number):
 /** True when a URL or connection-string password is a default or a reference. */
 export function isNonSecretPassword(value: string): boolean {
   const lower = value.toLowerCase();
-  return STOP_VALUES.has(lower) || value.startsWith('$') || value.startsWith('%') || lower.startsWith('env:');
+  return STOP_VALUES.has(lower) || DOLLAR_REFERENCE.test(value) || value.startsWith('%') || lower.startsWith('env:');
 }
 
 /**

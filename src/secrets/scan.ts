@@ -1,7 +1,7 @@
 import { invalidParams } from '../errors.ts';
-import { scanSecretBytes } from '../core/scan.ts';
+import { scanSecretText } from '../core/scan.ts';
 import { RULES } from './rules.generated.ts';
-import { mapByteOffsets, mapUtf16Offsets } from './offsets.ts';
+import { mapUtf16Offsets } from './offsets.ts';
 import { insideDataUrl, isNonSecretAssignment, isNonSecretPassword, isPlaceholder } from './filters.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
@@ -67,38 +67,24 @@ export function findSecrets(text: string, options: ScanOptions = {}): SecretFind
   }
   const enabled = enabledRules(options);
   const userRules = compileUserRules(options.extraRules);
-  const raw = scanSecretBytes(text, RULES.length);
+  // Offsets come back in UTF-16 code units (the core maps them on non-ASCII text).
+  const raw = scanSecretText(text, RULES.length);
 
   const candidates: Candidate[] = [];
   if (raw.matches.length > 0) {
-    const ascii = raw.byteLength === text.length;
     const matches = raw.matches.filter((m) => enabled(m.rule));
-    let starts: number[];
-    let ends: number[];
-    if (ascii) {
-      starts = matches.map((m) => m.start);
-      ends = matches.map((m) => m.end);
-    } else {
-      // Map every boundary in one forward pass.
-      const bounds = [...new Set(matches.flatMap((m) => [m.start, m.end]))].sort((a, b) => a - b);
-      const mapped = mapByteOffsets(text, bounds);
-      const at = new Map(bounds.map((b, k) => [b, mapped[k]!.offset]));
-      starts = matches.map((m) => at.get(m.start)!);
-      ends = matches.map((m) => at.get(m.end)!);
-    }
-    matches.forEach((m, k) => {
-      const start = starts[k]!;
-      const end = ends[k]!;
+    for (const m of matches) {
+      const { start, end } = m;
       const value = text.slice(start, end);
-      if (isPlaceholder(value, STRUCTURAL_RULES.has(m.rule))) return;
+      if (isPlaceholder(value, STRUCTURAL_RULES.has(m.rule))) continue;
       // A key block holds key material: at least one long base64 run, not prose or `...`.
-      if (STRUCTURAL_RULES.has(m.rule) && !/[A-Za-z0-9+/]{40}/.test(value)) return;
-      if (ASSIGNMENT_RULES.has(m.rule) && isNonSecretAssignment(text, start, end)) return;
-      if (PASSWORD_RULES.has(m.rule) && isNonSecretPassword(value)) return;
-      if (insideDataUrl(text, start)) return;
+      if (STRUCTURAL_RULES.has(m.rule) && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
+      if (ASSIGNMENT_RULES.has(m.rule) && isNonSecretAssignment(text, start, end)) continue;
+      if (PASSWORD_RULES.has(m.rule) && isNonSecretPassword(value)) continue;
+      if (insideDataUrl(text, start)) continue;
       const rule = RULES[m.rule]!;
       candidates.push({ priority: m.rule, ruleId: rule.id, confidence: m.confidence === 1 ? 'high' : 'medium', start, end });
-    });
+    }
   }
   userRules.forEach((rule, k) => {
     for (const m of matchUserRules(text, [rule])) {

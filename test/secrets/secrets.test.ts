@@ -7,6 +7,8 @@ import { redactSecrets } from '../../src/secrets/redact.ts';
 import { createPathGate, normalizeProjectPath } from '../../src/secrets/paths.ts';
 import { checkContent } from '../../src/secrets/content.ts';
 import { mapByteOffsets } from '../../src/secrets/offsets.ts';
+import { scanSecretBytes, scanSecretText } from '../../src/core/scan.ts';
+import { RULES } from '../../src/secrets/rules.generated.ts';
 
 beforeAll(async () => {
   await initCore();
@@ -129,6 +131,32 @@ describe('properties', () => {
         }
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('a value starting with $ is a reference only when it reads as one', () => {
+    const value = '$' + token('', 8, 11) + '*0' + token('', 8, 12);
+    const found = scanSecrets(`password = "${value}"`);
+    expect(found.map((f) => f.ruleId)).toEqual(['generic-password']);
+    for (const ref of ['$DB_PASSWORD', '${DB_PASSWORD}', '$(cat /run/secrets/db)', '$HOME/.config/db-pass']) {
+      expect([ref, scanSecrets(`password = "${ref}"`)]).toEqual([ref, []]);
+    }
+    expect(scanSecrets('DATABASE_URL=postgres://app:$DB_PASS@db:5432/app')).toEqual([]);
+  });
+
+  it('the core maps match offsets to UTF-16 exactly as the host byte walk does', () => {
+    const pieces = ['é', '😀', '日本', '\r\n', ' ', 'x', '\uD800', token('ghp_', 36, 7), 'password = "' + token('', 16, 3) + '"', token('AKIA', 16, 5), 'sk-' + token('', 48, 9)];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 30 }), (parts) => {
+        const text = parts.join('');
+        const bytes = scanSecretBytes(text, RULES.length).matches;
+        const utf16 = scanSecretText(text, RULES.length).matches;
+        const bounds = bytes.flatMap((m) => [m.start, m.end]);
+        const mapped = bounds.map((b) => mapByteOffsets(text, [b])[0]!.offset);
+        expect(utf16.flatMap((m) => [m.start, m.end])).toEqual(mapped);
+        expect(utf16.map((m) => m.rule)).toEqual(bytes.map((m) => m.rule));
+      }),
+      { numRuns: 300 },
     );
   });
 
