@@ -35,8 +35,11 @@ export async function readProjectFiles(root: string, options: WalkOptions = {}):
   const gates = createPathGates({ deny: options.deny, allow: options.allow });
   const top = await realpath(root);
   const max = options.maxFiles ?? 200_000;
-  const out: ProjectFile[] = [];
 
+  // First list the tree (directories must be read in order to apply their .gitignore files), then
+  // read the files with bounded concurrency: one read at a time leaves the disk and the thread pool
+  // idle most of the time.
+  const planned: { path: string; full: string; denied: boolean }[] = [];
   const walk = async (dir: string, rel: string, levels: Level[]): Promise<void> => {
     let here = levels;
     if (options.gitignore !== false) {
@@ -54,20 +57,28 @@ export async function readProjectFiles(root: string, options: WalkOptions = {}):
         await walk(join(dir, entry.name), path, here);
         continue;
       }
-      if (out.length >= max) {
+      if (planned.length >= max) {
         throw new CtxgateError('INVALID_PARAMS', `More than ${max} files under ${root}; point at the project root or raise maxFiles.`, { details: { maxFiles: max } });
       }
-      const full = join(dir, entry.name);
-      if (gates.isDenied(path).denied) {
-        out.push({ path, byteSize: (await lstat(full)).size });
-        continue;
-      }
-      out.push({ path, bytes: new Uint8Array(await readFile(full)) });
+      planned.push({ path, full: join(dir, entry.name), denied: gates.isDenied(path).denied });
     }
   };
   await walk(top, '', []);
+  const out: ProjectFile[] = new Array(planned.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let i = next++; i < planned.length; i = next++) {
+      const p = planned[i]!;
+      // Never-send files are listed with their size only: their content is never read.
+      out[i] = p.denied ? { path: p.path, byteSize: (await lstat(p.full)).size } : { path: p.path, bytes: new Uint8Array(await readFile(p.full)) };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, planned.length) }, worker));
   return out;
 }
+
+/** Reads in flight at once; enough to keep the disk and libuv's pool busy, few enough for fds. */
+const READ_CONCURRENCY = 32;
 
 /** git's precedence: deeper .gitignore files win, and within one file the last matching rule wins. */
 function gitIgnored(levels: Level[], path: string, isDir: boolean): boolean {
