@@ -97,6 +97,17 @@ async function nodeSection({ time, fmt }) {
   let flip = false;
   const probe = tracker.capture('intent_detection', other).summary();
   if (probe !== '[intent_detection] Changes: reasoning.intents_added=1') throw new Error(`unexpected diff: ${probe}`);
+  // Serialise and size check reuse what they computed for namespaces proven unchanged since the
+  // last call on the same context object (src/store/context-memo.ts), so the rows above measure a
+  // context serialised or checked before; the rows marked "first call" use a never-seen copy each
+  // time (nothing to reuse), and "after an edit" changes one field of reasoning before each call.
+  const FRESH_BATCH = 10;
+  const fresh = Array.from({ length: FRESH_BATCH * 18 }, () => cloneContext(ctx));
+  let nextFresh = 0;
+  const freshCopy = () => fresh[nextFresh++ % fresh.length];
+  const edited = cloneContext(ctx);
+  serializeContext(edited);
+  let edits = 0;
   const ops = {
     'New context': [() => createAgentContext('s', 't'), 2000],
     Clone: [() => cloneContext(ctx), 50],
@@ -104,11 +115,22 @@ async function nodeSection({ time, fmt }) {
     'Deserialise (JSON)': [() => deserializeContext(textForm), 20],
     'Diff capture': [() => tracker.capture('intent_detection', (flip = !flip) ? ctx : other), 50],
     'Size check': [() => checker.check(ctx), 50],
+    'Serialise, after an edit to reasoning': [
+      () => {
+        edited.reasoning.summary = `summary ${edits++}`;
+        serializeContext(edited);
+      },
+      20,
+      'Serialise (JSON)',
+    ],
+    'Serialise, first call on a context': [() => serializeContext(freshCopy()), FRESH_BATCH, 'Serialise (JSON)'],
+    'Size check, first call on a context': [() => checker.check(freshCopy()), FRESH_BATCH, 'Size check'],
   };
   const rows = [];
-  for (const [name, [fn, batch]] of Object.entries(ops)) {
+  for (const [name, [fn, batch, specName = name]] of Object.entries(ops)) {
+    nextFresh = 0;
     const us = await perCall(time, fn, batch);
-    const spec = SPEC[name];
+    const spec = SPEC[specName];
     rows.push([name, fmt.ms(us / 1000), `~${spec} µs`, fmt.ratio(us / spec), us <= spec ? 'yes' : 'no']);
   }
   return {
@@ -117,11 +139,12 @@ async function nodeSection({ time, fmt }) {
     columns: ['Operation', 'ctxgate (median)', 'Spec 004 (Go)', 'Ratio', 'At or under spec'],
     rows,
     notes: [
-      'Serialise validates the context (zod schema + JSON-safety walk) and writes RFC 8785 text with the project canonicaliser (src/fingerprint/canonicalize.ts), which checks every string for lone surrogates in a JavaScript loop; that loop is most of the time.',
+      'Serialise validates the context (zod schema + JSON-safety walk) and writes RFC 8785 text (src/fingerprint/canonicalize.ts: a member-sorted copy written by the native JSON.stringify, with the member-by-member writer as the fallback for anything unusual). Per context object it remembers, for each namespace, that it passed validation and its RFC 8785 text; a later call first proves each namespace unchanged with one allocation-free walk against a flat record of it (src/store/json-tape.ts) and redoes the work only for namespaces that changed. Contexts are mutable plain objects, so nothing is trusted by identity: in-place edits are always seen.',
+      'Serialise, first call: a copy never serialised before each time, so every namespace is validated, written and recorded. After an edit: reasoning.summary changes before each call, so reasoning is validated and written again and the six other namespaces are reused.',
       'Deserialise parses, refuses forbidden keys and validates the schema, walking the data once.',
       'Clone walks the JSON data directly (no structuredClone byte round trip).',
-      'Diff capture compares each field against the baseline by walking it (untouched strings compare by reference) and copies only the fields that changed into the next baseline.',
-      'Size check is one JSON.stringify per namespace plus a native UTF-8 count (TextEncoder.encodeInto into a reused window); JSON.stringify itself is most of it.',
+      'Diff capture proves each field unchanged against a flat record of the baseline field (one walk, no allocation); only changed fields are diffed (arrays item by item, reusing the texts of items that still match the baseline) and copied into the next baseline. Here every capture sees one field changed (an intent added or removed).',
+      'Size check reuses the byte size of each namespace proven unchanged (the same flat-record walk) and measures changed ones with one JSON.stringify plus a native UTF-8 count; first call: a never-checked copy each time.',
     ],
   };
 }
@@ -211,7 +234,7 @@ async function chromiumSection({ fmt, root }) {
       rows: [
         row('Save', result.save, 'validate + RFC 8785 text + SHA-256 checksum + one readwrite transaction (version check + put) committed'),
         row('Load', result.load, 'one read + checksum verify + parse + validate'),
-        row('  of which serialise', result.serialise, 'validate + RFC 8785 text'),
+        row('  of which serialise', result.serialise, 'validate + RFC 8785 text; the context is unchanged between rounds, so after the first round each namespace is proven unchanged and its checks and text reused'),
         row('  of which SHA-256', result.hash, 'crypto.subtle over the text'),
         row('  of which deserialise', result.deserialise, 'parse + JSON-safety walk + validate'),
       ],

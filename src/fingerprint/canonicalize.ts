@@ -15,9 +15,132 @@ import { CtxgateError } from '../errors.ts';
  * is `undefined` are omitted, as in JSON. `toJSON()` is honoured (so a Date becomes its ISO string).
  */
 export function canonicalize(value: unknown): string {
+  const fast = fastCanonicalize(value);
+  if (fast !== undefined) return fast;
   const out: string[] = [];
   new Writer(out).write(value);
   return out.join('');
+}
+
+// ---------------------------------------------------------------- fast path
+//
+// Most values are plain JSON data. For those, a copy whose objects hold their members in RFC 8785
+// order, written by the engine's own JSON.stringify, is the canonical text: JSON.stringify writes
+// strings with the same escapes (for well-formed strings), numbers in Number#toString form, -0 as
+// 0, and members in the order they were inserted, except for array-index keys ("2", "10"), which
+// engines always enumerate first in numeric order. The copy walk checks everything that could
+// make the two differ and gives up on the first doubt (toJSON anywhere, a non-plain object, an
+// index-like or `__proto__` member name, a lone surrogate, a non-finite number, undefined in an
+// array, anything that is not JSON, very deep or cyclic data); the Writer below then produces the
+// text or the UNSUPPORTED_VALUE error exactly as before, so only the speed depends on the path.
+
+/** Thrown inside the fast walk to hand the value over to the Writer. */
+const GIVE_UP: unique symbol = Symbol('canonicalize: use the writer');
+
+/** Deeper than this the fast walk gives up: the Writer reports cycles with their path. */
+const FAST_MAX_DEPTH = 256;
+
+/** Member names an engine may not enumerate in insertion order: canonical array indices. */
+const INDEX_LIKE = /^(?:0|[1-9][0-9]*)$/;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const nativeWellFormed = (String.prototype as { isWellFormed?: () => boolean }).isWellFormed;
+/** ES2024 `isWellFormed` where the engine has it (all four targets today), a regex otherwise. */
+const isWellFormed: (s: string) => boolean =
+  typeof nativeWellFormed === 'function' ? (s) => nativeWellFormed.call(s) as boolean : (s) => !LONE_SURROGATE.test(s);
+
+/** The RFC 8785 member order of one object shape, computed once per shape and reused. */
+interface Shape {
+  /** Own enumerable keys in the engine's enumeration order (what `Object.keys` returned). */
+  readonly keys: readonly string[];
+  /** The same keys sorted by UTF-16 code units. */
+  readonly sorted: readonly string[];
+}
+
+/** Shapes by their first key; objects of one schema type share an entry. Bounded: cleared when full. */
+const shapes = new Map<string, Shape[]>();
+let shapeCount = 0;
+const MAX_SHAPES = 512;
+
+/** The cached shape for these keys, or undefined if a member name rules out the fast path. */
+function shapeOf(keys: string[]): Shape | undefined {
+  const first = keys.length === 0 ? '' : keys[0]!;
+  let list = shapes.get(first);
+  if (list !== undefined) {
+    next: for (const shape of list) {
+      const known = shape.keys;
+      if (known.length !== keys.length) continue;
+      for (let i = 1; i < keys.length; i++) if (known[i] !== keys[i]) continue next;
+      return shape;
+    }
+  }
+  for (const key of keys) if (key === '__proto__' || INDEX_LIKE.test(key) || !isWellFormed(key)) return undefined;
+  const shape: Shape = { keys, sorted: [...keys].sort() };
+  if (shapeCount >= MAX_SHAPES) {
+    shapes.clear();
+    shapeCount = 0;
+    list = undefined;
+  }
+  if (list === undefined) shapes.set(first, (list = []));
+  list.push(shape);
+  shapeCount++;
+  return shape;
+}
+
+/** A copy of `value` with every object's members inserted in RFC 8785 order; throws GIVE_UP on doubt. */
+function sortedCopy(value: unknown, depth: number): unknown {
+  switch (typeof value) {
+    case 'string':
+      if (!isWellFormed(value)) throw GIVE_UP;
+      return value;
+    case 'number':
+      if (!Number.isFinite(value)) throw GIVE_UP;
+      return value;
+    case 'boolean':
+      return value;
+    case 'object':
+      break;
+    default:
+      throw GIVE_UP;
+  }
+  if (value === null) return null;
+  if (depth > FAST_MAX_DEPTH) throw GIVE_UP;
+  const obj = value as Record<string, unknown>;
+  if (typeof obj.toJSON === 'function') throw GIVE_UP;
+  if (Array.isArray(obj)) {
+    const n = obj.length;
+    const copy = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) {
+      const item = obj[i];
+      if (item === undefined) throw GIVE_UP;
+      copy[i] = sortedCopy(item, depth + 1);
+    }
+    return copy;
+  }
+  const proto = Object.getPrototypeOf(obj) as unknown;
+  if (proto !== Object.prototype && proto !== null) throw GIVE_UP;
+  const shape = shapeOf(Object.keys(obj));
+  if (shape === undefined) throw GIVE_UP;
+  const sorted = shape.sorted;
+  const copy: Record<string, unknown> = {};
+  for (let i = 0; i < sorted.length; i++) {
+    const name = sorted[i]!;
+    const member = obj[name];
+    if (member !== undefined) copy[name] = sortedCopy(member, depth + 1);
+  }
+  return copy;
+}
+
+/** RFC 8785 text of plain JSON data, or undefined when the Writer must decide. */
+function fastCanonicalize(value: unknown): string | undefined {
+  let copy: unknown;
+  try {
+    copy = sortedCopy(value, 0);
+  } catch (error) {
+    if (error === GIVE_UP) return undefined;
+    throw error;
+  }
+  return JSON.stringify(copy);
 }
 
 // The path to the current value is kept as a stack of keys and only turned into text for an

@@ -2,6 +2,8 @@ import { invalidParams } from '../errors.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
 import { copyJson, jsonEqual } from './json-data.ts';
 import { isPlainObject } from './json-safety.ts';
+import type { JsonTape } from './json-tape.ts';
+import { recordTape, tapeMatches } from './json-tape.ts';
 import type { AgentContext, ContextChanges, ContextDiff, Namespace } from './model.ts';
 import { NAMESPACES, isNamespace } from './model.ts';
 
@@ -72,11 +74,30 @@ export interface DiffTrackerOptions {
  */
 export class DiffTracker {
   private baseline: AgentContext;
+  /**
+   * Tapes (json-tape.ts) of the baseline's fields by namespace then key, recorded from the
+   * baseline's private copies, which nothing ever changes. A field of the live context that still
+   * matches its tape is unchanged without a comparison walk over two object graphs; a field
+   * without a tape (not plain JSON data) or that does not match is compared as before.
+   */
+  private tapes: Map<string, Map<string, JsonTape>>;
   private readonly now: () => Date;
 
   /** Snapshots `context` as the baseline. */
   constructor(context: AgentContext, options: DiffTrackerOptions = {}) {
     this.baseline = copyJson(context);
+    this.tapes = new Map();
+    for (const ns of NAMESPACES) {
+      const fields: unknown = this.baseline[ns];
+      const nsTapes = new Map<string, JsonTape>();
+      if (isPlainObject(fields)) {
+        for (const key of Object.keys(fields)) {
+          const tape = recordTape(fields[key]);
+          if (tape !== undefined) nsTapes.set(key, tape);
+        }
+      }
+      this.tapes.set(ns, nsTapes);
+    }
     this.now = options.now ?? (() => new Date());
   }
 
@@ -92,26 +113,70 @@ export class DiffTracker {
     // The next baseline reuses the baseline's own private copy of every unchanged field and copies
     // only what changed, so a capture costs one comparison walk, not a comparison and a full copy.
     const next: Record<string, unknown> = {};
+    const nextTapes = new Map<string, Map<string, JsonTape>>();
     for (const key of Object.keys(context)) if (!isNamespace(key)) setMember(next, key, copyJson((context as unknown as Record<string, unknown>)[key]));
     for (const ns of NAMESPACES) {
       const before = (isPlainObject(this.baseline[ns]) ? this.baseline[ns] : {}) as unknown as Record<string, unknown>;
+      const tapes = this.tapes.get(ns);
       const afterValue: unknown = context[ns];
       const after = (isPlainObject(afterValue) ? afterValue : {}) as Record<string, unknown>;
-      const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+      const keys = unionSorted(Object.keys(before), Object.keys(after));
       const nextNs: Record<string, unknown> = {};
+      const nextNsTapes = new Map<string, JsonTape>();
       for (const key of keys) {
-        const counters = diffField(ns, key, before[key], after[key]);
-        if (Object.hasOwn(after, key)) setMember(nextNs, key, counters === undefined && Object.hasOwn(before, key) ? before[key] : copyJson(after[key]));
+        const inBefore = Object.hasOwn(before, key);
+        const tape = inBefore ? tapes?.get(key) : undefined;
+        // A matching tape means the value equals the baseline's (so diffField would find nothing).
+        const unchanged = tape !== undefined && tapeMatches(after[key], tape);
+        const itemTexts: string[] = unchanged ? NO_TEXTS : [];
+        const counters = unchanged ? undefined : diffField(ns, key, before[key], after[key], itemTexts);
+        if (Object.hasOwn(after, key)) {
+          if (counters === undefined && inBefore) {
+            setMember(nextNs, key, before[key]);
+            if (tape !== undefined) nextNsTapes.set(key, tape);
+          } else {
+            const copy = copyJson(after[key]);
+            setMember(nextNs, key, copy);
+            const copyTape = recordTape(copy);
+            if (copyTape !== undefined) {
+              nextNsTapes.set(key, copyTape);
+              // The copy is plain JSON data equal to the live array its item texts were just written
+              // from, so they are its items' texts too: the next capture need not write them again.
+              if (Array.isArray(copy) && copy.length === itemTexts.length) rememberItemTexts(copy, itemTexts);
+            }
+          }
+        }
         if (counters === undefined) continue;
         keysWritten.push(`${ns}.${key}`);
         Object.assign((changes[ns] ??= {}), counters);
       }
-      if (isPlainObject(afterValue)) next[ns] = nextNs;
-      else if (afterValue !== undefined || Object.hasOwn(context, ns)) next[ns] = copyJson(afterValue);
+      if (isPlainObject(afterValue)) {
+        next[ns] = nextNs;
+        nextTapes.set(ns, nextNsTapes);
+      } else if (afterValue !== undefined || Object.hasOwn(context, ns)) next[ns] = copyJson(afterValue);
     }
     this.baseline = next as unknown as AgentContext;
+    this.tapes = nextTapes;
     return new CapturedDiff({ timestamp: this.now().toISOString(), agentId, changes }, keysWritten);
   }
+}
+
+/** Shared empty list for fields whose item texts are not needed; never written to. */
+const NO_TEXTS: string[] = [];
+
+/** The keys of both lists, once each, sorted; usually both lists are the same. */
+function unionSorted(a: string[], b: string[]): string[] {
+  if (a.length === b.length) {
+    let same = true;
+    for (let i = 0; i < a.length; i++) {
+      if (a[i] !== b[i]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return a.sort();
+  }
+  return [...new Set([...a, ...b])].sort();
 }
 
 /** Sets `key` as an own data member, even `__proto__` (plain assignment would change the prototype). */
@@ -120,13 +185,16 @@ function setMember(target: Record<string, unknown>, key: string, value: unknown)
   else target[key] = value;
 }
 
-/** Counters for one field, or undefined if it did not change. */
-function diffField(ns: Namespace, key: string, before: unknown, after: unknown): Record<string, number> | undefined {
+/**
+ * Counters for one field, or undefined if it did not change. When `after` is an array compared
+ * item by item, the RFC 8785 text of each of its items is pushed to `afterTexts`.
+ */
+function diffField(ns: Namespace, key: string, before: unknown, after: unknown, afterTexts: string[]): Record<string, number> | undefined {
   // Key order does not count, as in RFC 8785 text; untouched strings compare by reference.
   if (jsonEqual(before, after)) return undefined;
   let counts: { added: number; removed: number; modified: number } | undefined;
-  if ((Array.isArray(before) || before === undefined) && Array.isArray(after)) counts = diffArrays(before ?? [], after);
-  else if (Array.isArray(before) && after === undefined) counts = diffArrays(before, []);
+  if ((Array.isArray(before) || before === undefined) && Array.isArray(after)) counts = diffArrays(before ?? [], after, afterTexts);
+  else if (Array.isArray(before) && after === undefined) counts = diffArrays(before, [], afterTexts);
   else if (MAP_FIELDS.has(`${ns}.${key}`) && (isPlainObject(before) || before === undefined) && (isPlainObject(after) || after === undefined)) {
     counts = diffMaps(before ?? {}, after ?? {});
   }
@@ -147,10 +215,47 @@ function identity(item: unknown, text: string): string {
   return `v:${text}`;
 }
 
-function diffArrays(before: readonly unknown[], after: readonly unknown[]): { added: number; removed: number; modified: number } {
+/**
+ * RFC 8785 text of baseline array items, by item. Baseline items are the tracker's private copies,
+ * never changed after they are made, so an item's text can be kept for as long as the item lives
+ * (a live context's items can change in place, so theirs are always written afresh).
+ */
+const baselineItemTexts = new WeakMap<object, { text: string; tape?: JsonTape }>();
+
+function baselineItemText(item: unknown): string {
+  if (item === null || typeof item !== 'object') return canonicalize(item);
+  let known = baselineItemTexts.get(item);
+  if (known === undefined) baselineItemTexts.set(item, (known = { text: canonicalize(item) }));
+  return known.text;
+}
+
+/**
+ * RFC 8785 text of a live array item: the text of the baseline item at the same position when the
+ * live item still matches that item's tape (the usual case for arrays that only grew), else
+ * written afresh.
+ */
+function liveItemText(item: unknown, baselineItem: unknown): string {
+  if (item !== null && typeof item === 'object' && baselineItem !== null && typeof baselineItem === 'object') {
+    const known = baselineItemTexts.get(baselineItem);
+    if (known?.tape !== undefined && tapeMatches(item, known.tape)) return known.text;
+  }
+  return canonicalize(item);
+}
+
+/** Remembers the texts of a new baseline array's object items (see {@link baselineItemTexts}). */
+function rememberItemTexts(items: readonly unknown[], texts: readonly string[]): void {
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (item === null || typeof item !== 'object') continue;
+    const tape = recordTape(item);
+    baselineItemTexts.set(item, tape === undefined ? { text: texts[i]! } : { text: texts[i]!, tape });
+  }
+}
+
+function diffArrays(before: readonly unknown[], after: readonly unknown[], afterTexts: string[]): { added: number; removed: number; modified: number } {
   const pool = new Map<string, string[]>();
   for (const item of before) {
-    const text = canonicalize(item);
+    const text = baselineItemText(item);
     const id = identity(item, text);
     const bucket = pool.get(id);
     if (bucket) bucket.push(text);
@@ -158,8 +263,10 @@ function diffArrays(before: readonly unknown[], after: readonly unknown[]): { ad
   }
   let added = 0;
   let modified = 0;
-  for (const item of after) {
-    const text = canonicalize(item);
+  for (let i = 0; i < after.length; i++) {
+    const item = after[i];
+    const text = liveItemText(item, before[i]);
+    afterTexts.push(text);
     const bucket = pool.get(identity(item, text));
     if (bucket === undefined || bucket.length === 0) {
       added++;

@@ -38,6 +38,15 @@ export function assertSafeJson(value: unknown, field: string): void {
   walk(value, field, 0, new Set());
 }
 
+/**
+ * {@link assertSafeJson} for one member of `parent`, checked exactly as the walk over `parent`
+ * would check it (one level deeper, `parent` counted as an ancestor for cycles), so a context can be
+ * re-checked namespace by namespace with the same verdict as a walk over the whole context.
+ */
+export function assertSafeJsonMember(parent: object, value: unknown, field: string): void {
+  walk(value, field, 1, new Set([parent]));
+}
+
 function walk(value: unknown, path: string, depth: number, stack: Set<object>): void {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
   if (typeof value === 'number') {

@@ -1,4 +1,5 @@
 import { ContextSizeError, invalidParams } from '../errors.ts';
+import { namespaceMemos } from './context-memo.ts';
 import type { AgentContext, Namespace } from './model.ts';
 import { NAMESPACES } from './model.ts';
 
@@ -81,8 +82,13 @@ function measure(ctx: AgentContext): { total: number; namespaces: Record<Namespa
   // The wrapper holds the version and the keys; each namespace is stood in for by `0` (1 byte).
   const wrapper: Record<string, unknown> = { ...ctx };
   let sum = 0;
-  for (const ns of NAMESPACES) {
-    const size = jsonByteLength(ctx[ns]);
+  // A namespace proven unchanged since it was last measured keeps its size (see context-memo.ts):
+  // proving that walks the data once without writing text, several times cheaper than stringifying.
+  const memos = typeof ctx === 'object' && ctx !== null ? namespaceMemos(ctx) : undefined;
+  for (let i = 0; i < NAMESPACES.length; i++) {
+    const ns = NAMESPACES[i]!;
+    const memo = memos?.[i];
+    const size = memo === undefined ? jsonByteLength(ctx[ns]) : (memo.jsonBytes ??= jsonByteLength(ctx[ns]));
     namespaces[ns] = size;
     sum += size;
     if (ctx[ns] !== undefined) wrapper[ns] = 0;

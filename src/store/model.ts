@@ -559,9 +559,9 @@ const fieldSchemas = {
 /** The keys of one namespace. */
 export type NamespaceKey<N extends Namespace> = keyof AgentContext[N] & string;
 
-/** The schema of a whole context, version included. */
-export const agentContextSchema: z.ZodType<AgentContext> = z.strictObject({
-  version: z.string(),
+// One schema object per namespace, shared by the whole-context schema and namespaceSchemaAccepts,
+// so checking a namespace alone can never disagree with checking it inside the context.
+const namespaceSchemas = {
   metadata: z.strictObject(fieldSchemas.metadata),
   reasoning: z.strictObject(fieldSchemas.reasoning),
   enrichment: z.strictObject(fieldSchemas.enrichment),
@@ -569,7 +569,10 @@ export const agentContextSchema: z.ZodType<AgentContext> = z.strictObject({
   llm: z.strictObject(fieldSchemas.llm),
   diagnostics: z.strictObject(fieldSchemas.diagnostics),
   audit: z.strictObject(fieldSchemas.audit),
-});
+};
+
+/** The schema of a whole context, version included. */
+export const agentContextSchema: z.ZodType<AgentContext> = z.strictObject({ version: z.string(), ...namespaceSchemas });
 
 /** The keys a namespace defines, in declaration order. */
 export function namespaceKeys(namespace: Namespace): string[] {
@@ -629,6 +632,15 @@ export function validateAgentContextSchema(value: unknown, field = 'context'): A
   const result = agentContextSchema.safeParse(value);
   if (!result.success) throw toInvalidParams(result.error, field);
   return value as AgentContext;
+}
+
+/**
+ * True if `value` passes the schema of `namespace` exactly as it would inside
+ * {@link agentContextSchema}. For re-checking a context one namespace at a time; failures are
+ * reported by validating the whole context, so errors stay those of {@link validateAgentContext}.
+ */
+export function namespaceSchemaAccepts(namespace: Namespace, value: unknown): boolean {
+  return namespaceSchemas[namespace].safeParse(value).success;
 }
 
 /** Options of {@link createAgentContext}. */

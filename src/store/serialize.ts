@@ -1,10 +1,11 @@
 import { CtxgateError, invalidParams, isCtxgateError } from '../errors.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
 import { copyJson } from './json-data.ts';
-import { isPlainObject, parseSafeJson, assertSafeJson } from './json-safety.ts';
+import { namespaceMemos } from './context-memo.ts';
+import { assertSafeJsonMember, isPlainObject, parseSafeJson, assertSafeJson } from './json-safety.ts';
 import { MigrationRegistry } from './migrations.ts';
-import type { AgentContext } from './model.ts';
-import { CONTEXT_SCHEMA_VERSION, validateAgentContext, validateAgentContextSchema } from './model.ts';
+import type { AgentContext, Namespace } from './model.ts';
+import { CONTEXT_SCHEMA_VERSION, NAMESPACES, namespaceSchemaAccepts, validateAgentContext, validateAgentContextSchema } from './model.ts';
 
 /** Options of {@link deserializeContext}. */
 export interface DeserializeOptions {
@@ -18,8 +19,51 @@ export interface DeserializeOptions {
  * checksums over it are stable.
  */
 export function serializeContext(context: AgentContext): string {
-  validateAgentContext(context);
-  return canonicalContextText(context);
+  const memos = isContextShaped(context) ? namespaceMemos(context) : undefined;
+  if (memos === undefined) {
+    validateAgentContext(context);
+    return canonicalContextText(context);
+  }
+  // Only namespaces that changed since they last passed are checked again; a namespace that does
+  // not pass (or a text that cannot be written) sends the whole context down the full path, which
+  // reports exactly the error a whole-context check always reported.
+  try {
+    for (let i = 0; i < NAMESPACES.length; i++) {
+      const memo = memos[i]!;
+      if (memo.valid) continue;
+      const ns = NAMESPACES[i]!;
+      assertSafeJsonMember(context, context[ns], `context.${ns}`);
+      if (!namespaceSchemaAccepts(ns, context[ns])) throw new CtxgateError('INVALID_PARAMS', 'rechecked below');
+      memo.valid = true;
+    }
+    let text = '{';
+    for (const name of TOP_LEVEL_ORDER) {
+      const i = NAMESPACES.indexOf(name as Namespace);
+      const memberText = i < 0 ? canonicalize(context.version) : (memos[i]!.canonical ??= canonicalize(context[NAMESPACES[i]!]));
+      text += `${text.length === 1 ? '' : ','}"${name}":${memberText}`;
+    }
+    return `${text}}`;
+  } catch (error) {
+    if (!isCtxgateError(error)) throw error;
+    validateAgentContext(context);
+    return canonicalContextText(context);
+  }
+}
+
+/** The context's member names in RFC 8785 order (none of them needs escaping). */
+const TOP_LEVEL_ORDER: readonly string[] = ['version', ...NAMESPACES].sort();
+
+/**
+ * True if `context` is a plain object with exactly the eight members of a context and a string
+ * version: then the whole-context checks are the namespace checks plus nothing, and its RFC 8785
+ * text is the namespaces' texts in sorted member order.
+ */
+function isContextShaped(context: unknown): context is AgentContext {
+  if (!isPlainObject(context) || typeof context.version !== 'string') return false;
+  const keys = Object.keys(context);
+  if (keys.length !== TOP_LEVEL_ORDER.length) return false;
+  for (const key of keys) if (!TOP_LEVEL_ORDER.includes(key) || context[key] === undefined) return false;
+  return true;
 }
 
 /**
