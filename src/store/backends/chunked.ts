@@ -88,3 +88,14 @@ export function unchunkRecord(head: ChunkedHead, joined: Uint8Array): StoredReco
     return undefined;
   }
 }
+
+/** The head record of an artifact stored in chunks: how many parts and how many bytes in all. */
+export interface ArtifactHead {
+  chunks: number;
+  bytes: number;
+}
+
+/** True for a well-formed artifact head (anything else is reported as damaged). */
+export function isArtifactHead(value: unknown): value is ArtifactHead {
+  return isPlainObject(value) && Number.isSafeInteger(value.chunks) && (value.chunks as number) >= 1 && Number.isSafeInteger(value.bytes);
+}

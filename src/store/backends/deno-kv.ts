@@ -2,13 +2,11 @@ import { CtxgateError, isCtxgateError } from '../../errors.ts';
 import { assertArtifactKey, verifyArtifact } from '../artifacts.ts';
 import type { ContextStore, DeleteOptions, LoadedContext, SaveOptions } from '../context-store.ts';
 import { sha256Hex } from '../hash.ts';
-import { isPlainObject } from '../json-safety.ts';
 import type { MigrationRegistry } from '../migrations.ts';
 import type { AgentContext } from '../model.ts';
 import type { StoredRecord } from '../record.ts';
 import { assertContextId, assertVersion, corruptRecord, openRecord, sealRecord, throwIfAborted, versionConflict } from '../record.ts';
-import type { ChunkedHead } from './chunked.ts';
-import { chunkRecord, isChunkedHead, joinChunks, splitChunks, unchunkRecord } from './chunked.ts';
+import { chunkRecord, isArtifactHead, isChunkedHead, joinChunks, splitChunks, unchunkRecord, type ArtifactHead, type ChunkedHead } from './chunked.ts';
 
 // Minimal local typing of the Deno KV API: only what this backend calls, so no Deno types package
 // is needed and a real `Deno.Kv` is assignable to it.
@@ -135,15 +133,6 @@ function storageFailure(operation: string, error: unknown): unknown {
     details: { operation },
     cause: error,
   });
-}
-
-interface ArtifactHead {
-  chunks: number;
-  bytes: number;
-}
-
-function isArtifactHead(value: unknown): value is ArtifactHead {
-  return isPlainObject(value) && Number.isSafeInteger(value.chunks) && (value.chunks as number) >= 1 && Number.isSafeInteger(value.bytes);
 }
 
 class DenoKvContextStore implements ContextStore {
