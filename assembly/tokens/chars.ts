@@ -43,8 +43,8 @@ export const SCRIPT_KANA: i32 = 9;
 /** Number of scripts (word classes). */
 export const SCRIPT_COUNT: i32 = 10;
 
-// ASCII categories, one byte each.
-const ASCII_CAT: usize = memory.data<u8>([
+/** Category of each ASCII byte (see the CAT_ constants), one byte each; index with a byte < 0x80. */
+export const ASCII_CAT: usize = memory.data<u8>([
   0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 7, 6, 6, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
   6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 0, 0, 0, 0, 0, 0,
   0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
@@ -248,4 +248,42 @@ export function script(c: u32): i32 {
   if (c >= 0xff00 && c < 0xff66) return SCRIPT_LATIN;
   if (c >= 0x20000) return SCRIPT_HAN;
   return SCRIPT_OTHER;
+}
+
+// Category and script of every BMP code point, one byte each (category in bits 0-2, script in
+// bits 3-6), filled one 256-code-point page at a time the first time a text touches the page.
+// Derived from category() and script() themselves, so it can only be faster, never different:
+// the range tests above cost dozens of compares per CJK character.
+const BMP_INFO: usize = memory.data(65536);
+const PAGE_READY: usize = memory.data(256);
+
+function fillPage(page: u32): void {
+  const base = page << 8;
+  for (let k: u32 = 0; k < 256; k++) {
+    const c = base | k;
+    store<u8>(BMP_INFO + c, <u8>(category(c) | (script(c) << 3)));
+  }
+  store<u8>(PAGE_READY + page, 1);
+}
+
+// @ts-ignore: decorator
+@inline
+function bmpInfo(c: u32): u32 {
+  const page = c >>> 8;
+  if (load<u8>(PAGE_READY + page) == 0) fillPage(page);
+  return <u32>load<u8>(BMP_INFO + c);
+}
+
+/** {@link category} through the BMP table. */
+// @ts-ignore: decorator
+@inline
+export function categoryFast(c: u32): i32 {
+  return c < 0x10000 ? <i32>(bmpInfo(c) & 7) : category(c);
+}
+
+/** {@link script} through the BMP table. */
+// @ts-ignore: decorator
+@inline
+export function scriptFast(c: u32): i32 {
+  return c < 0x10000 ? <i32>(bmpInfo(c) >>> 3) : script(c);
 }

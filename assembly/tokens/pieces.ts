@@ -11,11 +11,13 @@ import {
   CAT_OTHER,
   CAT_SPACE,
   CAT_UPPER,
-  category,
+  ASCII_CAT,
+  SCRIPT_ASCII,
+  categoryFast,
   cp,
   cpLen,
   decodeAt,
-  script,
+  scriptFast,
 } from './chars';
 
 /** Encoding families the pre-tokeniser follows. */
@@ -37,18 +39,28 @@ export const CLASS_COUNT: i32 = 17;
 /** Class of the piece returned by the last {@link nextPiece}. */
 export let pieceClass: i32 = 0;
 
-// Scratch set by catAt: the category and byte length of the code point at a position.
-let lastCat: i32 = 0;
+// Byte length of the code point read by the last catAt / catWide.
 let lastLen: usize = 1;
-let lastScript: i32 = 0;
+// Set when a word scanner read a non-ASCII character: only then does the word need wordScript.
+let sawWide = false;
 
+/** Category of the non-ASCII (or invalid) code point at `p`; sets lastLen. Kept out of line. */
+function catWide(p: usize, end: usize): i32 {
+  decodeAt(p, end);
+  lastLen = cpLen;
+  return categoryFast(cp);
+}
+
+// Category of the code point at `p`; sets lastLen. ASCII, most of every text, is one table load.
 // @ts-ignore: decorator
 @inline
 function catAt(p: usize, end: usize): i32 {
-  decodeAt(p, end);
-  lastLen = cpLen;
-  lastCat = category(cp);
-  return lastCat;
+  const b = <u32>load<u8>(p);
+  if (b < 0x80) {
+    lastLen = 1;
+    return <i32>load<u8>(ASCII_CAT + b);
+  }
+  return catWide(p, end);
 }
 
 // @ts-ignore: decorator
@@ -64,8 +76,14 @@ function isLetterCl100k(c: i32): bool {
 }
 
 /** Length of an English contraction suffix (`'s`, `'re`, …, any case) at `p`, or 0. */
+// @ts-ignore: decorator
+@inline
 function contraction(p: usize, end: usize): usize {
   if (p + 1 >= end || load<u8>(p) != 0x27) return 0;
+  return contractionTail(p, end);
+}
+
+function contractionTail(p: usize, end: usize): usize {
   const a = <u32>load<u8>(p + 1) | 0x20;
   if (a == 0x73 || a == 0x74 || a == 0x6d || a == 0x64) return 2; // s t m d
   if (p + 2 >= end) return 0;
@@ -85,7 +103,7 @@ function wordScript(p: usize, e: usize): i32 {
       continue;
     }
     decodeAt(p, e);
-    const r = script(cp);
+    const r = scriptFast(cp);
     if (r > s) s = r;
     p += cpLen;
   }
@@ -95,11 +113,21 @@ function wordScript(p: usize, e: usize): i32 {
 /** o200k word: `[Lu Lt Lm Lo M]*[Ll Lm Lo M]+` or `[Lu Lt Lm Lo M]+[Ll Lm Lo M]*`, then a contraction. */
 function wordO200k(j: usize, end: usize): usize {
   // Greedy run of the upper set (upper, caseless letters, marks), remembering the last caseless one.
+  // ASCII has neither caseless letters nor marks, so an ASCII byte either extends the run as an
+  // upper-case letter or ends it.
   let k = j;
   let lastCaselessEnd: usize = 0;
   let c = CAT_OTHER;
   while (k < end) {
-    c = catAt(k, end);
+    const b = <u32>load<u8>(k);
+    if (b < 0x80) {
+      c = <i32>load<u8>(ASCII_CAT + b);
+      if (c != CAT_UPPER) break;
+      k++;
+      continue;
+    }
+    sawWide = true;
+    c = catWide(k, end);
     if (c == CAT_UPPER) {
       k += lastLen;
     } else if (c == CAT_LETTER || c == CAT_MARK) {
@@ -112,7 +140,14 @@ function wordO200k(j: usize, end: usize): usize {
     // The lower set continues the word.
     e = k;
     while (e < end) {
-      const d = catAt(e, end);
+      const b = <u32>load<u8>(e);
+      if (b < 0x80) {
+        if (<i32>load<u8>(ASCII_CAT + b) != CAT_LOWER) break;
+        e++;
+        continue;
+      }
+      sawWide = true;
+      const d = catWide(e, end);
       if (d == CAT_LOWER || d == CAT_LETTER || d == CAT_MARK) e += lastLen;
       else break;
     }
@@ -130,7 +165,15 @@ function wordO200k(j: usize, end: usize): usize {
 function wordCl100k(j: usize, end: usize): usize {
   let e = j;
   while (e < end) {
-    if (isLetterCl100k(catAt(e, end))) e += lastLen;
+    const b = <u32>load<u8>(e);
+    if (b < 0x80) {
+      const d = <i32>load<u8>(ASCII_CAT + b);
+      if (d != CAT_UPPER && d != CAT_LOWER) break;
+      e++;
+      continue;
+    }
+    sawWide = true;
+    if (isLetterCl100k(catWide(e, end))) e += lastLen;
     else break;
   }
   return e;
@@ -167,8 +210,9 @@ export function nextPiece(i: usize, end: usize, enc: i32): usize {
     }
   }
   if (isWord) {
+    sawWide = false;
     const e = o200k ? wordO200k(j, end) : wordCl100k(j, end);
-    pieceClass = wordScript(j, e);
+    pieceClass = sawWide ? wordScript(j, e) : SCRIPT_ASCII;
     return e;
   }
 

@@ -1,27 +1,51 @@
-// One pass over a text: its pieces, each with a class and a greedy token count, in a reusable
-// scratch list. Shared by the estimator and the build-time calibration entry so both see exactly
-// the same pieces and classes.
+// One pass over a text: its pieces, each with a class and a greedy token count. The estimator
+// (estimate.ts) sums as it walks; the build-time calibration entry takes the same pieces as a list.
+// Both go through nextPiece and measurePiece, so they see exactly the same pieces, classes, counts.
 import { nextPiece, pieceClass, CLASS_BLOB } from './pieces';
-import { pieceCount, vocabFlag } from './greedy';
+import { countHashed, pieceH1, vocabFlag, PIECE_H1_SEED } from './greedy';
 
 /** Bytes per piece in the list: start, end, class, greedy count (u32 each). */
 export const PIECE_BYTES: usize = 16;
 /** A run of base64/hex alphabet at least this long (no spaces or other punctuation) is a blob. */
-const BLOB_MIN_BYTES: usize = 64;
+export const BLOB_MIN_BYTES: usize = 64;
+/** A blob run must also hold at least this many pieces that start with a digit. */
+export const BLOB_MIN_DIGITS: u32 = 4;
+
+// 1 for the bytes of the base64/hex alphabet (`0-9A-Za-z+/=`), else 0.
+const BLOB_BYTE: usize = memory.data<u8>([
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0,
+  0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+  0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+]);
+
+/** Whether every byte of the piece read by the last {@link measurePiece} is in the blob alphabet. */
+export let pieceIsBlobBytes: bool = false;
+
+/**
+ * Greedy token count of the piece [p, e) (e > p), reading its bytes once: the same pass hashes
+ * them for the vocabulary and checks them against the blob alphabet ({@link pieceIsBlobBytes}).
+ */
+// @ts-ignore: decorator
+@inline
+export function measurePiece(p: usize, e: usize, flag: u32): u32 {
+  let h1 = PIECE_H1_SEED;
+  let blob: u32 = 1;
+  for (let q = p; q < e; q++) {
+    const b = <u32>load<u8>(q);
+    blob &= <u32>load<u8>(BLOB_BYTE + b);
+    h1 = pieceH1(h1, b);
+  }
+  pieceIsBlobBytes = blob != 0;
+  return countHashed(p, e, h1, flag);
+}
 
 let list: usize = 0;
 let listCap: usize = 0;
-
-// @ts-ignore: decorator
-@inline
-function isBlobByte(b: u32): bool {
-  return (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7a) || b == 0x2b || b == 0x2f || b == 0x3d;
-}
-
-function allBlobBytes(p: usize, e: usize): bool {
-  for (; p < e; p++) if (!isBlobByte(<u32>load<u8>(p))) return false;
-  return true;
-}
 
 /** Relabels the pieces [from, to) of the list as blob pieces when their bytes form a long run. */
 function closeRun(from: u32, to: u32, digits: u32): void {
@@ -29,13 +53,14 @@ function closeRun(from: u32, to: u32, digits: u32): void {
   const a = list + <usize>from * PIECE_BYTES;
   const b = list + <usize>(to - 1) * PIECE_BYTES;
   const bytes = <usize>(load<u32>(b, 4) - load<u32>(a));
-  if (bytes < BLOB_MIN_BYTES || digits < 4) return;
+  if (bytes < BLOB_MIN_BYTES || digits < BLOB_MIN_DIGITS) return;
   for (let q = a; q <= b; q += PIECE_BYTES) store<u32>(q, <u32>CLASS_BLOB, 8);
 }
 
 /**
  * Splits [ptr, ptr+len) into pieces; returns their number. The list (see {@link pieceList}) holds
- * base-relative offsets, the class and the greedy count of each piece.
+ * base-relative offsets, the class and the greedy count of each piece. Calibration only: the
+ * estimator makes the same walk without keeping a list.
  */
 export function scanPieces(ptr: usize, len: usize, enc: i32): u32 {
   const need = (len + 1) * PIECE_BYTES;
@@ -58,8 +83,8 @@ export function scanPieces(ptr: usize, len: usize, enc: i32): u32 {
     store<u32>(q, <u32>(i - ptr));
     store<u32>(q, <u32>(e - ptr), 4);
     store<u32>(q, <u32>pieceClass, 8);
-    store<u32>(q, pieceCount(i, e, flag), 12);
-    if (allBlobBytes(i, e)) {
+    store<u32>(q, measurePiece(i, e, flag), 12);
+    if (pieceIsBlobBytes) {
       const b0 = <u32>load<u8>(i);
       if (b0 >= 0x30 && b0 <= 0x39) runDigits++;
     } else {
