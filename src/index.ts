@@ -178,6 +178,8 @@ export { applyToolPolicy, withToolPolicy, boundToolResult } from './policy/mcp.t
 export type { McpPolicyOptions, AppliedPolicy } from './policy/mcp.ts';
 export { utf8ByteLength, jsonByteLength } from './policy/bytes.ts';
 export { secretRedactor, defaultRedactor } from './policy/redactor.ts';
+export { storeBudgetPersistence } from './policy/budget-store.ts';
+export type { StoreBudgetOptions } from './policy/budget-store.ts';
 export type { Clock } from './policy/clock.ts';
 
 // AgentContext store (spec 004). Backends are per-runtime entries: ctxgate/store/indexeddb,

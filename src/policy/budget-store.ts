@@ -1,0 +1,55 @@
+// Keeps a session's tool-output budget in the agent-context store (spec 004), so the count of what
+// a session's tools returned survives a reload, a new Worker isolate or a restarted process.
+import { ConflictError, isCtxgateError } from '../errors.ts';
+import type { ContextStore } from '../store/context-store.ts';
+import { createAgentContext, type AgentContext } from '../store/model.ts';
+import { cloneContext } from '../store/serialize.ts';
+import type { BudgetPersistence, BudgetState } from './budget.ts';
+
+/** Options of {@link storeBudgetPersistence}. */
+export interface StoreBudgetOptions {
+  /** Key under the context's `llm.cache` (default `ctxgate.toolOutputBudget`). */
+  key?: string;
+  /** Makes the context when none is stored yet (default: a new one with `contextId` as session id). */
+  createContext?: () => AgentContext;
+  /** Attempts when another writer saved the context first (default 5). */
+  maxAttempts?: number;
+}
+
+/**
+ * A {@link BudgetPersistence} that keeps the tracker's state in the agent context `contextId`, in
+ * `llm.cache` (the namespace for per-session model usage metadata). Saves are version-checked: when
+ * another writer saved first, the context is reloaded and the state written again, so neither the
+ * other writer's changes nor the budget are lost.
+ *
+ * @example
+ * const budget = new SessionBudget({ persistence: storeBudgetPersistence(store, sessionId) });
+ * await budget.load();
+ */
+export function storeBudgetPersistence(store: ContextStore, contextId: string, options: StoreBudgetOptions = {}): BudgetPersistence {
+  const key = options.key ?? 'ctxgate.toolOutputBudget';
+  const attempts = options.maxAttempts ?? 5;
+  return {
+    async load() {
+      const loaded = await store.load(contextId);
+      return loaded?.context.llm.cache[key] as BudgetState | undefined;
+    },
+    async save(state) {
+      for (let attempt = 1; ; attempt++) {
+        const loaded = await store.load(contextId);
+        const context = loaded ? cloneContext(loaded.context) : (options.createContext?.() ?? createAgentContext(contextId, contextId));
+        context.llm.cache[key] = { ...state };
+        try {
+          await store.save(contextId, context, { expectedVersion: loaded?.version ?? 0 });
+          return;
+        } catch (error) {
+          if (!isCtxgateError(error, 'CONFLICT') || attempt >= attempts) {
+            throw isCtxgateError(error, 'CONFLICT')
+              ? new ConflictError(`The tool-output budget of ${contextId} could not be saved: ${attempts} concurrent writers saved first. Retry later.`, { cause: error, details: { contextId, attempts } })
+              : error;
+          }
+        }
+      }
+    },
+  };
+}
