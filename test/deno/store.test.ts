@@ -7,7 +7,7 @@ import { expect } from 'expect';
 import { createDenoKvStore, openDenoKvStore } from '../../src/store/backends/deno-kv.ts';
 import { isChunkedHead } from '../../src/store/backends/chunked.ts';
 import type { ContextStore } from '../../src/store/context-store.ts';
-import { sampleContext, storeContract } from '../store/contract.ts';
+import { retryingWriters, sampleContext, storeContract } from '../store/contract.ts';
 import { harness } from './harness.ts';
 
 const it = (name: string, fn: () => Promise<void>) => harness.it(`Deno KV store > ${name}`, fn);
@@ -94,21 +94,7 @@ it('writers on separate handles that retry on conflict all land their change: no
   try {
     const stores = handles.map((kv) => createDenoKvStore(kv));
     await stores[0]!.save('doc', sampleContext('doc'), { expectedVersion: 0 });
-    await Promise.all(
-      stores.map(async (store, i) => {
-        for (;;) {
-          const loaded = await store.load('doc');
-          if (loaded === undefined) throw new Error('context vanished');
-          loaded.context.enrichment.contextLinks.push(`w${i}`);
-          try {
-            await store.save('doc', loaded.context, { expectedVersion: loaded.version });
-            return;
-          } catch (error) {
-            if ((error as { code?: unknown }).code !== 'CONFLICT') throw error;
-          }
-        }
-      }),
-    );
+    await retryingWriters(stores, 'doc');
     const final = await stores[2]!.load('doc');
     expect(final?.version).toBe(4);
     expect([...(final?.context.enrichment.contextLinks ?? [])].sort()).toEqual(['w0', 'w1', 'w2']);

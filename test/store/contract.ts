@@ -40,6 +40,29 @@ export function sampleContext(label: string): AgentContext {
 }
 
 /** Registers the backend conformance tests with `t.it`. */
+/**
+ * Writers on separate store instances (tabs, handles, stubs) each append their own mark to the
+ * same context, reloading and retrying on ConflictError until their save lands. Resolves when all
+ * have landed; the caller checks that no update was lost.
+ */
+export async function retryingWriters(stores: readonly ContextStore[], id: string): Promise<void> {
+  await Promise.all(
+    stores.map(async (store, i) => {
+      for (;;) {
+        const loaded = await store.load(id);
+        if (loaded === undefined) throw new Error('context vanished');
+        loaded.context.enrichment.contextLinks.push(`w${i}`);
+        try {
+          await store.save(id, loaded.context, { expectedVersion: loaded.version });
+          return;
+        } catch (error) {
+          if ((error as { code?: unknown }).code !== 'CONFLICT') throw error;
+        }
+      }
+    }),
+  );
+}
+
 export function storeContract(t: ContractHarness, makeStore: () => Promise<ContextStore>): void {
   const { it, expect } = t;
 

@@ -6,7 +6,7 @@ import { env, evictDurableObject, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { isChunkedHead } from '../../src/store/backends/chunked.ts';
 import type { ContextStore } from '../../src/store/context-store.ts';
-import { sampleContext, storeContract } from '../store/contract.ts';
+import { retryingWriters, sampleContext, storeContract } from '../store/contract.ts';
 import type { ContextStoreObject } from './worker.ts';
 
 type Stub = DurableObjectStub;
@@ -101,21 +101,7 @@ describe('Durable Object store (workerd): real storage', () => {
     const name = `retry-${crypto.randomUUID()}`;
     const stores = [0, 1, 2, 3].map(() => remoteStore(namespace.get(namespace.idFromName(name))));
     await stores[0]!.save('doc', sampleContext('doc'), { expectedVersion: 0 });
-    await Promise.all(
-      stores.map(async (store, i) => {
-        for (;;) {
-          const loaded = await store.load('doc');
-          if (loaded === undefined) throw new Error('context vanished');
-          loaded.context.enrichment.contextLinks.push(`w${i}`);
-          try {
-            await store.save('doc', loaded.context, { expectedVersion: loaded.version });
-            return;
-          } catch (error) {
-            if ((error as { code?: unknown }).code !== 'CONFLICT') throw error;
-          }
-        }
-      }),
-    );
+    await retryingWriters(stores, 'doc');
     const final = await stores[3]!.load('doc');
     expect(final?.version).toBe(5);
     expect([...(final?.context.enrichment.contextLinks ?? [])].sort()).toEqual(['w0', 'w1', 'w2', 'w3']);
