@@ -58,8 +58,9 @@ async function buildLibrary() {
   // tsc rewrites import specifiers but not URLs: point the worker constructor at the emitted file.
   const enginePath = join(root, 'dist/worker/engine.worker.js');
   const engine = await readFile(enginePath, 'utf8');
-  if (!engine.includes("'./worker.ts'")) throw new Error('engine.worker: worker URL not found');
-  await writeFile(enginePath, engine.replace("'./worker.ts'", "'./worker.js'"));
+  const from = "new URL('./worker.ts', import.meta.url)";
+  if (engine.split(from).length !== 2) throw new Error(`engine.worker: expected exactly one ${from}`);
+  await writeFile(enginePath, engine.replace(from, "new URL('./worker.js', import.meta.url)"));
 }
 
 async function buildPlayground() {

@@ -33,6 +33,12 @@ const suites = [
   },
   { name: 'workerd', cmd: vitest('vitest.workerd.config.ts', 'workerd'), kind: 'vitest' },
   {
+    name: 'package',
+    cmd: [process.execPath, ['test/package/run.mjs']],
+    kind: 'plain',
+    requires: () => (existsSync(join(root, 'dist/index.js')) ? null : 'dist/ is missing; run npm run build first'),
+  },
+  {
     name: 'e2e',
     cmd: [process.execPath, ['test/e2e/run.mjs']],
     kind: 'plain',

@@ -4,7 +4,7 @@ import type { Engine } from './engine.ts';
 /** Browsers and Deno: the default engine runs the core in a module Web Worker. */
 export function createDefaultEngine(): Engine {
   // Bundlers (Vite, webpack 5, esbuild) recognise this exact form and emit the worker as a chunk.
-  // The build rewrites './worker.ts' to './worker.js' in dist/.
+  // build/build.mjs points it at the emitted .js file in dist/ (tsc rewrites imports, not URLs).
   const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
   return createWorkerEngine(worker);
 }

@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// The published package, as a consumer gets it: `npm pack`, install the tarball into an empty
+// project, then use it from Node and from Deno (which resolves the "deno" conditions and runs the
+// core in a Web Worker). Catches what tests of the sources cannot: files missing from the package,
+// broken export maps, URLs that tsc does not rewrite. Prints `N passed, M failed`.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const dir = mkdtempSync(join(tmpdir(), 'ctxgate-package-'));
+let passed = 0;
+let failed = 0;
+const check = (name, fn) => {
+  try {
+    const out = fn();
+    console.log(`✓ ${name}${out ? `: ${out}` : ''}`);
+    passed++;
+  } catch (error) {
+    console.log(`✗ ${name}\n${String(error.stdout ?? '')}${String(error.stderr ?? error.message ?? error)}`);
+    failed++;
+  }
+};
+
+const script = `
+import { createCtxgate, sha256Hex, fingerprint, buildContext, indexProject, scanSecrets, loadCore, estimateTokens, shutdown } from 'ctxgate';
+const cg = await createCtxgate();
+const sha = await cg.sha256Hex('abc');
+const fp = await fingerprint({ b: 1, a: [true] });
+const files = [{ path: 'src/a.ts', text: 'export const a = 1;\\n' }, { path: '.env', text: 'K=v' }];
+const projectIndex = await indexProject(files, { engine: cg });
+const r = await buildContext({ purpose: 'diff', intent: null, planStep: { id: 's', targetFiles: ['src/a.ts'] }, projectIndex, constraints: {},
+  tokenBudget: { provider: 'p', model: 'm', maxInputTokens: 10000, maxOutputTokens: 100, responseTokenReserve: 100, softLimitThresholdPct: 80 },
+  createdAt: '2026-01-01T00:00:00.000Z' }, { contents: new Map(files.map((f) => [f.path, f.text])), engine: cg });
+await loadCore();
+const tokens = estimateTokens('hello world').tokens;
+const findings = scanSecrets('token = ' + ['ghp', '_', 'R7k2Qp9Xw4Lm8Zt1Vb6Nc3Hd5Jf0Gs2Ae7Ky'].join('')).map((f) => f.ruleId);
+console.log(JSON.stringify({ mode: cg.mode, sha, fp, blocks: r.bundle.blocks.length, fingerprint: r.manifest.fingerprints.bundleFingerprint, tokens, findings }));
+await cg.close();
+await shutdown();
+`;
+
+try {
+  check('npm pack', () => {
+    const out = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: root, encoding: 'utf8' }).trim().split('\n').pop();
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--silent', join(dir, out)], { cwd: dir, encoding: 'utf8' });
+    return out;
+  });
+  writeFileSync(join(dir, 'use.mjs'), script);
+  writeFileSync(join(dir, 'deno.json'), JSON.stringify({ nodeModulesDir: 'manual' }));
+  const results = {};
+  check('Node uses the installed package (in-thread engine)', () => {
+    results.node = JSON.parse(execFileSync(process.execPath, ['use.mjs'], { cwd: dir, encoding: 'utf8' }).trim());
+    if (results.node.mode !== 'inline') throw new Error(`mode ${results.node.mode}`);
+    return JSON.stringify(results.node);
+  });
+  check('Deno uses the installed package (Web Worker engine)', () => {
+    const deno = join(root, 'node_modules/.bin/deno');
+    results.deno = JSON.parse(execFileSync(deno, ['run', '--allow-read', '--allow-env', 'use.mjs'], { cwd: dir, encoding: 'utf8' }).trim());
+    if (results.deno.mode !== 'worker') throw new Error(`mode ${results.deno.mode}`);
+    return JSON.stringify(results.deno);
+  });
+  check('Node and Deno give identical answers', () => {
+    const { mode: _a, ...n } = results.node ?? {};
+    const { mode: _b, ...d } = results.deno ?? {};
+    if (JSON.stringify(n) !== JSON.stringify(d)) throw new Error(`node ${JSON.stringify(n)}\ndeno ${JSON.stringify(d)}`);
+    if (n.sha !== 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad') throw new Error('wrong sha256');
+    if (!n.findings?.includes('github-pat')) throw new Error('scanner found nothing');
+  });
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
