@@ -70,8 +70,40 @@ try {
     if (n.sha !== 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad') throw new Error('wrong sha256');
     if (!n.findings?.includes('github-pat')) throw new Error('scanner found nothing');
   });
+  check('a Vite production build of a page using the package runs the core in a Web Worker (Chromium)', () => {
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><pre id="out">pending</pre><script type="module" src="./page.js"></script>');
+    writeFileSync(
+      join(dir, 'page.js'),
+      "import { createCtxgate } from 'ctxgate';\nconst cg = await createCtxgate();\ndocument.querySelector('#out').textContent = JSON.stringify({ mode: cg.mode, sha: await cg.sha256Hex('abc') });\n",
+    );
+    writeFileSync(join(dir, 'browser.mjs'), browserCheck(root));
+    execFileSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error'], { cwd: dir, encoding: 'utf8' });
+    const out = JSON.parse(execFileSync(process.execPath, ['browser.mjs'], { cwd: dir, encoding: 'utf8' }).trim());
+    if (out.mode !== 'worker' || out.sha !== 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad') throw new Error(JSON.stringify(out));
+    return JSON.stringify(out);
+  });
 } finally {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** A script that serves dist/ with Vite preview and reads the page's answer in headless Chromium. */
+function browserCheck(root) {
+  const url = (p) => JSON.stringify(new URL(p, `file://${root}/`).href);
+  return `
+import { chromium } from ${url('node_modules/playwright-core/index.mjs')};
+import { preview } from ${url('node_modules/vite/dist/node/index.js')};
+const server = await preview({ root: process.cwd(), preview: { port: 0, host: '127.0.0.1' }, logLevel: 'silent' });
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'] });
+try {
+  const page = await browser.newPage();
+  await page.goto(server.resolvedUrls.local[0]);
+  await page.waitForFunction(() => document.querySelector('#out').textContent !== 'pending', null, { timeout: 30000 });
+  console.log(await page.textContent('#out'));
+} finally {
+  await browser.close();
+  server.httpServer.close();
+}
+`;
 }
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
