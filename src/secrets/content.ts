@@ -50,25 +50,34 @@ function validUtf8(bytes: Uint8Array): string | undefined {
  */
 export function detectEncoding(bytes: Uint8Array): EncodingDetection {
   if (!(bytes instanceof Uint8Array)) throw invalidParams('bytes', 'must be a Uint8Array.');
+  return detect(bytes).detection;
+}
+
+/**
+ * {@link detectEncoding}'s decision plus, when it already decoded the bytes as UTF-8, the text, so
+ * the content gate decodes once. Native scans first (`indexOf` for NUL, a fatal UTF-8 decode whose
+ * length tells ASCII from UTF-8); a byte loop only for the rare text that is not UTF-8.
+ */
+function detect(bytes: Uint8Array): { detection: EncodingDetection; text?: string } {
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
-    return { encoding: validUtf8(bytes.subarray(3)) === undefined ? 'unknown' : 'utf-8', bom: true };
+    const text = validUtf8(bytes.subarray(3));
+    return text === undefined ? { detection: { encoding: 'unknown', bom: true } } : { detection: { encoding: 'utf-8', bom: true }, text };
   }
-  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: bytes.length % 2 === 0 ? 'utf-16le' : 'unknown', bom: true };
-  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: bytes.length % 2 === 0 ? 'utf-16be' : 'unknown', bom: true };
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return { detection: { encoding: bytes.length % 2 === 0 ? 'utf-16le' : 'unknown', bom: true } };
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return { detection: { encoding: bytes.length % 2 === 0 ? 'utf-16be' : 'unknown', bom: true } };
+  if (bytes.indexOf(0) !== -1) return { detection: { encoding: 'unknown', bom: false } };
+  const text = validUtf8(bytes);
+  // Every UTF-8 sequence of two or more bytes decodes to fewer UTF-16 units than bytes, so equal
+  // lengths mean every byte was ASCII.
+  if (text !== undefined) return { detection: { encoding: text.length === bytes.length ? 'ascii' : 'utf-8', bom: false }, text };
   let high = 0;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! >= 0x80) high++;
+  if (high / bytes.length > MAX_HIGH_BYTE_RATIO) return { detection: { encoding: 'unknown', bom: false } };
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i]!;
-    if (b === 0) return { encoding: 'unknown', bom: false };
-    if (b >= 0x80) high++;
+    if (b >= 0x80 && b <= 0x9f && CP1252_HIGH[b - 0x80] === 0) return { detection: { encoding: 'unknown', bom: false } };
   }
-  if (high === 0) return { encoding: 'ascii', bom: false };
-  if (validUtf8(bytes) !== undefined) return { encoding: 'utf-8', bom: false };
-  if (high / bytes.length > MAX_HIGH_BYTE_RATIO) return { encoding: 'unknown', bom: false };
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i]!;
-    if (b >= 0x80 && b <= 0x9f && CP1252_HIGH[b - 0x80] === 0) return { encoding: 'unknown', bom: false };
-  }
-  return { encoding: 'windows-1252', bom: false };
+  return { detection: { encoding: 'windows-1252', bom: false } };
 }
 
 /** Decodes bytes in a detected encoding (the BOM, if any, is dropped). */
@@ -106,18 +115,19 @@ export function decodeText(bytes: Uint8Array, detection: EncodingDetection): str
   }
 }
 
-/** Share of characters that are control characters other than tab, newline, CR, FF, VT and ESC. */
-function controlRatio(text: string): number {
-  if (text.length === 0) return 0;
+// Control characters other than tab, newline, VT, FF, CR and ESC; C1 controls; U+FFFD.
+const CONTROL = /[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f-\x9f\ufffd]/g;
+
+/** True when more than `MAX_CONTROL_RATIO` of the characters are control characters (NUL: always). */
+function tooManyControls(text: string): boolean {
+  if (text.length === 0) return false;
+  if (text.includes('\0')) return true;
+  const limit = MAX_CONTROL_RATIO * text.length;
   let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if ((c < 0x20 && c !== 9 && c !== 10 && c !== 13 && c !== 12 && c !== 11 && c !== 27) || (c >= 0x7f && c <= 0x9f) || c === 0xfffd) {
-      if (c === 0) return 1;
-      n++;
-    }
-  }
-  return n / text.length;
+  CONTROL.lastIndex = 0;
+  // The native regex scan skips clean text quickly; stop as soon as the limit is passed.
+  while (CONTROL.exec(text) !== null) if (++n > limit) return true;
+  return false;
 }
 
 /**
@@ -130,10 +140,10 @@ export function checkContent(bytes: Uint8Array, options: ContentGateOptions = {}
   if (!Number.isInteger(maxBytes) || maxBytes < 0) throw invalidParams('maxBytes', 'must be a non-negative integer.');
   if (!(bytes instanceof Uint8Array)) throw invalidParams('bytes', 'must be a Uint8Array.');
   if (bytes.length > maxBytes) return { allowed: false, reason: 'too_large', encoding: 'unknown', detail: `${bytes.length} bytes is more than the ${maxBytes}-byte limit` };
-  const detection = detectEncoding(bytes);
+  const { detection, text: decoded } = detect(bytes);
   if (detection.encoding === 'unknown') return { allowed: false, reason: 'binary', encoding: 'unknown', detail: 'NUL bytes or an encoding that is neither UTF-8, UTF-16 with a BOM nor windows-1252' };
-  const text = decodeText(bytes, detection);
-  if (controlRatio(text) > MAX_CONTROL_RATIO) return { allowed: false, reason: 'binary', encoding: detection.encoding, detail: 'too many control characters for text' };
+  const text = decoded ?? decodeText(bytes, detection);
+  if (tooManyControls(text)) return { allowed: false, reason: 'binary', encoding: detection.encoding, detail: 'too many control characters for text' };
   return { allowed: true, encoding: detection.encoding, bom: detection.bom, text };
 }
 
