@@ -2,13 +2,14 @@
 // Runs every bench/*.bench.mjs in this process, side by side with its peers, and writes
 // docs/BENCHMARKS.md. Usage: npm run bench [-- name-filter]. Timings are medians of repeated runs;
 // the report gives ratios so they compare across machines, with this machine described at the top.
+import { execFileSync } from 'node:child_process';
 import { readdir, writeFile, mkdir } from 'node:fs/promises';
 import { cpus, totalmem, platform, arch, release } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const filter = process.argv[2];
+const filter = process.argv[2]?.startsWith('--') ? undefined : process.argv[2];
 
 /** Median and minimum wall time of `fn` in ms over `iterations` runs after `warmup` runs. */
 async function time(fn, { iterations = 10, warmup = 2 } = {}) {
@@ -58,12 +59,28 @@ const fmt = {
 
 const files = (await readdir(join(root, 'bench'))).filter((f) => f.endsWith('.bench.mjs') && (!filter || f.includes(filter))).sort();
 const sections = [];
+if (process.argv.includes('--child')) {
+  // One bench file in this process; its sections go to stdout as JSON for the parent.
+  const file = files[0];
+  const mod = await import(pathToFileURL(join(root, 'bench', file)).href);
+  const result = await mod.default({ time, peakMemory, machine, fmt, root });
+  process.stdout.write(`\n@@SECTIONS@@${JSON.stringify([result].flat().map((s) => ({ ...s, file })))}\n`);
+  process.exit(0);
+}
+// Each bench file runs in a fresh process, so one bench's heap, GC debt and wasm memory never slow
+// the next one down; peers within a file still run side by side in one process.
 for (const file of files) {
   console.log(`[bench] ${file}`);
-  const mod = await import(pathToFileURL(join(root, 'bench', file)).href);
   const started = performance.now();
-  const result = await mod.default({ time, peakMemory, machine, fmt, root });
-  for (const s of [result].flat()) sections.push({ ...s, file });
+  const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), file.replace('.bench.mjs', ''), '--child'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 256 << 20,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const marker = out.lastIndexOf('@@SECTIONS@@');
+  if (marker < 0) throw new Error(`${file} printed no sections`);
+  sections.push(...JSON.parse(out.slice(marker + '@@SECTIONS@@'.length)));
   console.log(`[bench] ${file} done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
@@ -87,6 +104,7 @@ for (const s of sections) {
 }
 await mkdir(join(root, 'docs'), { recursive: true });
 const target = filter ? join(root, 'test-output', `BENCHMARKS.${filter}.md`) : join(root, 'docs', 'BENCHMARKS.md');
+console.log(`[bench] ${sections.length} sections`);
 await mkdir(dirname(target), { recursive: true });
 await writeFile(target, md.join('\n'));
 console.log(`[bench] wrote ${target}`);
