@@ -84,7 +84,7 @@ async function perCall(time, fn, batch, iterations = 15) {
   return (median * 1000) / batch;
 }
 
-async function nodeSection({ time, fmt }) {
+export async function nodeSection({ time, fmt }) {
   const ctx = benchContext(1);
   const size = getStats(ctx).totalSize;
   const textForm = serializeContext(ctx);

@@ -81,20 +81,29 @@ export class DiffTracker {
    * without a tape (not plain JSON data) or that does not match is compared as before.
    */
   private tapes: Map<string, Map<string, JsonTape>>;
+  /**
+   * Member names of each baseline namespace that is a plain object: as the live namespace listed
+   * them when it was copied, and sorted. A live namespace listing the same names in the same order
+   * has the same union with the baseline's, so the sorted list is reused instead of rebuilt.
+   */
+  private keyLists: Map<string, KeyList>;
   private readonly now: () => Date;
 
   /** Snapshots `context` as the baseline. */
   constructor(context: AgentContext, options: DiffTrackerOptions = {}) {
     this.baseline = copyJson(context);
     this.tapes = new Map();
+    this.keyLists = new Map();
     for (const ns of NAMESPACES) {
       const fields: unknown = this.baseline[ns];
       const nsTapes = new Map<string, JsonTape>();
       if (isPlainObject(fields)) {
-        for (const key of Object.keys(fields)) {
+        const live = Object.keys(fields);
+        for (const key of live) {
           const tape = recordTape(fields[key]);
           if (tape !== undefined) nsTapes.set(key, tape);
         }
+        this.keyLists.set(ns, { live, sorted: [...live].sort() });
       }
       this.tapes.set(ns, nsTapes);
     }
@@ -114,23 +123,47 @@ export class DiffTracker {
     // only what changed, so a capture costs one comparison walk, not a comparison and a full copy.
     const next: Record<string, unknown> = {};
     const nextTapes = new Map<string, Map<string, JsonTape>>();
+    const nextKeyLists = new Map<string, KeyList>();
     for (const key of Object.keys(context)) if (!isNamespace(key)) setMember(next, key, copyJson((context as unknown as Record<string, unknown>)[key]));
     for (const ns of NAMESPACES) {
-      const before = (isPlainObject(this.baseline[ns]) ? this.baseline[ns] : {}) as unknown as Record<string, unknown>;
+      const beforeValue: unknown = this.baseline[ns];
+      const before = (isPlainObject(beforeValue) ? beforeValue : {}) as unknown as Record<string, unknown>;
       const tapes = this.tapes.get(ns);
       const afterValue: unknown = context[ns];
-      const after = (isPlainObject(afterValue) ? afterValue : {}) as Record<string, unknown>;
-      const keys = unionSorted(Object.keys(before), Object.keys(after));
-      const nextNs: Record<string, unknown> = {};
-      const nextNsTapes = new Map<string, JsonTape>();
-      for (const key of keys) {
+      const afterIsObject = isPlainObject(afterValue);
+      const after = (afterIsObject ? afterValue : {}) as Record<string, unknown>;
+      const live = Object.keys(after);
+      const known = this.keyLists.get(ns);
+      // Same names in the same order as the live namespace the baseline was copied from: the
+      // baseline has exactly these names, so the union is the remembered sorted list.
+      const sameKeys = known !== undefined && sameList(known.live, live);
+      const keys = sameKeys ? known.sorted : unionSorted(Object.keys(before), live);
+      // Built only once a field differs: until then every field is the baseline's own, and a
+      // namespace with no change at all keeps the baseline's namespace object and tapes whole.
+      let nextNs: Record<string, unknown> | undefined;
+      let nextNsTapes: Map<string, JsonTape> | undefined;
+      for (let k = 0; k < keys.length; k++) {
+        const key = keys[k]!;
         const inBefore = Object.hasOwn(before, key);
         const tape = inBefore ? tapes?.get(key) : undefined;
         // A matching tape means the value equals the baseline's (so diffField would find nothing).
         const unchanged = tape !== undefined && tapeMatches(after[key], tape);
         const itemTexts: string[] = unchanged ? NO_TEXTS : [];
         const counters = unchanged ? undefined : diffField(ns, key, before[key], after[key], itemTexts);
-        if (Object.hasOwn(after, key)) {
+        const inAfter = Object.hasOwn(after, key);
+        if (nextNs === undefined && counters === undefined && inBefore && inAfter) continue;
+        if (nextNs === undefined || nextNsTapes === undefined) {
+          nextNs = {};
+          nextNsTapes = new Map();
+          // Every earlier field was unchanged and in both: the baseline's own copies carry over.
+          for (let j = 0; j < k; j++) {
+            const earlier = keys[j]!;
+            setMember(nextNs, earlier, before[earlier]);
+            const earlierTape = tapes?.get(earlier);
+            if (earlierTape !== undefined) nextNsTapes.set(earlier, earlierTape);
+          }
+        }
+        if (inAfter) {
           if (counters === undefined && inBefore) {
             setMember(nextNs, key, before[key]);
             if (tape !== undefined) nextNsTapes.set(key, tape);
@@ -150,32 +183,43 @@ export class DiffTracker {
         keysWritten.push(`${ns}.${key}`);
         Object.assign((changes[ns] ??= {}), counters);
       }
-      if (isPlainObject(afterValue)) {
-        next[ns] = nextNs;
-        nextTapes.set(ns, nextNsTapes);
+      if (afterIsObject) {
+        nextKeyLists.set(ns, sameKeys ? known : { live, sorted: keys.length === live.length ? keys : [...live].sort() });
+        if (nextNs === undefined && isPlainObject(beforeValue)) {
+          // No field changed and every name is in both (the union adds none): the baseline's
+          // namespace carries over whole; the order of its names never matters to a lookup.
+          next[ns] = beforeValue;
+          nextTapes.set(ns, tapes ?? new Map());
+        } else {
+          next[ns] = nextNs ?? {};
+          nextTapes.set(ns, nextNsTapes ?? new Map());
+        }
       } else if (afterValue !== undefined || Object.hasOwn(context, ns)) next[ns] = copyJson(afterValue);
     }
     this.baseline = next as unknown as AgentContext;
     this.tapes = nextTapes;
+    this.keyLists = nextKeyLists;
     return new CapturedDiff({ timestamp: this.now().toISOString(), agentId, changes }, keysWritten);
   }
+}
+
+/** A namespace's member names, in the live namespace's order and sorted; see DiffTracker.keyLists. */
+interface KeyList {
+  readonly live: readonly string[];
+  readonly sorted: readonly string[];
 }
 
 /** Shared empty list for fields whose item texts are not needed; never written to. */
 const NO_TEXTS: string[] = [];
 
-/** The keys of both lists, once each, sorted; usually both lists are the same. */
-function unionSorted(a: string[], b: string[]): string[] {
-  if (a.length === b.length) {
-    let same = true;
-    for (let i = 0; i < a.length; i++) {
-      if (a[i] !== b[i]) {
-        same = false;
-        break;
-      }
-    }
-    if (same) return a.sort();
-  }
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The keys of both lists, once each, sorted. */
+function unionSorted(a: string[], b: readonly string[]): readonly string[] {
   return [...new Set([...a, ...b])].sort();
 }
 

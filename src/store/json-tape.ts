@@ -125,7 +125,11 @@ function matches(value: unknown, tape: JsonTape): boolean {
     if (tape[at++] !== n) return false;
     for (let i = 0; i < n; i++) {
       const item = obj[i];
-      if (item === undefined || !matches(item, tape)) return false;
+      // Primitive leaves (most of a context) are settled here, without a call per item.
+      if (item === tape[at] && (typeof item !== 'object' || item === null)) {
+        if (item === undefined) return false;
+        at++;
+      } else if (item === undefined || !matches(item, tape)) return false;
     }
     return true;
   }
@@ -136,7 +140,11 @@ function matches(value: unknown, tape: JsonTape): boolean {
   // for-in (not Object.keys) so the walk allocates nothing; it also yields inherited enumerable
   // members, which the recorded Object.keys never contained, so their presence fails the match.
   for (const key in obj) {
-    if (left-- === 0 || tape[at++] !== key || !matches(obj[key], tape)) return false;
+    if (left-- === 0 || tape[at++] !== key) return false;
+    const member = obj[key];
+    // As for array items: a primitive member equal to the recorded one needs no call.
+    if (member === tape[at] && (typeof member !== 'object' || member === null)) at++;
+    else if (!matches(member, tape)) return false;
   }
   return left === 0;
 }
