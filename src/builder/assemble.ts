@@ -38,13 +38,21 @@ export const BUILDER_VERSION = 'ctxgate-builder/1';
 /** File contents as read at build time: the source of truth over the index. */
 export type FileContents = ReadonlyMap<string, Uint8Array | string>;
 
+/** One slicing level of a block: its safe content, token cost and, when known, SHA-256 of its UTF-8. */
+interface Variant {
+  content: string;
+  tokens: number;
+  /** Set when the content is a file's text whose UTF-8 is exactly the bytes already hashed. */
+  contentHash?: string;
+}
+
 interface Work {
   blockType: BlockType;
   priority: Priority;
   title: string;
   key: string;
   /** Safe (redacted) content per available level; FULL_FILE for non-file blocks. */
-  variants: Map<SlicingLevel, { content: string; tokens: number }>;
+  variants: Map<SlicingLevel, Variant>;
   level: SlicingLevel;
   ranked?: Ranked;
   meta: { path: string | null; symbol: string | null; hash: string | null; encoding: Encoding; byteSize: number; source: ContextBlock['meta']['source'] };
@@ -111,7 +119,10 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
   }
 
   // ---- Step 1: hard exclusions (fail closed), reading every candidate from the filesystem.
-  const prepared = new Map<string, { text: string; hash: string; encoding: Encoding; byteSize: number; lineCount: number; current: boolean; clean: boolean }>();
+  // `textHash`: SHA-256 of the text's UTF-8 when that is exactly the bytes hashed (text given as a
+  // string, or bytes that decoded as UTF-8 without a BOM, which round-trip byte for byte), so a
+  // block carrying the whole text reuses the hash instead of hashing the file a second time.
+  const prepared = new Map<string, { text: string; hash: string; textHash: string | null; encoding: Encoding; byteSize: number; lineCount: number; current: boolean; clean: boolean }>();
   const kept: Candidate[] = [];
   const intentOnly = input.purpose === 'intent';
   for (const c of [...candidates].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
@@ -146,7 +157,9 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     let encoding: Encoding;
     let bytesHash: string;
     let byteSize: number;
+    let roundTrips: boolean;
     if (typeof raw === 'string') {
+      roundTrips = true;
       text = raw;
       encoding = 'utf-8';
       bytesHash = sha256HexSync(raw);
@@ -167,6 +180,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
         continue;
       }
       text = decoded.text;
+      roundTrips = (encoding === 'utf-8' || encoding === 'ascii') && !(raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf);
     }
     const current = bytesHash === c.file.hash;
     if (!current) notes.push(`index stale for ${c.path}: hash updated from the filesystem read (${c.file.hash.slice(0, 12)}… → ${bytesHash.slice(0, 12)}…)`);
@@ -186,7 +200,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
       exclude(c.path, 'secret_risk', `${list.length} finding(s): ${where(list)}`, info);
       continue;
     }
-    prepared.set(c.path, { text, hash: bytesHash, encoding, byteSize, lineCount: countLines(text), current, clean: findings.length === 0 });
+    prepared.set(c.path, { text, hash: bytesHash, textHash: roundTrips ? bytesHash : null, encoding, byteSize, lineCount: countLines(text), current, clean: findings.length === 0 });
     kept.push(c);
   }
 
@@ -215,7 +229,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     return out.text;
   };
   const tokensOf = (title: string, content: string): number => gates.countTokens(`${title}\n${content}`).tokens;
-  const single = (content: string, title: string) => new Map<SlicingLevel, { content: string; tokens: number }>([['FULL_FILE', { content, tokens: tokensOf(title, content) }]]);
+  const single = (content: string, title: string) => new Map<SlicingLevel, Variant>([['FULL_FILE', { content, tokens: tokensOf(title, content) }]]);
 
   // ---- Step 3: blocks by priority.
   const works: Work[] = [];
@@ -240,11 +254,13 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
   }
   for (const r of ranked) {
     const p = prepared.get(r.path)!;
-    const variants = new Map<SlicingLevel, { content: string; tokens: number }>();
+    const variants = new Map<SlicingLevel, Variant>();
     for (const [level, raw] of availableSlices(r, p.text, p.lineCount, p.current)) {
       // The whole file was scanned in step 1; a clean file's full text needs no second pass.
       const content = level === 'FULL_FILE' && p.clean ? raw : safe(raw, r.path);
-      variants.set(level, { content, tokens: tokensOf(r.path, content) });
+      const variant: Variant = { content, tokens: tokensOf(r.path, content) };
+      if (content === p.text && p.textHash !== null) variant.contentHash = p.textHash;
+      variants.set(level, variant);
     }
     works.push({
       blockType: 'file',
@@ -370,12 +386,16 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     const v = w.variants.get(w.level)!;
     const meta: ContextBlock['meta'] = { ...w.meta, lineCount: countLines(v.content), tokens: v.tokens };
     if (w.blockType === 'file') meta.slicing = w.level;
-    return { blockType: w.blockType, priority: w.priority, title: w.title, content: v.content, meta };
+    return { blockType: w.blockType, priority: w.priority, title: w.title, content: v.content, meta, knownHash: v.contentHash };
   });
   // Every block's content hashed in one call into the core; ids and the bundle fingerprint are
   // built from these hashes, so fingerprinting costs the same whatever the content size.
-  const contentHashes = sha256ManySync(blocksNoId.map((b) => b.content));
-  const blocks: ContextBlock[] = blocksNoId.map((b, i) => ({ blockId: derivedUuid('block', b.blockType, b.priority, b.title, contentHashes[i]!), ...b }));
+  // Whole, unredacted files already have theirs from step 1 (a test checks they are equal).
+  const unhashed = blocksNoId.filter((b) => b.knownHash === undefined);
+  const fresh = sha256ManySync(unhashed.map((b) => b.content));
+  let nextFresh = 0;
+  const contentHashes = blocksNoId.map((b) => b.knownHash ?? fresh[nextFresh++]!);
+  const blocks: ContextBlock[] = blocksNoId.map(({ knownHash: _, ...b }, i) => ({ blockId: derivedUuid('block', b.blockType, b.priority, b.title, contentHashes[i]!), ...b }));
 
   const includedFiles = liveList
     .filter((w) => w.ranked)

@@ -2,7 +2,8 @@
 // Node and Deno (through its node: compatibility): list a project directory for indexProject and
 // read files for buildContext, honouring .gitignore files (nested, with git's precedence) and the
 // never-send deny rules, without reading what those rules exclude. Exported as `ctxgate/fs`.
-import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { readFile, realpath } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { CtxgateError } from '../errors.ts';
@@ -36,17 +37,24 @@ export async function readProjectFiles(root: string, options: WalkOptions = {}):
   const top = await realpath(root);
   const max = options.maxFiles ?? 200_000;
 
-  // First list the tree (directories must be read in order to apply their .gitignore files), then
-  // read the files with bounded concurrency: one read at a time leaves the disk and the thread pool
-  // idle most of the time.
-  const planned: { path: string; full: string; denied: boolean }[] = [];
+  // Synchronous reads in slices: for a tree of small files, fs/promises costs several libuv round
+  // trips per file (open, fstat, read, close), measured ~7x slower than readFileSync on a
+  // 5,000-file tree here. Yielding to the event loop between slices keeps the host's timers and
+  // I/O running while a large tree is read.
+  const out: ProjectFile[] = [];
+  let sliceStart = performance.now();
+  const pause = async (): Promise<void> => {
+    if (performance.now() - sliceStart < SLICE_MS) return;
+    await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    sliceStart = performance.now();
+  };
   const walk = async (dir: string, rel: string, levels: Level[]): Promise<void> => {
+    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     let here = levels;
-    if (options.gitignore !== false) {
-      const text = await readFile(join(dir, '.gitignore'), 'utf8').catch(() => undefined);
-      if (text !== undefined) here = [...levels, { base: rel, rules: ignore().add(text) }];
+    // Only read a .gitignore that the listing shows (a failed read per directory costs an error).
+    if (options.gitignore !== false && entries.some((e) => e.name === '.gitignore' && e.isFile())) {
+      here = [...levels, { base: rel, rules: ignore().add(readFileSync(join(dir, '.gitignore'), 'utf8')) }];
     }
-    const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       if (entry.name === '.git') continue;
       const path = rel ? `${rel}/${entry.name}` : entry.name;
@@ -57,28 +65,26 @@ export async function readProjectFiles(root: string, options: WalkOptions = {}):
         await walk(join(dir, entry.name), path, here);
         continue;
       }
-      if (planned.length >= max) {
+      if (out.length >= max) {
         throw new CtxgateError('INVALID_PARAMS', `More than ${max} files under ${root}; point at the project root or raise maxFiles.`, { details: { maxFiles: max } });
       }
-      planned.push({ path, full: join(dir, entry.name), denied: gates.isDenied(path).denied });
+      const full = join(dir, entry.name);
+      // Never-send files are listed with their size only: their content is never read.
+      out.push(gates.isDenied(path).denied ? { path, byteSize: lstatSync(full).size } : { path, bytes: plainBytes(readFileSync(full)) });
+      await pause();
     }
   };
   await walk(top, '', []);
-  const out: ProjectFile[] = new Array(planned.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    for (let i = next++; i < planned.length; i = next++) {
-      const p = planned[i]!;
-      // Never-send files are listed with their size only: their content is never read.
-      out[i] = p.denied ? { path: p.path, byteSize: (await lstat(p.full)).size } : { path: p.path, bytes: new Uint8Array(await readFile(p.full)) };
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, planned.length) }, worker));
   return out;
 }
 
-/** Reads in flight at once; enough to keep the disk and libuv's pool busy, few enough for fds. */
-const READ_CONCURRENCY = 32;
+/** A plain Uint8Array over a Buffer's memory (no copy): callers compare and clone plain arrays. */
+function plainBytes(b: Uint8Array): Uint8Array {
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
+/** Longest stretch of synchronous reading before the walker yields to the event loop. */
+const SLICE_MS = 10;
 
 /** git's precedence: deeper .gitignore files win, and within one file the last matching rule wins. */
 function gitIgnored(levels: Level[], path: string, isDir: boolean): boolean {

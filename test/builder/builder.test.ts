@@ -3,6 +3,8 @@ import fc from 'fast-check';
 import { buildContext, createCtxgate, isCtxgateError, type BuildContextInput, type BuildContextResult, type Engine, type ProjectIndex } from '../../src/index.ts';
 import { sha256HexSync } from '../../src/core/sha256.ts';
 import { initCore } from '../../src/core/core.ts';
+import { derivedUuid } from '../../src/builder/ids.ts';
+import { createHash } from 'node:crypto';
 import { baseInput, contentsOf, dependencies, FAKE_DB_PASSWORD, FAKE_GITHUB_TOKEN, projectFiles, symbols } from '../fixtures/project.ts';
 
 let engine: Engine;
@@ -278,6 +280,37 @@ describe('edge cases', () => {
   it('4: binary content is excluded (fail closed)', async () => {
     const r = await build();
     expect(r.manifest.selection.excludedCandidates).toContainEqual({ path: 'assets/logo.png', reason: 'binary' });
+  });
+});
+
+describe('block ids and content hashes', () => {
+  it('every block id derives from the SHA-256 of exactly the UTF-8 of the content sent, whatever the file encoding', async () => {
+    const enc = new TextEncoder();
+    const files = [
+      { path: 'a/plain.ts', bytes: enc.encode('export const a = 1;\n') },
+      { path: 'a/accents.md', bytes: enc.encode('# Café — naïve résumé\n') },
+      { path: 'a/bom.ts', bytes: new Uint8Array([0xef, 0xbb, 0xbf, ...enc.encode('export const bom = true;\n')]) },
+      { path: 'a/legacy.txt', bytes: new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x20, 0x80, 0x0a]) }, // "café €" in windows-1252
+      { path: 'a/text.ts', text: 'export const fromText = "é";\n' },
+      { path: 'a/secret.ts', bytes: enc.encode(`export const token = "${FAKE_GITHUB_TOKEN}";\n`) },
+    ];
+    const idx = await engine.indexProject(files);
+    const paths = files.map((f) => f.path);
+    const r = await buildContext(
+      { ...baseInput(), projectIndex: idx, planStep: { id: 's', targetFiles: paths } } as BuildContextInput,
+      { contents: new Map(files.map((f) => [f.path, f.bytes ?? f.text!])), engine },
+    );
+    const fileBlocks = r.bundle.blocks.filter((b) => b.blockType === 'file');
+    expect(fileBlocks.map((b) => b.title).sort()).toEqual([...paths].sort());
+    expect(fileBlocks.find((b) => b.title === 'a/bom.ts')!.content).toBe('export const bom = true;\n');
+    expect(fileBlocks.find((b) => b.title === 'a/legacy.txt')!.content).toBe('café €\n');
+    expect(fileBlocks.find((b) => b.title === 'a/secret.ts')!.content).not.toContain(FAKE_GITHUB_TOKEN);
+    for (const b of r.bundle.blocks) {
+      expect(b.blockId).toBe(derivedUuid('block', b.blockType, b.priority, b.title, createHash('sha256').update(b.content, 'utf8').digest('hex')));
+    }
+    // The manifest keeps the hash of the bytes read, which differs from the content's where decoding changed them.
+    const bom = r.manifest.selection.includedFiles.find((f) => f.path === 'a/bom.ts')!;
+    expect(bom.hash).toBe(createHash('sha256').update(files[2]!.bytes!).digest('hex'));
   });
 });
 
