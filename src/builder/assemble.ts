@@ -3,7 +3,7 @@
 // inputs: it runs inside the worker on bytes that arrived in one transfer, and calls the core
 // (hashing, scanning, estimation, sorting) directly.
 import { ContextTooLargeError, CtxgateError, SecretRiskError, invalidParams } from '../errors.ts';
-import { sha256HexSync, sha256ManySync } from '../core/sha256.ts';
+import { sha256ManySync } from '../core/sha256.ts';
 import { sortBlockKeysSync } from '../core/sort.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
 import { fingerprintSync } from '../fingerprint/fingerprint.ts';
@@ -125,21 +125,31 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
   const prepared = new Map<string, { text: string; hash: string; textHash: string | null; encoding: Encoding; byteSize: number; lineCount: number; current: boolean; clean: boolean }>();
   const kept: Candidate[] = [];
   const intentOnly = input.purpose === 'intent';
+  // Two passes so that every candidate's bytes are hashed in one batched call into the core: the
+  // first applies the checks that need no content, the second decodes and scans. A refusal the
+  // first pass meets is held until the second has handled every earlier path, so which refusal
+  // wins is the same as in a single pass in path order.
+  const reads: { c: Candidate; raw: Uint8Array | string; info: { hops: number; byteSize: number; priority: Priority } }[] = [];
+  let held: Error | undefined;
   for (const c of [...candidates].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
     const info = { hops: c.hops, byteSize: c.file.byteSize, priority: c.priority };
     if (intentOnly) continue; // intent extraction sees project metadata only
     const denied = gates.isDenied(c.path);
     if (denied.denied) {
       if (c.target) {
-        throw new SecretRiskError(`Target ${c.path} matches the never-send rule ${denied.rule}; it cannot be sent. Move secrets out of it, or change the deny rules.`, {
+        held = new SecretRiskError(`Target ${c.path} matches the never-send rule ${denied.rule}; it cannot be sent. Move secrets out of it, or change the deny rules.`, {
           details: { path: c.path, rule: denied.rule ?? null },
         });
+        break;
       }
       exclude(c.path, 'deny_rule', denied.rule ?? 'matched a deny rule', info);
       continue;
     }
     if (c.file.excluded) {
-      if (c.target) throw invalidParams('planStep.targetFiles', `${c.path} was excluded by the indexer (${c.file.excluded})`, { path: c.path });
+      if (c.target) {
+        held = invalidParams('planStep.targetFiles', `${c.path} was excluded by the indexer (${c.file.excluded})`, { path: c.path });
+        break;
+      }
       exclude(c.path, c.file.excluded, 'excluded by the indexer', info);
       continue;
     }
@@ -149,25 +159,29 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     }
     const raw = contents.get(c.path);
     if (raw === undefined) {
-      throw new CtxgateError('READ_FAILED', `Could not read ${c.path}; the bundle cannot be built deterministically without it. Provide its content or remove it from the index.`, {
+      held = new CtxgateError('READ_FAILED', `Could not read ${c.path}; the bundle cannot be built deterministically without it. Provide its content or remove it from the index.`, {
         details: { path: c.path },
       });
+      break;
     }
+    reads.push({ c, raw, info });
+  }
+  const readHashes = sha256ManySync(reads.map((r) => r.raw));
+  for (let k = 0; k < reads.length; k++) {
+    const { c, raw, info } = reads[k]!;
+    const bytesHash = readHashes[k]!;
     let text: string;
     let encoding: Encoding;
-    let bytesHash: string;
     let byteSize: number;
     let roundTrips: boolean;
     if (typeof raw === 'string') {
       roundTrips = true;
       text = raw;
       encoding = 'utf-8';
-      bytesHash = sha256HexSync(raw);
       byteSize = new TextEncoder().encode(raw).byteLength;
     } else {
       const decoded = gates.decodeContent(raw);
       byteSize = raw.byteLength;
-      bytesHash = sha256HexSync(raw);
       encoding = decoded.encoding;
       if (decoded.binary) {
         // Binary, or an encoding we cannot name: fail closed (spec 001 edge cases 3 and 4).
@@ -203,6 +217,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     prepared.set(c.path, { text, hash: bytesHash, textHash: roundTrips ? bytesHash : null, encoding, byteSize, lineCount: countLines(text), current, clean: findings.length === 0 });
     kept.push(c);
   }
+  if (held !== undefined) throw held;
 
   // ---- Step 2: rank.
   const ranked = rankCandidates(kept, (c) => prepared.get(c.path)!.hash);
@@ -384,7 +399,10 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
   const blocksNoId = Array.from(order, (i) => {
     const w = liveList[i]!;
     const v = w.variants.get(w.level)!;
-    const meta: ContextBlock['meta'] = { ...w.meta, lineCount: countLines(v.content), tokens: v.tokens };
+    // A whole file's line count is known from step 1.
+    const whole = w.ranked ? prepared.get(w.ranked.path) : undefined;
+    const lineCount = whole !== undefined && whole.text === v.content ? whole.lineCount : countLines(v.content);
+    const meta: ContextBlock['meta'] = { ...w.meta, lineCount, tokens: v.tokens };
     if (w.blockType === 'file') meta.slicing = w.level;
     return { blockType: w.blockType, priority: w.priority, title: w.title, content: v.content, meta, knownHash: v.contentHash };
   });

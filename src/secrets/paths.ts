@@ -64,20 +64,26 @@ const SLASH_OR_DOT_LOOKALIKE = /[\u2215\u2044\u29f8\u2216\u29f5\u29f9\u3002\uff6
  */
 export function normalizeProjectPath(path: string): NormalizedPath {
   if (typeof path !== 'string' || path.length === 0) return { ok: false, detail: 'empty path' };
+  let ascii = true;
   for (let i = 0; i < path.length; i++) {
     const c = path.charCodeAt(i);
     if (c < 0x20 || c === 0x7f) return { ok: false, detail: c === 0 ? 'NUL character in path' : 'control character in path' };
     if (c === 0x5c) return { ok: false, detail: 'backslash in path; use / separators relative to the project root' };
+    if (c >= 0x80) ascii = false;
   }
   if (path.startsWith('/')) return { ok: false, detail: 'absolute path; pass a path relative to the project root' };
   if (/^[A-Za-z]:/.test(path)) return { ok: false, detail: 'drive-letter path; pass a path relative to the project root' };
   if (ENCODED_SEPARATOR.test(path)) return { ok: false, detail: 'percent-encoded dot, separator or NUL in path' };
-  for (const ch of path) {
-    if (ch.charCodeAt(0) < 0x80) continue;
-    if (FORMAT_CHAR.test(ch)) return { ok: false, detail: 'invisible Unicode format character in path' };
-    if (SLASH_OR_DOT_LOOKALIKE.test(ch) || /[./\\:]/.test(ch.normalize('NFKC'))) return { ok: false, detail: 'Unicode look-alike of a path separator or dot' };
+  // The Unicode checks and NFC only matter past ASCII (NFC leaves ASCII unchanged); the builder
+  // normalises every path of a project several times, so most calls skip them.
+  if (!ascii) {
+    for (const ch of path) {
+      if (ch.charCodeAt(0) < 0x80) continue;
+      if (FORMAT_CHAR.test(ch)) return { ok: false, detail: 'invisible Unicode format character in path' };
+      if (SLASH_OR_DOT_LOOKALIKE.test(ch) || /[./\\:]/.test(ch.normalize('NFKC'))) return { ok: false, detail: 'Unicode look-alike of a path separator or dot' };
+    }
   }
-  const nfc = path.normalize('NFC');
+  const nfc = ascii ? path : path.normalize('NFC');
   const isDir = nfc.endsWith('/');
   const segments: string[] = [];
   for (const seg of nfc.split('/')) {

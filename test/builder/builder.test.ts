@@ -277,6 +277,21 @@ describe('edge cases', () => {
     expect(isCtxgateError(e, 'UNSUPPORTED_ENCODING')).toBe(true);
   });
 
+  it('when several candidates would refuse, the first in path order decides, whichever check it fails', async () => {
+    const weird = new Uint8Array([0x66, 0x6f, 0x81, 0x8d, 0x90, 0x9d, 0x6f]);
+    const targets = { planStep: { id: 's', targetFiles: ['src/db/client.ts', 'src/services/UserService.ts'] } };
+    // client.ts (earlier) cannot be decoded, UserService.ts (later) cannot be read.
+    const first = new Map([...contents, ['src/db/client.ts', weird]]);
+    first.delete('src/services/UserService.ts');
+    expect(isCtxgateError(await refusal(build(targets, first)), 'UNSUPPORTED_ENCODING')).toBe(true);
+    // client.ts (earlier) cannot be read, UserService.ts (later) cannot be decoded.
+    const second = new Map([...contents, ['src/services/UserService.ts', weird]]);
+    second.delete('src/db/client.ts');
+    const e = await refusal(build(targets, second));
+    expect(isCtxgateError(e, 'READ_FAILED')).toBe(true);
+    expect(e.details.path).toBe('src/db/client.ts');
+  });
+
   it('4: binary content is excluded (fail closed)', async () => {
     const r = await build();
     expect(r.manifest.selection.excludedCandidates).toContainEqual({ path: 'assets/logo.png', reason: 'binary' });
