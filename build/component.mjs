@@ -91,7 +91,8 @@ async function writeRulesTable() {
 async function compileCore() {
   const out = at(COMPONENT_PATHS.coreModule);
   await mkdir(dirname(out), { recursive: true });
-  const args = [COMPONENT_PATHS.entry, '-O3', '--converge', '--runtime', 'incremental', '--use', 'abort=', '--outFile', COMPONENT_PATHS.coreModule];
+  // Same WebAssembly features as the SDK core (asconfig.json): the shared sources use SIMD.
+  const args = [COMPONENT_PATHS.entry, '-O3', '--converge', '--runtime', 'incremental', '--use', 'abort=', '--enable', 'simd', '--outFile', COMPONENT_PATHS.coreModule];
   const { error, stderr } = await asc.main(args, {
     stdout: process.stdout,
     stderr: process.stderr,

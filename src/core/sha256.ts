@@ -1,6 +1,6 @@
 import { CtxgateError } from '../errors.ts';
 import { withCore, type Core } from './core.ts';
-import { toHex } from './hex.ts';
+import { toHex, toHexRecords } from './hex.ts';
 
 /** Inputs above this size are hashed in chunks through a fixed window instead of copied whole. */
 export const SHA256_CHUNK = 1 << 20;
@@ -67,8 +67,7 @@ export function sha256ManySync(inputs: readonly HashInput[]): string[] {
       at += n;
     });
     core.raw.sha256Batch(ptr + header, ptr, inputs.length);
-    const out = core.readOutput();
-    return inputs.map((_, i) => toHex(out, i * 32, i * 32 + 32));
+    return toHexRecords(core.readOutput(), inputs.length, 32);
   });
 }
 
