@@ -4,5 +4,5 @@ export { ioInput, ioOutput, ioOutputLen, ioRelease } from './io';
 export { crc32, utf8Validate } from './checksum';
 export { sha256, sha256Batch, sha256Init, sha256Update, sha256Final, sha256Drop } from './sha256';
 export { sortBlocks } from './sort';
-export { secretScan, secretScanSteps, secretRuleCount, secretOffsetsUtf16 } from './scan/scan';
+export { secretScan, secretScanSteps, secretRuleCount, secretPositions } from './scan/scan';
 export { tokensEstimate, tokensEstimatorVersion } from './tokens/estimate';

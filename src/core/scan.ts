@@ -13,6 +13,14 @@ export interface RawSecretMatch {
   readonly confidence: 1 | 2;
 }
 
+/** A match of {@link scanSecretText}: UTF-16 offsets, and the line and column of its start. */
+export interface RawSecretTextMatch extends RawSecretMatch {
+  /** 1-based line of `start` (lines end at `\n`). */
+  readonly line: number;
+  /** 1-based column of `start`, in UTF-16 code units. */
+  readonly column: number;
+}
+
 /** What one core scan returns: matches in bytes plus the work counter. */
 export interface RawSecretScan {
   readonly matches: RawSecretMatch[];
@@ -22,8 +30,12 @@ export interface RawSecretScan {
   readonly steps: number;
 }
 
+/** The core whose rule count was last checked (the check is one call per instance, not per scan). */
+let checked: Core | undefined;
+
 /** Checks that the loaded core was built from the same rule set as the host's table. */
 function checkRules(core: Core, expectedRules: number): void {
+  if (core === checked) return;
   const count = core.raw.secretRuleCount();
   if (count !== expectedRules) {
     throw new CtxgateError(
@@ -32,6 +44,7 @@ function checkRules(core: Core, expectedRules: number): void {
       { details: { coreRules: count, expectedRules } },
     );
   }
+  checked = core;
 }
 
 /** Reads the scanner's `n` 16-byte records from the output window. */
@@ -66,17 +79,41 @@ export function scanSecretBytes(input: string | Uint8Array, expectedRules: numbe
 }
 
 /**
- * Like {@link scanSecretBytes} for a string, but `start`/`end` are UTF-16 offsets into `text`. An
- * ASCII text (as many bytes as code units) needs no mapping; otherwise the core maps the few match
- * boundaries over the bytes it already holds, instead of the host walking the string.
+ * Scans a string and returns its matches as packed u32 records, `n = length / 7` of them: rule
+ * index, UTF-16 start, UTF-16 end and confidence (1 high) at `4k`; the line and column of the start
+ * at `4n + 2k`; and at `6n + k` what the core saw of the value for the placeholder check (see
+ * `isPlaceholderHinted`). The core works positions out over the bytes it already holds (an ASCII
+ * text, as many bytes as code units, needs no offset mapping), so the host never walks the string
+ * and makes no object per match.
  */
-export function scanSecretText(text: string, expectedRules: number): RawSecretScan {
+export function scanSecretRecords(text: string, expectedRules: number): Uint32Array {
   return withCore((core) => {
     checkRules(core, expectedRules);
     const { ptr, len } = core.writeString(text);
     const n = core.raw.secretScan(ptr, len);
-    const steps = core.raw.secretScanSteps();
-    if (n > 0 && len !== text.length) core.raw.secretOffsetsUtf16(n);
-    return { matches: readMatches(core, n), byteLength: len, steps };
+    if (n === 0) return new Uint32Array(0);
+    const out = core.view(core.raw.secretPositions(n, len !== text.length ? 1 : 0), n * 28);
+    return new Uint32Array(out.buffer, out.byteOffset, n * 7).slice();
   });
+}
+
+/**
+ * Like {@link scanSecretBytes} for a string, but `start`/`end` are UTF-16 offsets into `text` and
+ * each match carries the line and column of its start (see {@link scanSecretRecords}).
+ */
+export function scanSecretText(text: string, expectedRules: number): { matches: RawSecretTextMatch[] } {
+  const words = scanSecretRecords(text, expectedRules);
+  const n = words.length / 7;
+  const matches: RawSecretTextMatch[] = [];
+  for (let k = 0; k < n; k++) {
+    matches.push({
+      rule: words[k * 4]!,
+      start: words[k * 4 + 1]!,
+      end: words[k * 4 + 2]!,
+      confidence: words[k * 4 + 3] === 1 ? 1 : 2,
+      line: words[n * 4 + k * 2]!,
+      column: words[n * 4 + k * 2 + 1]!,
+    });
+  }
+  return { matches };
 }

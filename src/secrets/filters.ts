@@ -15,11 +15,43 @@ const KNOWN_EXAMPLES = new Set<string>([
     'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
 ]);
 
-/** Fragments that mark a value as a stand-in (case-insensitive). */
-const PLACEHOLDER_FRAGMENTS = [
+/** Fragments that mark a value as a stand-in (case-insensitive). The core has a copy (valueFlags in assembly/scan/scan.ts). */
+export const PLACEHOLDER_FRAGMENTS = [
   'xxxx', 'example', 'placeholder', 'your_', 'your-', 'yourapi', 'yourtoken', 'yoursecret', 'yourpass', 'insert_', 'insert-',
   'redacted', 'dummy', 'changeme', 'change_me', 'replace_me', 'replaceme', '****', '....', '<', '>', '${', '{{', '}}', '%s',
 ];
+/** The fragments as one pattern, matched against the lowercased value (same answer as testing each). */
+const PLACEHOLDER = new RegExp(PLACEHOLDER_FRAGMENTS.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'));
+/** The fragments by their first character (all ASCII), for {@link hasPlaceholderFragment}. */
+const FRAGMENTS_BY_FIRST: (string[] | undefined)[] = [];
+for (const f of PLACEHOLDER_FRAGMENTS) (FRAGMENTS_BY_FIRST[f.charCodeAt(0)] ??= []).push(f);
+
+/** ASCII lowercase of one code unit. */
+function lowerUnit(c: number): number {
+  return c >= 65 && c <= 90 ? c + 32 : c;
+}
+
+/**
+ * Whether the lowercased value contains a placeholder fragment, without building the lowercased
+ * string: fragments are ASCII, and lowercasing maps every other character to non-ASCII ones except
+ * U+0130 and U+212A (the only two), so a value holding one takes the lowercase path.
+ */
+function hasPlaceholderFragment(value: string): boolean {
+  const n = value.length;
+  for (let i = 0; i < n; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 0x130 || c === 0x212a) return PLACEHOLDER.test(value.toLowerCase());
+    const candidates = c < 128 ? FRAGMENTS_BY_FIRST[lowerUnit(c)] : undefined;
+    if (candidates === undefined) continue;
+    for (const f of candidates) {
+      if (i + f.length > n) continue;
+      let k = 1;
+      while (k < f.length && lowerUnit(value.charCodeAt(i + k)) === f.charCodeAt(k)) k++;
+      if (k === f.length) return true;
+    }
+  }
+  return false;
+}
 
 /** Whole values that are defaults or words, not secrets (generic rules and URL passwords). */
 const STOP_VALUES = new Set([
@@ -29,6 +61,8 @@ const STOP_VALUES = new Set([
   '123456789', 'qwerty', 'qwertyuiop', 'letmein', 'p@ssw0rd', 'p@ssword', 'password1', 'password123', 'secret123', 'mypassword',
   'mysecret', 'supersecret', 'notasecret', 'sekret', 'foobar', 'foobarbaz', 'abc123', 'abcdefgh', 'welcome1', 'trustno1',
 ]);
+
+const STOP_VALUE_MAX = Math.max(...[...STOP_VALUES].map((v) => v.length));
 
 /** Name fragments that say the value is not a credential (hashes, ids, names, paths). */
 const NON_SECRET_NAME = /(hash|sha1|sha256|sha512|md5|digest|checksum|integrity|commit|etag|fingerprint|uuid|guid|name|path|file|dir|url|uri|endpoint|type|field|header|format|version|length|count|size|ttl|timeout|expir|policy|scope|prefix|suffix|label|_id$|-id$|id$|ref$)/i;
@@ -41,18 +75,43 @@ const INTEGRITY = /^(sha1|sha256|sha384|sha512)-/i;
 /** `$VAR`, `$VAR/…`, `${…}`, `$(…)`: a shell or template reference. A value such as `$mkz4H*00…` is not one. */
 const DOLLAR_REFERENCE = /^\$(\{|\(|[A-Za-z_]\w*(\/|$))/;
 
+/** Lengths of the published examples: most values skip the set lookup (which hashes the value). */
+const KNOWN_EXAMPLE_LENGTHS = new Set([...KNOWN_EXAMPLES].map((v) => v.length));
+/**
+ * {@link isPlaceholder} for a value the core has already looked at (`hint` from its records): 0 and
+ * 2 say whether an ASCII value holds a fragment or a run of six (the same test on its bytes), 1
+ * leaves the string to this side.
+ */
+export function isPlaceholderHinted(value: string, structural: boolean, hint: number): boolean {
+  if (hint === 1) return isPlaceholder(value, structural);
+  if (KNOWN_EXAMPLE_LENGTHS.has(value.length) && KNOWN_EXAMPLES.has(value)) return true;
+  return !structural && hint === 2;
+}
+
 /** True when a value looks like a stand-in rather than a credential (any rule). */
 export function isPlaceholder(value: string, structural: boolean): boolean {
-  if (KNOWN_EXAMPLES.has(value)) return true;
+  if (KNOWN_EXAMPLE_LENGTHS.has(value.length) && KNOWN_EXAMPLES.has(value)) return true;
   // Long structural matches (private keys) legitimately contain runs such as AAAAAA.
   if (structural) return false;
-  const lower = value.toLowerCase();
-  for (const f of PLACEHOLDER_FRAGMENTS) if (lower.includes(f)) return true;
+  if (hasPlaceholderFragment(value)) return true;
   // A run of six identical characters: `sk-aaaaaa…`, `000000…`. Random tokens almost never have one.
-  let run = 1;
-  for (let i = 1; i < value.length; i++) {
-    run = value.charCodeAt(i) === value.charCodeAt(i - 1) ? run + 1 : 1;
-    if (run >= 6) return true;
+  return hasRunOfSix(value);
+}
+
+/**
+ * Whether six consecutive code units are equal. Such a run covers some index m divisible by 5 and
+ * the one after it, so only those pairs are compared, and a pair that matches is widened.
+ */
+function hasRunOfSix(value: string): boolean {
+  const n = value.length;
+  for (let m = 0; m + 1 < n; m += 5) {
+    const c = value.charCodeAt(m);
+    if (value.charCodeAt(m + 1) !== c) continue;
+    let lo = m;
+    let hi = m + 1;
+    while (lo > 0 && value.charCodeAt(lo - 1) === c) lo--;
+    while (hi + 1 < n && value.charCodeAt(hi + 1) === c) hi++;
+    if (hi - lo >= 5) return true;
   }
   return false;
 }
@@ -60,9 +119,18 @@ export function isPlaceholder(value: string, structural: boolean): boolean {
 /** True when a generic `name = value` candidate is not a secret. */
 export function isNonSecretAssignment(text: string, start: number, end: number): boolean {
   const value = text.slice(start, end);
-  const lower = value.toLowerCase();
-  if (STOP_VALUES.has(lower)) return true;
-  if (REFERENCE.test(value) || DOTTED_IDENTIFIER.test(value) || UUID.test(value) || PATH_LIKE.test(value) || INTEGRITY.test(value)) {
+  // Lowercasing never makes a string shorter, so a longer value cannot be a stop value.
+  if (value.length <= STOP_VALUE_MAX && STOP_VALUES.has(value.toLowerCase())) return true;
+  // Each pattern only where it can match: a dotted name has a dot, a UUID 36 characters, a path a
+  // slash or backslash (cheap checks first; the answer is the same).
+  const slash = value.includes('/') || value.includes('\\');
+  if (
+    REFERENCE.test(value) ||
+    (value.includes('.') && DOTTED_IDENTIFIER.test(value)) ||
+    (value.length === 36 && UUID.test(value)) ||
+    (slash && PATH_LIKE.test(value)) ||
+    INTEGRITY.test(value)
+  ) {
     return true;
   }
   if (DOLLAR_REFERENCE.test(value) || value.includes('://')) return true;
@@ -85,9 +153,9 @@ export function isNonSecretPassword(value: string): boolean {
 function assignedName(text: string, start: number): { name: string; at: number } {
   let i = start;
   const floor = Math.max(0, start - 160);
-  while (i > floor && ' \t"\'`]:=>'.includes(text[i - 1]!)) i--;
+  while (i > floor && isIn(SEPARATOR, text.charCodeAt(i - 1))) i--;
   const end = i;
-  while (i > floor && /[\w.-]/.test(text[i - 1]!)) i--;
+  while (i > floor && isIn(NAME, text.charCodeAt(i - 1))) i--;
   return { name: text.slice(i, end), at: i };
 }
 
@@ -95,6 +163,24 @@ function assignedName(text: string, start: number): { name: string; at: number }
 export function insideDataUrl(text: string, start: number): boolean {
   let i = start;
   const floor = Math.max(0, start - 65_536);
-  while (i > floor && /[A-Za-z0-9+/=]/.test(text[i - 1]!)) i--;
+  while (i > floor && isIn(BASE64, text.charCodeAt(i - 1))) i--;
   return i >= 7 && text.slice(i - 7, i) === 'base64,';
+}
+
+/** An ASCII character class as a 128-entry table, for scanning a string code unit by code unit. */
+function asciiSet(chars: string): Uint8Array {
+  const set = new Uint8Array(128);
+  for (let k = 0; k < chars.length; k++) set[chars.charCodeAt(k)] = 1;
+  return set;
+}
+const DIGITS_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** What separates a name from its value: blanks, quotes, `]`, `:`, `=`, `>`. */
+const SEPARATOR = asciiSet(' \t"\'`]:=>');
+/** Name characters: `[\w.-]`. */
+const NAME = asciiSet(DIGITS_LETTERS + '_.-');
+/** Base64 characters: `[A-Za-z0-9+/=]`. */
+const BASE64 = asciiSet(DIGITS_LETTERS + '+/=');
+
+function isIn(set: Uint8Array, c: number): boolean {
+  return c < 128 && set[c] === 1;
 }

@@ -1,30 +1,28 @@
 import { invalidParams } from '../errors.ts';
-import { scanSecretText } from '../core/scan.ts';
+import { scanSecretRecords } from '../core/scan.ts';
 import { RULES } from './rules.generated.ts';
 import { mapUtf16Offsets } from './offsets.ts';
-import { insideDataUrl, isNonSecretAssignment, isNonSecretPassword, isPlaceholder } from './filters.ts';
+import { insideDataUrl, isNonSecretAssignment, isNonSecretPassword, isPlaceholder, isPlaceholderHinted } from './filters.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
 
-/** Rules whose value is judged as a `name = value` assignment by the host filters. */
-const ASSIGNMENT_RULES = new Set(
-  RULES.map((r, i) => [r.id, i] as const)
-    .filter(([id]) => id.startsWith('generic-'))
-    .map(([, i]) => i),
-);
-/** Rules whose value is a password inside a URL or connection string. */
-const PASSWORD_RULES = new Set(
-  RULES.map((r, i) => [r.id, i] as const)
-    .filter(([id]) => id.endsWith('-connection-string') || id === 'url-password' || id === 'ado-connection-string-password')
-    .map(([, i]) => i),
-);
-/** Long structural matches (key blocks) that the placeholder heuristics must not judge. */
-const STRUCTURAL_RULES = new Set(
-  RULES.map((r, i) => [r.id, i] as const)
-    .filter(([id]) => id.startsWith('private-key-') || id === 'gcp-service-account-private-key')
-    .map(([, i]) => i),
+const ASSIGNMENT = 1;
+const PASSWORD = 2;
+const STRUCTURAL = 4;
+/**
+ * How the host filters judge each built-in rule's value, as flags by rule index: generic
+ * `name = value` assignments (ASSIGNMENT), passwords inside a URL or connection string (PASSWORD),
+ * long structural matches (key blocks) that the placeholder heuristics must not judge (STRUCTURAL).
+ */
+const RULE_KIND = Uint8Array.from(
+  RULES,
+  ({ id }) =>
+    (id.startsWith('generic-') ? ASSIGNMENT : 0) |
+    (id.endsWith('-connection-string') || id === 'url-password' || id === 'ado-connection-string-password' ? PASSWORD : 0) |
+    (id.startsWith('private-key-') || id === 'gcp-service-account-private-key' ? STRUCTURAL : 0),
 );
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
+const NO_USER_RULES: ReturnType<typeof compileUserRules> = [];
 
 /** A candidate in UTF-16 offsets before overlapping candidates are merged. */
 interface Candidate {
@@ -33,10 +31,14 @@ interface Candidate {
   readonly confidence: Confidence;
   readonly start: number;
   readonly end: number;
+  /** Line and column of `start` as the core reported them (0 for a user rule's match). */
+  readonly line: number;
+  readonly column: number;
 }
 
-/** Builds the set of enabled built-in rule indices from allow/deny lists (unknown ids are an error). */
-function enabledRules(options: ScanOptions): (index: number) => boolean {
+/** Builds the set of enabled built-in rule indices from allow/deny lists (unknown ids are an error); undefined: all. */
+function enabledRules(options: ScanOptions): ((index: number) => boolean) | undefined {
+  if (options.allowRules === undefined && options.denyRules === undefined) return undefined;
   const check = (field: string, ids: readonly string[] | undefined): Set<number> | undefined => {
     if (ids === undefined) return undefined;
     if (!Array.isArray(ids)) throw invalidParams(field, 'must be an array of rule ids.');
@@ -66,30 +68,40 @@ export function findSecrets(text: string, options: ScanOptions = {}): SecretFind
     throw invalidParams('mediumConfidence', "must be 'redact' or 'refuse'.");
   }
   const enabled = enabledRules(options);
-  const userRules = compileUserRules(options.extraRules);
-  // Offsets come back in UTF-16 code units (the core maps them on non-ASCII text).
-  const raw = scanSecretText(text, RULES.length);
+  const userRules = options.extraRules === undefined ? NO_USER_RULES : compileUserRules(options.extraRules);
+  // Offsets come back in UTF-16 code units, with the line and column of each start.
+  const records = scanSecretRecords(text, RULES.length);
+  const n = records.length / 7;
 
   const candidates: Candidate[] = [];
-  if (raw.matches.length > 0) {
-    const matches = raw.matches.filter((m) => enabled(m.rule));
-    for (const m of matches) {
-      const { start, end } = m;
-      const value = text.slice(start, end);
-      if (isPlaceholder(value, STRUCTURAL_RULES.has(m.rule))) continue;
-      // A key block holds key material: at least one long base64 run, not prose or `...`.
-      if (STRUCTURAL_RULES.has(m.rule) && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
-      if (ASSIGNMENT_RULES.has(m.rule) && isNonSecretAssignment(text, start, end)) continue;
-      if (PASSWORD_RULES.has(m.rule) && isNonSecretPassword(value)) continue;
-      if (insideDataUrl(text, start)) continue;
-      const rule = RULES[m.rule]!;
-      candidates.push({ priority: m.rule, ruleId: rule.id, confidence: m.confidence === 1 ? 'high' : 'medium', start, end });
-    }
+  for (let k = 0; k < n; k++) {
+    const rule = records[k * 4]!;
+    if (enabled !== undefined && !enabled(rule)) continue;
+    const start = records[k * 4 + 1]!;
+    const end = records[k * 4 + 2]!;
+    const kind = RULE_KIND[rule]!;
+    const structural = (kind & STRUCTURAL) !== 0;
+    const value = text.slice(start, end);
+    if (isPlaceholderHinted(value, structural, records[n * 6 + k]!)) continue;
+    // A key block holds key material: at least one long base64 run, not prose or `...`.
+    if (structural && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
+    if ((kind & ASSIGNMENT) !== 0 && isNonSecretAssignment(text, start, end)) continue;
+    if ((kind & PASSWORD) !== 0 && isNonSecretPassword(value)) continue;
+    if (insideDataUrl(text, start)) continue;
+    candidates.push({
+      priority: rule,
+      ruleId: RULES[rule]!.id,
+      confidence: records[k * 4 + 3] === 1 ? 'high' : 'medium',
+      start,
+      end,
+      line: records[n * 4 + k * 2]!,
+      column: records[n * 4 + k * 2 + 1]!,
+    });
   }
   userRules.forEach((rule, k) => {
     for (const m of matchUserRules(text, [rule])) {
       if (isPlaceholder(text.slice(m.start, m.end), false)) continue;
-      candidates.push({ priority: RULES.length + k, ruleId: rule.id, confidence: rule.confidence, start: m.start, end: m.end });
+      candidates.push({ priority: RULES.length + k, ruleId: rule.id, confidence: rule.confidence, start: m.start, end: m.end, line: 0, column: 0 });
     }
   });
   if (candidates.length === 0) return [];
@@ -106,13 +118,19 @@ export function findSecrets(text: string, options: ScanOptions = {}): SecretFind
         confidence: last.confidence === 'high' || c.confidence === 'high' ? 'high' : 'medium',
         start: last.start,
         end: Math.max(last.end, c.end),
+        line: last.line,
+        column: last.column,
       };
     } else merged.push(c);
   }
-  const positions = mapUtf16Offsets(
-    text,
-    merged.map((c) => c.start),
-  );
+  // A user rule's match has no position from the core: then the host walks the text for all.
+  const positions =
+    userRules.length === 0
+      ? merged
+      : mapUtf16Offsets(
+          text,
+          merged.map((c) => c.start),
+        );
   return merged.map((c, k) => ({
     ruleId: c.ruleId,
     confidence: c.confidence,

@@ -1,0 +1,249 @@
+// Frozen copy of the host side of the secret scan before it was tuned for speed (src/secrets/scan.ts,
+// filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
+// checks that every finding is still the same. Not used by the library.
+import { invalidParams } from '../../../src/errors.ts';
+import { RULES } from '../../../src/secrets/rules.generated.ts';
+import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
+import type { RawSecretMatch } from '../../../src/core/scan.ts';
+import type { Confidence, ScanOptions, SecretFinding } from '../../../src/secrets/types.ts';
+
+/** A core scan returning matches in UTF-16 offsets. */
+export type RawScan = (text: string) => { matches: RawSecretMatch[] };
+
+interface TextPosition {
+  readonly offset: number;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** Rules whose value is judged as a `name = value` assignment by the host filters. */
+const ASSIGNMENT_RULES = new Set(
+  RULES.map((r, i) => [r.id, i] as const)
+    .filter(([id]) => id.startsWith('generic-'))
+    .map(([, i]) => i),
+);
+/** Rules whose value is a password inside a URL or connection string. */
+const PASSWORD_RULES = new Set(
+  RULES.map((r, i) => [r.id, i] as const)
+    .filter(([id]) => id.endsWith('-connection-string') || id === 'url-password' || id === 'ado-connection-string-password')
+    .map(([, i]) => i),
+);
+/** Long structural matches (key blocks) that the placeholder heuristics must not judge. */
+const STRUCTURAL_RULES = new Set(
+  RULES.map((r, i) => [r.id, i] as const)
+    .filter(([id]) => id.startsWith('private-key-') || id === 'gcp-service-account-private-key')
+    .map(([, i]) => i),
+);
+const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
+
+/** A candidate in UTF-16 offsets before overlapping candidates are merged. */
+interface Candidate {
+  readonly priority: number;
+  readonly ruleId: string;
+  readonly confidence: Confidence;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Builds the set of enabled built-in rule indices from allow/deny lists (unknown ids are an error). */
+function enabledRules(options: ScanOptions): (index: number) => boolean {
+  const check = (field: string, ids: readonly string[] | undefined): Set<number> | undefined => {
+    if (ids === undefined) return undefined;
+    if (!Array.isArray(ids)) throw invalidParams(field, 'must be an array of rule ids.');
+    const set = new Set<number>();
+    ids.forEach((id, k) => {
+      const index = RULE_INDEX.get(id);
+      // The unknown value is not echoed: a caller may have pasted something sensitive by mistake.
+      if (index === undefined) throw invalidParams(`${field}[${k}]`, 'is not a built-in rule id; see RULES for the list.');
+      set.add(index);
+    });
+    return set;
+  };
+  const allow = check('allowRules', options.allowRules);
+  const deny = check('denyRules', options.denyRules);
+  return (i) => (allow === undefined || allow.has(i)) && (deny === undefined || !deny.has(i));
+}
+
+/**
+ * The scan pipeline shared by {@link scanSecrets} and redaction: core scan, host filters, user
+ * rules, then overlapping matches merged into one finding (union of spans, highest-priority rule,
+ * high confidence if any part is high) so a redaction never leaves part of a secret behind.
+ */
+export function findSecretsBefore(text: string, scanText: RawScan, options: ScanOptions = {}): SecretFinding[] {
+  if (typeof text !== 'string') throw invalidParams('text', 'must be a string.');
+  if (options === null || typeof options !== 'object') throw invalidParams('options', 'must be an object.');
+  if (options.mediumConfidence !== undefined && options.mediumConfidence !== 'redact' && options.mediumConfidence !== 'refuse') {
+    throw invalidParams('mediumConfidence', "must be 'redact' or 'refuse'.");
+  }
+  const enabled = enabledRules(options);
+  const userRules = compileUserRules(options.extraRules);
+  // Offsets come back in UTF-16 code units (the core maps them on non-ASCII text).
+  const raw = scanText(text);
+
+  const candidates: Candidate[] = [];
+  if (raw.matches.length > 0) {
+    const matches = raw.matches.filter((m) => enabled(m.rule));
+    for (const m of matches) {
+      const { start, end } = m;
+      const value = text.slice(start, end);
+      if (isPlaceholder(value, STRUCTURAL_RULES.has(m.rule))) continue;
+      // A key block holds key material: at least one long base64 run, not prose or `...`.
+      if (STRUCTURAL_RULES.has(m.rule) && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
+      if (ASSIGNMENT_RULES.has(m.rule) && isNonSecretAssignment(text, start, end)) continue;
+      if (PASSWORD_RULES.has(m.rule) && isNonSecretPassword(value)) continue;
+      if (insideDataUrl(text, start)) continue;
+      const rule = RULES[m.rule]!;
+      candidates.push({ priority: m.rule, ruleId: rule.id, confidence: m.confidence === 1 ? 'high' : 'medium', start, end });
+    }
+  }
+  userRules.forEach((rule, k) => {
+    for (const m of matchUserRules(text, [rule])) {
+      if (isPlaceholder(text.slice(m.start, m.end), false)) continue;
+      candidates.push({ priority: RULES.length + k, ruleId: rule.id, confidence: rule.confidence, start: m.start, end: m.end });
+    }
+  });
+  if (candidates.length === 0) return [];
+
+  candidates.sort((a, b) => a.start - b.start || a.priority - b.priority);
+  const merged: Candidate[] = [];
+  for (const c of candidates) {
+    const last = merged[merged.length - 1];
+    if (last && c.start < last.end) {
+      const best = c.priority < last.priority ? c : last;
+      merged[merged.length - 1] = {
+        priority: best.priority,
+        ruleId: best.ruleId,
+        confidence: last.confidence === 'high' || c.confidence === 'high' ? 'high' : 'medium',
+        start: last.start,
+        end: Math.max(last.end, c.end),
+      };
+    } else merged.push(c);
+  }
+  const positions = mapUtf16Offsets(
+    text,
+    merged.map((c) => c.start),
+  );
+  return merged.map((c, k) => ({
+    ruleId: c.ruleId,
+    confidence: c.confidence,
+    start: c.start,
+    end: c.end,
+    line: positions[k]!.line,
+    column: positions[k]!.column,
+  }));
+}
+
+
+/** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
+const KNOWN_EXAMPLES = new Set<string>([
+  'AKIA' + 'IOSFODNN7EXAMPLE',
+  'wJalrXUtnFEMI/K7MDENG/bPxRfiCY' + 'EXAMPLEKEY',
+  'sk_test_' + '4eC39HqLyjWDarjtT1zdp7dc',
+  'sk_test_' + 'BQokikJOvBiI2HlWgH4olfQ2',
+  'sk_test_' + '26PHem9AhJZvU623DfE1x4sd',
+  'ghp_' + '16C7e42F292c6912E7710c838347Ae178B4a',
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.' +
+    'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.' +
+    'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
+]);
+
+/** Fragments that mark a value as a stand-in (case-insensitive). */
+const PLACEHOLDER_FRAGMENTS = [
+  'xxxx', 'example', 'placeholder', 'your_', 'your-', 'yourapi', 'yourtoken', 'yoursecret', 'yourpass', 'insert_', 'insert-',
+  'redacted', 'dummy', 'changeme', 'change_me', 'replace_me', 'replaceme', '****', '....', '<', '>', '${', '{{', '}}', '%s',
+];
+
+/** Whole values that are defaults or words, not secrets (generic rules and URL passwords). */
+const STOP_VALUES = new Set([
+  'password', 'passwd', 'pass', 'pwd', 'secret', 'secrets', 'token', 'apikey', 'api_key', 'changeme', 'admin', 'administrator', 'root',
+  'guest', 'test', 'testing', 'test1234', 'testpass', 'testpassword', 'default', 'postgres', 'mysql', 'redis', 'rabbitmq', 'mongo', 'user',
+  'username', 'none', 'null', 'nil', 'undefined', 'true', 'false', 'required', 'optional', 'string', 'value', 'hunter2', '12345678',
+  '123456789', 'qwerty', 'qwertyuiop', 'letmein', 'p@ssw0rd', 'p@ssword', 'password1', 'password123', 'secret123', 'mypassword',
+  'mysecret', 'supersecret', 'notasecret', 'sekret', 'foobar', 'foobarbaz', 'abc123', 'abcdefgh', 'welcome1', 'trustno1',
+]);
+
+/** Name fragments that say the value is not a credential (hashes, ids, names, paths). */
+const NON_SECRET_NAME = /(hash|sha1|sha256|sha512|md5|digest|checksum|integrity|commit|etag|fingerprint|uuid|guid|name|path|file|dir|url|uri|endpoint|type|field|header|format|version|length|count|size|ttl|timeout|expir|policy|scope|prefix|suffix|label|_id$|-id$|id$|ref$)/i;
+
+const REFERENCE = /^(process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|env\.|env\[|ENV\[|System\.getenv|Deno\.env|config\.|settings\.|secrets\.|vars\.|self\.|this\.|props\.|ctx\.|context\.|req\.|request\.|params\.|options\.|opts\.|args\.)/;
+const DOTTED_IDENTIFIER = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const PATH_LIKE = /^(\/|\.\.?\/|~\/|[A-Za-z]:\\)|^[\w.-]+\/[\w.-]+\//;
+const INTEGRITY = /^(sha1|sha256|sha384|sha512)-/i;
+/** `$VAR`, `$VAR/…`, `${…}`, `$(…)`: a shell or template reference. A value such as `$mkz4H*00…` is not one. */
+const DOLLAR_REFERENCE = /^\$(\{|\(|[A-Za-z_]\w*(\/|$))/;
+
+/** True when a value looks like a stand-in rather than a credential (any rule). */
+function isPlaceholder(value: string, structural: boolean): boolean {
+  if (KNOWN_EXAMPLES.has(value)) return true;
+  // Long structural matches (private keys) legitimately contain runs such as AAAAAA.
+  if (structural) return false;
+  const lower = value.toLowerCase();
+  for (const f of PLACEHOLDER_FRAGMENTS) if (lower.includes(f)) return true;
+  // A run of six identical characters: `sk-aaaaaa…`, `000000…`. Random tokens almost never have one.
+  let run = 1;
+  for (let i = 1; i < value.length; i++) {
+    run = value.charCodeAt(i) === value.charCodeAt(i - 1) ? run + 1 : 1;
+    if (run >= 6) return true;
+  }
+  return false;
+}
+
+/** True when a generic `name = value` candidate is not a secret. */
+function isNonSecretAssignment(text: string, start: number, end: number): boolean {
+  const value = text.slice(start, end);
+  const lower = value.toLowerCase();
+  if (STOP_VALUES.has(lower)) return true;
+  if (REFERENCE.test(value) || DOTTED_IDENTIFIER.test(value) || UUID.test(value) || PATH_LIKE.test(value) || INTEGRITY.test(value)) {
+    return true;
+  }
+  if (DOLLAR_REFERENCE.test(value) || value.includes('://')) return true;
+  const { name, at } = assignedName(text, start);
+  // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
+  if (at >= 3 && text.slice(at - 3, at) === '://') return true;
+  return name !== '' && NON_SECRET_NAME.test(name);
+}
+
+/** True when a URL or connection-string password is a default or a reference. */
+function isNonSecretPassword(value: string): boolean {
+  const lower = value.toLowerCase();
+  return STOP_VALUES.has(lower) || DOLLAR_REFERENCE.test(value) || value.startsWith('%') || lower.startsWith('env:');
+}
+
+/**
+ * The identifier a value is assigned to: skip back over quotes, blanks and `:`/`=`/`>`, then take
+ * the name characters before them (bounded, so a long line costs nothing extra).
+ */
+function assignedName(text: string, start: number): { name: string; at: number } {
+  let i = start;
+  const floor = Math.max(0, start - 160);
+  while (i > floor && ' \t"\'`]:=>'.includes(text[i - 1]!)) i--;
+  const end = i;
+  while (i > floor && /[\w.-]/.test(text[i - 1]!)) i--;
+  return { name: text.slice(i, end), at: i };
+}
+
+/** True when a match sits inside a `data:…;base64,` payload. */
+function insideDataUrl(text: string, start: number): boolean {
+  let i = start;
+  const floor = Math.max(0, start - 65_536);
+  while (i > floor && /[A-Za-z0-9+/=]/.test(text[i - 1]!)) i--;
+  return i >= 7 && text.slice(i - 7, i) === 'base64,';
+}
+
+/** Line and column of UTF-16 offsets (ascending) in `text`. */
+function mapUtf16Offsets(text: string, offsets: readonly number[]): TextPosition[] {
+  const out: TextPosition[] = [];
+  let line = 1;
+  let lineStart = 0;
+  let scanned = 0;
+  for (const target of offsets) {
+    for (let nl = text.indexOf('\n', scanned); nl !== -1 && nl < target; nl = text.indexOf('\n', nl + 1)) {
+      line++;
+      lineStart = nl + 1;
+    }
+    scanned = Math.max(scanned, target);
+    out.push({ offset: target, line, column: target - lineStart + 1 });
+  }
+  return out;
+}
