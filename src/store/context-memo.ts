@@ -1,6 +1,7 @@
+import { recordTapeWithJsonBytes } from './json-size.ts';
 import type { JsonTape } from './json-tape.ts';
-import { recordTape, tapeMatches } from './json-tape.ts';
-import type { AgentContext, Namespace } from './model.ts';
+import { tapeMatches } from './json-tape.ts';
+import type { AgentContext } from './model.ts';
 import { NAMESPACES } from './model.ts';
 
 /**
@@ -20,34 +21,57 @@ export interface NamespaceMemo {
 }
 
 /**
- * Per context object, one memo per namespace. Weak, so a context that is dropped takes its memos
- * with it. Contexts are mutable plain objects and may be changed without the store seeing it, so
- * an entry is never trusted by identity: {@link namespaceMemos} re-proves it with the tape on every
- * use, and replaces it when the namespace changed.
+ * Per context object, one memo per namespace (in {@link NAMESPACES} order). Weak, so a context
+ * that is dropped takes its memos with it. Contexts are mutable plain objects and may be changed
+ * without the store seeing it, so an entry is never trusted by identity: {@link provenMemo}
+ * re-proves it with the tape on every use.
  */
-const memos = new WeakMap<object, Map<Namespace, NamespaceMemo>>();
+const memos = new WeakMap<object, (NamespaceMemo | undefined)[]>();
 
 /**
- * The memos of the seven namespaces of `context`, in {@link NAMESPACES} order: the remembered one
- * where the namespace still matches its tape, a fresh one (recorded now, remembered) where it does
- * not, and a throwaway one where the namespace is not plain JSON data and so cannot be proven
- * unchanged later.
+ * The remembered memo of namespace number `index` of `context` if the namespace still matches its
+ * tape; otherwise undefined, and the stale memo is forgotten.
  */
-export function namespaceMemos(context: AgentContext): NamespaceMemo[] {
-  let byNamespace = memos.get(context);
-  if (byNamespace === undefined) memos.set(context, (byNamespace = new Map()));
+export function provenMemo(context: AgentContext, index: number): NamespaceMemo | undefined {
+  const known = memos.get(context)?.[index];
+  if (known === undefined) return undefined;
+  if (known.tape !== undefined && tapeMatches(context[NAMESPACES[index]!], known.tape)) return known;
+  memos.get(context)![index] = undefined;
+  return undefined;
+}
+
+/** Remembers `memo` (which must carry the tape of the namespace as it is now) for namespace number `index`. */
+export function rememberMemo(context: AgentContext, index: number, memo: NamespaceMemo): void {
+  let byIndex = memos.get(context);
+  if (byIndex === undefined) memos.set(context, (byIndex = new Array<NamespaceMemo | undefined>(NAMESPACES.length).fill(undefined)));
+  byIndex[index] = memo;
+}
+
+/**
+ * The memos of the seven namespaces of `context`, in {@link NAMESPACES} order, each with its
+ * `jsonBytes`: the remembered one where the namespace still matches its tape, a fresh one (recorded
+ * and measured in one walk, remembered) where it does not, and a throwaway one where the namespace
+ * is not plain JSON data and so cannot be proven unchanged later.
+ */
+export function measuredMemos(context: AgentContext): NamespaceMemo[] {
   const out: NamespaceMemo[] = [];
-  for (const ns of NAMESPACES) {
-    const value: unknown = context[ns];
-    const known = byNamespace.get(ns);
-    if (known?.tape !== undefined && tapeMatches(value, known.tape)) {
-      out.push(known);
+  for (let i = 0; i < NAMESPACES.length; i++) {
+    const value: unknown = context[NAMESPACES[i]!];
+    const known = provenMemo(context, i);
+    if (known !== undefined) {
+      if (known.jsonBytes === undefined) known.jsonBytes = recordTapeWithJsonBytes(value)?.jsonBytes;
+      if (known.jsonBytes !== undefined) {
+        out.push(known);
+        continue;
+      }
+    }
+    const measured = recordTapeWithJsonBytes(value);
+    if (measured === undefined) {
+      out.push({ tape: undefined });
       continue;
     }
-    const tape = recordTape(value);
-    const fresh: NamespaceMemo = { tape };
-    if (tape === undefined) byNamespace.delete(ns);
-    else byNamespace.set(ns, fresh);
+    const fresh: NamespaceMemo = { tape: measured.tape, jsonBytes: measured.jsonBytes };
+    rememberMemo(context, i, fresh);
     out.push(fresh);
   }
   return out;

@@ -1,11 +1,11 @@
 import { invalidParams } from '../errors.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
 import { copyJson, jsonEqual } from './json-data.ts';
-import { isPlainObject } from './json-safety.ts';
+import { inheritsEnumerableMembers, isPlainObject } from './json-safety.ts';
 import type { JsonTape } from './json-tape.ts';
-import { recordTape, tapeMatches } from './json-tape.ts';
+import { TAPE_ARRAY, recordItemTape, recordTape, tapeMatches } from './json-tape.ts';
 import type { AgentContext, ContextChanges, ContextDiff, Namespace } from './model.ts';
-import { NAMESPACES, isNamespace } from './model.ts';
+import { NAMESPACES } from './model.ts';
 
 /**
  * Fields that are maps from a name to a value: their entries are diffed one by one. Every other
@@ -73,40 +73,24 @@ export interface DiffTrackerOptions {
  * entry, everything else as one value.
  */
 export class DiffTracker {
-  private baseline: AgentContext;
   /**
-   * Tapes (json-tape.ts) of the baseline's fields by namespace then key, recorded from the
-   * baseline's private copies, which nothing ever changes. A field of the live context that still
-   * matches its tape is unchanged without a comparison walk over two object graphs; a field
-   * without a tape (not plain JSON data) or that does not match is compared as before.
+   * The baseline, namespace by namespace (in NAMESPACES order): the tracker's private copies,
+   * which nothing ever changes, with the tapes (json-tape.ts) of their fields. A live field that
+   * still matches its tape is unchanged without a comparison walk over two object graphs; a field
+   * without a tape (not plain JSON data) or that does not match is compared the full way.
    */
-  private tapes: Map<string, Map<string, JsonTape>>;
-  /**
-   * Member names of each baseline namespace that is a plain object: as the live namespace listed
-   * them when it was copied, and sorted. A live namespace listing the same names in the same order
-   * has the same union with the baseline's, so the sorted list is reused instead of rebuilt.
-   */
-  private keyLists: Map<string, KeyList>;
+  private namespaces: readonly NamespaceBaseline[];
   private readonly now: () => Date;
 
   /** Snapshots `context` as the baseline. */
   constructor(context: AgentContext, options: DiffTrackerOptions = {}) {
-    this.baseline = copyJson(context);
-    this.tapes = new Map();
-    this.keyLists = new Map();
-    for (const ns of NAMESPACES) {
-      const fields: unknown = this.baseline[ns];
-      const nsTapes = new Map<string, JsonTape>();
-      if (isPlainObject(fields)) {
-        const live = Object.keys(fields);
-        for (const key of live) {
-          const tape = recordTape(fields[key]);
-          if (tape !== undefined) nsTapes.set(key, tape);
-        }
-        this.keyLists.set(ns, { live, sorted: [...live].sort() });
-      }
-      this.tapes.set(ns, nsTapes);
-    }
+    this.namespaces = NAMESPACES.map((ns) => {
+      const copy: unknown = copyJson(context[ns]);
+      if (!isPlainObject(copy)) return { value: copy, live: NO_NAMES, keys: NO_NAMES, tapes: [] };
+      const live = Object.keys(copy);
+      const keys = [...live].sort();
+      return { value: copy, live, keys, tapes: keys.map((key) => recordTape(copy[key])) };
+    });
     this.now = options.now ?? (() => new Date());
   }
 
@@ -119,98 +103,121 @@ export class DiffTracker {
     if (typeof agentId !== 'string' || agentId === '') throw invalidParams('agentId', 'must be a non-empty string');
     const changes: ContextChanges = {};
     const keysWritten: string[] = [];
-    // The next baseline reuses the baseline's own private copy of every unchanged field and copies
-    // only what changed, so a capture costs one comparison walk, not a comparison and a full copy.
-    const next: Record<string, unknown> = {};
-    const nextTapes = new Map<string, Map<string, JsonTape>>();
-    const nextKeyLists = new Map<string, KeyList>();
-    for (const key of Object.keys(context)) if (!isNamespace(key)) setMember(next, key, copyJson((context as unknown as Record<string, unknown>)[key]));
-    for (const ns of NAMESPACES) {
-      const beforeValue: unknown = this.baseline[ns];
-      const before = (isPlainObject(beforeValue) ? beforeValue : {}) as unknown as Record<string, unknown>;
-      const tapes = this.tapes.get(ns);
+    // for-in lists exactly a plain object's own members unless Object.prototype has enumerable ones.
+    const forInIsOwn = !inheritsEnumerableMembers();
+    const next: NamespaceBaseline[] = [];
+    for (let i = 0; i < NAMESPACES.length; i++) {
+      const ns = NAMESPACES[i]!;
+      const base = this.namespaces[i]!;
       const afterValue: unknown = context[ns];
-      const afterIsObject = isPlainObject(afterValue);
-      const after = (afterIsObject ? afterValue : {}) as Record<string, unknown>;
-      const live = Object.keys(after);
-      const known = this.keyLists.get(ns);
-      // Same names in the same order as the live namespace the baseline was copied from: the
-      // baseline has exactly these names, so the union is the remembered sorted list.
-      const sameKeys = known !== undefined && sameList(known.live, live);
-      const keys = sameKeys ? known.sorted : unionSorted(Object.keys(before), live);
-      // Built only once a field differs: until then every field is the baseline's own, and a
-      // namespace with no change at all keeps the baseline's namespace object and tapes whole.
-      let nextNs: Record<string, unknown> | undefined;
-      let nextNsTapes: Map<string, JsonTape> | undefined;
-      for (let k = 0; k < keys.length; k++) {
-        const key = keys[k]!;
-        const inBefore = Object.hasOwn(before, key);
-        const tape = inBefore ? tapes?.get(key) : undefined;
-        // A matching tape means the value equals the baseline's (so diffField would find nothing).
-        const unchanged = tape !== undefined && tapeMatches(after[key], tape);
-        const itemTexts: string[] = unchanged ? NO_TEXTS : [];
-        const counters = unchanged ? undefined : diffField(ns, key, before[key], after[key], itemTexts);
-        const inAfter = Object.hasOwn(after, key);
-        if (nextNs === undefined && counters === undefined && inBefore && inAfter) continue;
-        if (nextNs === undefined || nextNsTapes === undefined) {
-          nextNs = {};
-          nextNsTapes = new Map();
-          // Every earlier field was unchanged and in both: the baseline's own copies carry over.
-          for (let j = 0; j < k; j++) {
-            const earlier = keys[j]!;
-            setMember(nextNs, earlier, before[earlier]);
-            const earlierTape = tapes?.get(earlier);
-            if (earlierTape !== undefined) nextNsTapes.set(earlier, earlierTape);
-          }
+      // The usual case: the live namespace has the very names, in the same order, of the one the
+      // baseline was copied from, and each field still matches its tape: the baseline carries over.
+      // Otherwise the fields proven unchanged before the first that is not are not proven again.
+      let proven = 0;
+      if (forInIsOwn && base.live !== NO_NAMES && isPlainObject(afterValue) && sameNames(afterValue, base.live)) {
+        proven = matchingFields(afterValue, base);
+        if (proven === base.keys.length) {
+          next.push(base);
+          continue;
         }
-        if (inAfter) {
-          if (counters === undefined && inBefore) {
-            setMember(nextNs, key, before[key]);
-            if (tape !== undefined) nextNsTapes.set(key, tape);
-          } else {
-            const copy = copyJson(after[key]);
-            setMember(nextNs, key, copy);
-            const copyTape = recordTape(copy);
-            if (copyTape !== undefined) {
-              nextNsTapes.set(key, copyTape);
-              // The copy is plain JSON data equal to the live array its item texts were just written
-              // from, so they are its items' texts too: the next capture need not write them again.
-              if (Array.isArray(copy) && copy.length === itemTexts.length) rememberItemTexts(copy, itemTexts);
-            }
-          }
-        }
-        if (counters === undefined) continue;
-        keysWritten.push(`${ns}.${key}`);
-        Object.assign((changes[ns] ??= {}), counters);
       }
-      if (afterIsObject) {
-        nextKeyLists.set(ns, sameKeys ? known : { live, sorted: keys.length === live.length ? keys : [...live].sort() });
-        if (nextNs === undefined && isPlainObject(beforeValue)) {
-          // No field changed and every name is in both (the union adds none): the baseline's
-          // namespace carries over whole; the order of its names never matters to a lookup.
-          next[ns] = beforeValue;
-          nextTapes.set(ns, tapes ?? new Map());
-        } else {
-          next[ns] = nextNs ?? {};
-          nextTapes.set(ns, nextNsTapes ?? new Map());
-        }
-      } else if (afterValue !== undefined || Object.hasOwn(context, ns)) next[ns] = copyJson(afterValue);
+      next.push(diffNamespace(ns, base, afterValue, proven, context, changes, keysWritten));
     }
-    this.baseline = next as unknown as AgentContext;
-    this.tapes = nextTapes;
-    this.keyLists = nextKeyLists;
+    this.namespaces = next;
     return new CapturedDiff({ timestamp: this.now().toISOString(), agentId, changes }, keysWritten);
   }
 }
 
-/** A namespace's member names, in the live namespace's order and sorted; see DiffTracker.keyLists. */
-interface KeyList {
+/** The baseline of one namespace; see {@link DiffTracker}. */
+interface NamespaceBaseline {
+  /** The private copy: a plain object built in `keys` order, or whatever else the namespace was (undefined if absent). */
+  readonly value: unknown;
+  /** Member names as the live namespace listed them when it was copied ({@link NO_NAMES} if not a plain object). */
   readonly live: readonly string[];
-  readonly sorted: readonly string[];
+  /** The same names sorted, and the tape of each field's copy (undefined where it has none). */
+  readonly keys: readonly string[];
+  readonly tapes: readonly (JsonTape | undefined)[];
 }
 
-/** Shared empty list for fields whose item texts are not needed; never written to. */
-const NO_TEXTS: string[] = [];
+/** Names of a namespace that is not a plain object. */
+const NO_NAMES: readonly string[] = [];
+
+/** True if for-in lists exactly `names`, in order (allocation-free: no Object.keys). */
+function sameNames(value: Record<string, unknown>, names: readonly string[]): boolean {
+  let i = 0;
+  for (const key in value) if (i >= names.length || names[i++] !== key) return false;
+  return i === names.length;
+}
+
+/**
+ * How many fields of `value` (which has the baseline's names), in sorted order, match the tapes
+ * of the baseline's copies before the first that does not (or has no tape).
+ */
+function matchingFields(value: Record<string, unknown>, base: NamespaceBaseline): number {
+  const { keys, tapes } = base;
+  for (let k = 0; k < keys.length; k++) {
+    const tape = tapes[k];
+    if (tape === undefined || !tapeMatches(value[keys[k]!], tape)) return k;
+  }
+  return keys.length;
+}
+
+/**
+ * Diffs one namespace field by field, adds what changed to `changes` and `keysWritten`, and
+ * returns the namespace's next baseline: the baseline's own copy of every unchanged field and a
+ * copy of every changed one. The first `proven` fields (in the baseline's sorted order, which the
+ * live namespace shares) are already proven unchanged.
+ */
+function diffNamespace(
+  ns: Namespace,
+  base: NamespaceBaseline,
+  afterValue: unknown,
+  proven: number,
+  context: AgentContext,
+  changes: ContextChanges,
+  keysWritten: string[],
+): NamespaceBaseline {
+  const before = (isPlainObject(base.value) ? base.value : {}) as Record<string, unknown>;
+  const afterIsObject = isPlainObject(afterValue);
+  const after = (afterIsObject ? afterValue : {}) as Record<string, unknown>;
+  const live = Object.keys(after);
+  // Same names in the same order as the live namespace the baseline was copied from: the
+  // baseline has exactly these names, so the union is the remembered sorted list.
+  const sameKeys = base.live !== NO_NAMES && sameList(base.live, live);
+  const keys = sameKeys ? base.keys : unionSorted(Object.keys(before), live);
+  const tapeOf = sameKeys ? undefined : new Map(base.keys.map((key, k) => [key, base.tapes[k]]));
+  const nextValue: Record<string, unknown> = {};
+  const nextKeys: string[] = [];
+  const nextTapes: (JsonTape | undefined)[] = [];
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k]!;
+    const inBefore = Object.hasOwn(before, key);
+    const tape = !inBefore ? undefined : tapeOf === undefined ? base.tapes[k] : tapeOf.get(key);
+    // A matching tape means the value equals the baseline's (so diffField would find nothing).
+    const unchanged = tape !== undefined && (k < proven || tapeMatches(after[key], tape));
+    const items: ItemNotes | undefined = unchanged ? undefined : { texts: [], same: [] };
+    const counters = items === undefined ? undefined : diffField(ns, key, before[key], after[key], items);
+    if (Object.hasOwn(after, key)) {
+      nextKeys.push(key);
+      if (counters === undefined && inBefore) {
+        setMember(nextValue, key, before[key]);
+        nextTapes.push(tape);
+      } else {
+        const value = after[key];
+        const { copy, tape: copyTape } =
+          Array.isArray(value) && items !== undefined && items.texts.length === value.length ? copyItems(value, items) : copyField(value);
+        setMember(nextValue, key, copy);
+        nextTapes.push(copyTape);
+      }
+    }
+    if (counters === undefined) continue;
+    keysWritten.push(`${ns}.${key}`);
+    Object.assign((changes[ns] ??= {}), counters);
+  }
+  if (afterIsObject) return { value: nextValue, live: sameKeys ? base.live : live, keys: nextKeys, tapes: nextTapes };
+  const present = afterValue !== undefined || Object.hasOwn(context, ns);
+  return { value: present ? copyJson(afterValue) : undefined, live: NO_NAMES, keys: NO_NAMES, tapes: [] };
+}
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
@@ -230,15 +237,27 @@ function setMember(target: Record<string, unknown>, key: string, value: unknown)
 }
 
 /**
- * Counters for one field, or undefined if it did not change. When `after` is an array compared
- * item by item, the RFC 8785 text of each of its items is pushed to `afterTexts`.
+ * What diffing a live array learned about each item, by position: its RFC 8785 text, and the
+ * baseline item it was proven equal to (by that item's tape), or {@link NOT_SAME}.
  */
-function diffField(ns: Namespace, key: string, before: unknown, after: unknown, afterTexts: string[]): Record<string, number> | undefined {
+interface ItemNotes {
+  readonly texts: string[];
+  readonly same: unknown[];
+}
+
+/** In {@link ItemNotes.same}: the live item equals no baseline item it was compared with. */
+const NOT_SAME: unique symbol = Symbol('not the same');
+
+/**
+ * Counters for one field, or undefined if it did not change. When `after` is an array compared
+ * item by item, what was learned about each of its items is pushed to `items`.
+ */
+function diffField(ns: Namespace, key: string, before: unknown, after: unknown, items: ItemNotes): Record<string, number> | undefined {
   // Key order does not count, as in RFC 8785 text; untouched strings compare by reference.
   if (jsonEqual(before, after)) return undefined;
   let counts: { added: number; removed: number; modified: number } | undefined;
-  if ((Array.isArray(before) || before === undefined) && Array.isArray(after)) counts = diffArrays(before ?? [], after, afterTexts);
-  else if (Array.isArray(before) && after === undefined) counts = diffArrays(before, [], afterTexts);
+  if ((Array.isArray(before) || before === undefined) && Array.isArray(after)) counts = diffArrays(before ?? [], after, items);
+  else if (Array.isArray(before) && after === undefined) counts = diffArrays(before, [], items);
   else if (MAP_FIELDS.has(`${ns}.${key}`) && (isPlainObject(before) || before === undefined) && (isPlainObject(after) || after === undefined)) {
     counts = diffMaps(before ?? {}, after ?? {});
   }
@@ -254,64 +273,67 @@ function diffField(ns: Namespace, key: string, before: unknown, after: unknown, 
   return Object.keys(out).length > 0 ? out : { [`${key}_changed`]: 1 };
 }
 
-function identity(item: unknown, text: string): string {
-  if (isPlainObject(item) && typeof item.id === 'string') return `id:${item.id}`;
-  return `v:${text}`;
+/** The id an array item is matched by (items with a string `id`), or undefined to match it by value. */
+function itemId(item: unknown): string | undefined {
+  return isPlainObject(item) && typeof item.id === 'string' ? item.id : undefined;
 }
 
 /**
- * RFC 8785 text of baseline array items, by item. Baseline items are the tracker's private copies,
- * never changed after they are made, so an item's text can be kept for as long as the item lives
- * (a live context's items can change in place, so theirs are always written afresh).
+ * RFC 8785 text and tape of baseline array items, by item. Baseline items are the tracker's
+ * private copies, never changed after they are made, so what is known about one can be kept for as
+ * long as the item lives (a live context's items can change in place, so theirs are always proven
+ * against a baseline item's tape or written afresh).
  */
-const baselineItemTexts = new WeakMap<object, { text: string; tape?: JsonTape }>();
+const baselineItems = new WeakMap<object, { text: string; tape?: JsonTape }>();
 
 function baselineItemText(item: unknown): string {
   if (item === null || typeof item !== 'object') return canonicalize(item);
-  let known = baselineItemTexts.get(item);
-  if (known === undefined) baselineItemTexts.set(item, (known = { text: canonicalize(item) }));
+  let known = baselineItems.get(item);
+  if (known === undefined) baselineItems.set(item, (known = { text: canonicalize(item) }));
   return known.text;
 }
 
-/**
- * RFC 8785 text of a live array item: the text of the baseline item at the same position when the
- * live item still matches that item's tape (the usual case for arrays that only grew), else
- * written afresh.
- */
-function liveItemText(item: unknown, baselineItem: unknown): string {
-  if (item !== null && typeof item === 'object' && baselineItem !== null && typeof baselineItem === 'object') {
-    const known = baselineItemTexts.get(baselineItem);
-    if (known?.tape !== undefined && tapeMatches(item, known.tape)) return known.text;
-  }
-  return canonicalize(item);
-}
-
-/** Remembers the texts of a new baseline array's object items (see {@link baselineItemTexts}). */
-function rememberItemTexts(items: readonly unknown[], texts: readonly string[]): void {
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i];
-    if (item === null || typeof item !== 'object') continue;
-    const tape = recordTape(item);
-    baselineItemTexts.set(item, tape === undefined ? { text: texts[i]! } : { text: texts[i]!, tape });
-  }
-}
-
-function diffArrays(before: readonly unknown[], after: readonly unknown[], afterTexts: string[]): { added: number; removed: number; modified: number } {
-  const pool = new Map<string, string[]>();
+function diffArrays(before: readonly unknown[], after: readonly unknown[], items: ItemNotes): { added: number; removed: number; modified: number } {
+  // Items with an id are matched by id (an edited item counts as modified); others by their text.
+  const byId = new Map<string, string[]>();
+  const byText = new Map<string, number>();
   for (const item of before) {
     const text = baselineItemText(item);
-    const id = identity(item, text);
-    const bucket = pool.get(id);
-    if (bucket) bucket.push(text);
-    else pool.set(id, [text]);
+    const id = itemId(item);
+    if (id === undefined) byText.set(text, (byText.get(text) ?? 0) + 1);
+    else {
+      const bucket = byId.get(id);
+      if (bucket) bucket.push(text);
+      else byId.set(id, [text]);
+    }
   }
   let added = 0;
   let modified = 0;
   for (let i = 0; i < after.length; i++) {
     const item = after[i];
-    const text = liveItemText(item, before[i]);
-    afterTexts.push(text);
-    const bucket = pool.get(identity(item, text));
+    // The usual case for arrays that only grew: the live item still equals the baseline item at
+    // its position, whose text (and copy, for the next baseline) are reused.
+    let same: unknown = NOT_SAME;
+    let text: string | undefined;
+    const base = i < before.length ? before[i] : undefined;
+    if (item !== null && typeof item === 'object' && base !== null && typeof base === 'object') {
+      const known = baselineItems.get(base);
+      if (known?.tape !== undefined && tapeMatches(item, known.tape)) {
+        text = known.text;
+        same = base;
+      }
+    }
+    text ??= canonicalize(item);
+    items.texts.push(text);
+    items.same.push(same);
+    const id = itemId(item);
+    if (id === undefined) {
+      const left = byText.get(text);
+      if (left === undefined || left === 0) added++;
+      else byText.set(text, left - 1);
+      continue;
+    }
+    const bucket = byId.get(id);
     if (bucket === undefined || bucket.length === 0) {
       added++;
       continue;
@@ -324,8 +346,45 @@ function diffArrays(before: readonly unknown[], after: readonly unknown[], after
     }
   }
   let removed = 0;
-  for (const bucket of pool.values()) removed += bucket.length;
+  for (const left of byText.values()) removed += left;
+  for (const bucket of byId.values()) removed += bucket.length;
   return { added, removed, modified };
+}
+
+/** A private copy of a changed field for the next baseline, and its tape (undefined if it has none). */
+function copyField(value: unknown): { copy: unknown; tape: JsonTape | undefined } {
+  const copy = copyJson(value);
+  return { copy, tape: recordTape(copy) };
+}
+
+/**
+ * {@link copyField} for a changed array, item by item: an item proven equal to a baseline item
+ * reuses that item's copy and tape; any other is copied and recorded, and its text (just written
+ * by diffArrays) remembered, so the next capture neither copies, records nor writes it again. The
+ * array's tape is its items' tapes in a row, exactly what recording the whole copy would give.
+ */
+function copyItems(after: readonly unknown[], items: ItemNotes): { copy: unknown[]; tape: JsonTape | undefined } {
+  const n = after.length;
+  const copy = new Array<unknown>(n);
+  let tape: unknown[] | undefined = [TAPE_ARRAY, n];
+  for (let i = 0; i < n; i++) {
+    const same = items.same[i];
+    let itemTape: JsonTape | undefined;
+    if (same !== NOT_SAME) {
+      copy[i] = same;
+      itemTape = baselineItems.get(same as object)!.tape;
+    } else {
+      const item = copyJson(after[i]);
+      copy[i] = item;
+      itemTape = recordItemTape(item);
+      if (item !== null && typeof item === 'object') {
+        baselineItems.set(item, itemTape === undefined ? { text: items.texts[i]! } : { text: items.texts[i]!, tape: itemTape });
+      }
+    }
+    if (itemTape === undefined) tape = undefined;
+    else if (tape !== undefined) for (let k = 0; k < itemTape.length; k++) tape.push(itemTape[k]);
+  }
+  return { copy, tape };
 }
 
 function diffMaps(before: Record<string, unknown>, after: Record<string, unknown>): { added: number; removed: number; modified: number } {

@@ -29,6 +29,19 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /**
+ * True if `Object.prototype` has enumerable members (someone assigned to it): then a for-in walk
+ * over a plain object also visits them, while `Object.keys` and JSON do not. Walks that use for-in
+ * to avoid allocating check this once and take their careful path when it is true.
+ */
+export function inheritsEnumerableMembers(): boolean {
+  for (const key in Object.prototype) {
+    void key;
+    return true;
+  }
+  return false;
+}
+
+/**
  * Throws INVALID_PARAMS naming the offending path unless `value` is plain JSON data (null,
  * booleans, finite numbers, strings, arrays and plain objects) free of {@link FORBIDDEN_KEYS} at
  * every depth. Stored contexts cross structured clone, JSON and three storage engines, so anything

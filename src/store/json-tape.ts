@@ -22,8 +22,20 @@ export type JsonTape = readonly unknown[];
 const ARRAY_MARK: object = Object.freeze({ mark: 'array' });
 const OBJECT_MARK: object = Object.freeze({ mark: 'object' });
 
+/**
+ * The tape format, for recorders in this folder that record a tape in the same walk as other work
+ * (json-size.ts, namespace-pass.ts) instead of walking the value twice. A tape lists the value in
+ * walk order: a primitive as itself; an array as TAPE_ARRAY, its length, then its items; a plain
+ * object as TAPE_OBJECT, its member count, then each member's name and value in `Object.keys`
+ * order (a member set to undefined as `undefined`). Such a recorder must produce exactly the tape
+ * {@link recordTape} would (the tests compare them) or refuse the value.
+ */
+export const TAPE_ARRAY: object = ARRAY_MARK;
+/** See {@link TAPE_ARRAY}. */
+export const TAPE_OBJECT: object = OBJECT_MARK;
+
 /** Deeper than this nothing is recorded: validated contexts stop at 100 levels anyway. */
-const MAX_TAPE_DEPTH = 128;
+export const MAX_TAPE_DEPTH = 128;
 
 class NotJson {}
 const NOT_JSON = new NotJson();
@@ -35,9 +47,22 @@ const NOT_JSON = new NotJson();
  * data nested deeper than 128 levels or cyclic), which callers then simply do not cache.
  */
 export function recordTape(value: unknown): JsonTape | undefined {
+  return recordAt(value, 0);
+}
+
+/**
+ * The part of an array's tape that records its item `value`: {@link recordTape} of the item, as
+ * deep in the array as it is, so an array's tape can be assembled from its items' tapes (an
+ * array's tape is TAPE_ARRAY, its length and its items' tapes in a row).
+ */
+export function recordItemTape(value: unknown): JsonTape | undefined {
+  return recordAt(value, 1);
+}
+
+function recordAt(value: unknown, depth: number): JsonTape | undefined {
   const tape: unknown[] = [];
   try {
-    record(value, tape, 0);
+    record(value, tape, depth);
   } catch (error) {
     if (error === NOT_JSON) return undefined;
     throw error;
@@ -99,52 +124,49 @@ function record(value: unknown, tape: unknown[], depth: number): void {
  * `Object.prototype`, counts as added). -0 matches 0, which every consumer writes and checks alike.
  */
 export function tapeMatches(value: unknown, tape: JsonTape): boolean {
-  // The read position is module state (a plain variable is measurably faster than an object field
-  // in this hot walk); saved and restored so a getter that itself compares a tape cannot upset it.
-  const outer = at;
-  at = 0;
-  try {
-    return matches(value, tape) && at === tape.length;
-  } finally {
-    at = outer;
-  }
+  return matchFrom(value, tape, 0) === tape.length;
 }
 
-/** Read position in the tape being matched; see {@link tapeMatches}. */
-let at = 0;
-
-function matches(value: unknown, tape: JsonTape): boolean {
+/**
+ * Matches `value` against the tape from position `at`: the position after it, or -1 if it does
+ * not match. The position travels as an argument and a result, so it stays in a register.
+ */
+function matchFrom(value: unknown, tape: JsonTape, at: number): number {
   const expected = tape[at++];
-  if (value === expected) return typeof value !== 'object' || value === null;
-  if (value === null || typeof value !== 'object') return false;
+  if (typeof value !== 'object' || value === null) return value === expected ? at : -1;
   const obj = value as Record<string, unknown>;
-  if (typeof obj.toJSON === 'function') return false;
+  if (typeof obj.toJSON === 'function') return -1;
   if (expected === ARRAY_MARK) {
-    if (!Array.isArray(obj)) return false;
+    if (!Array.isArray(obj)) return -1;
     const n = obj.length;
-    if (tape[at++] !== n) return false;
+    if (tape[at++] !== n) return -1;
     for (let i = 0; i < n; i++) {
       const item = obj[i];
-      // Primitive leaves (most of a context) are settled here, without a call per item.
-      if (item === tape[at] && (typeof item !== 'object' || item === null)) {
-        if (item === undefined) return false;
-        at++;
-      } else if (item === undefined || !matches(item, tape)) return false;
+      // Strings and numbers (most of a context) are settled here, without a call per item; -0
+      // matches 0. Any other item, undefined (refused) included, takes the call.
+      if (typeof item === 'string') {
+        if (item !== tape[at++]) return -1;
+      } else if (typeof item === 'number') {
+        if (item !== tape[at++]) return -1;
+      } else if (item === undefined || (at = matchFrom(item, tape, at)) < 0) return -1;
     }
-    return true;
+    return at;
   }
-  if (expected !== OBJECT_MARK || Array.isArray(obj)) return false;
+  if (expected !== OBJECT_MARK || Array.isArray(obj)) return -1;
   const proto = Object.getPrototypeOf(obj) as unknown;
-  if (proto !== Object.prototype && proto !== null) return false;
+  if (proto !== Object.prototype && proto !== null) return -1;
   let left = tape[at++] as number;
   // for-in (not Object.keys) so the walk allocates nothing; it also yields inherited enumerable
   // members, which the recorded Object.keys never contained, so their presence fails the match.
   for (const key in obj) {
-    if (left-- === 0 || tape[at++] !== key) return false;
+    if (left-- === 0 || tape[at++] !== key) return -1;
     const member = obj[key];
-    // As for array items: a primitive member equal to the recorded one needs no call.
-    if (member === tape[at] && (typeof member !== 'object' || member === null)) at++;
-    else if (!matches(member, tape)) return false;
+    // As for array items (a member set to undefined matches one recorded as undefined).
+    if (typeof member === 'string') {
+      if (member !== tape[at++]) return -1;
+    } else if (typeof member === 'number') {
+      if (member !== tape[at++]) return -1;
+    } else if ((at = matchFrom(member, tape, at)) < 0) return -1;
   }
-  return left === 0;
+  return left === 0 ? at : -1;
 }

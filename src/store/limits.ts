@@ -1,5 +1,6 @@
 import { ContextSizeError, invalidParams } from '../errors.ts';
-import { namespaceMemos } from './context-memo.ts';
+import { measuredMemos } from './context-memo.ts';
+import { jsonByteLength } from './json-size.ts';
 import type { AgentContext, Namespace } from './model.ts';
 import { NAMESPACES } from './model.ts';
 
@@ -35,32 +36,7 @@ export function resolveLimits(limits: Partial<ContextLimits> = {}): ContextLimit
   return out;
 }
 
-const encoder = new TextEncoder();
-/** Reused output window for {@link utf8ByteLength}: only the count of bytes written is kept. */
-const scratch = new Uint8Array(64 * 1024);
-
-/**
- * Byte length of a string once UTF-8 encoded (a lone surrogate counts as U+FFFD, 3 bytes),
- * without allocating the encoding: the native encoder writes into a small reused window, which is
- * many times faster than counting code units in JavaScript.
- */
-export function utf8ByteLength(text: string): number {
-  let n = 0;
-  let rest = text;
-  while (rest.length > 0) {
-    // encodeInto stops before a character that does not fit, so a surrogate pair is never split.
-    const { read, written } = encoder.encodeInto(rest, scratch);
-    n += written;
-    rest = rest.slice(read);
-  }
-  return n;
-}
-
-/** Bytes of `value` as UTF-8 JSON; 0 for `undefined`, which JSON omits. */
-export function jsonByteLength(value: unknown): number {
-  const text = JSON.stringify(value) as string | undefined;
-  return text === undefined ? 0 : utf8ByteLength(text);
-}
+export { jsonByteLength, utf8ByteLength } from './json-size.ts';
 
 /** Sizes and counts of one context (spec `GetStats`). */
 export interface ContextStats {
@@ -84,7 +60,8 @@ function measure(ctx: AgentContext): { total: number; namespaces: Record<Namespa
   let sum = 0;
   // A namespace proven unchanged since it was last measured keeps its size (see context-memo.ts):
   // proving that walks the data once without writing text, several times cheaper than stringifying.
-  const memos = typeof ctx === 'object' && ctx !== null ? namespaceMemos(ctx) : undefined;
+  // One never measured is measured in the walk that records it (json-size.ts), without its text.
+  const memos = typeof ctx === 'object' && ctx !== null ? measuredMemos(ctx) : undefined;
   for (let i = 0; i < NAMESPACES.length; i++) {
     const ns = NAMESPACES[i]!;
     const memo = memos?.[i];

@@ -559,7 +559,7 @@ const fieldSchemas = {
 /** The keys of one namespace. */
 export type NamespaceKey<N extends Namespace> = keyof AgentContext[N] & string;
 
-// One schema object per namespace, shared by the whole-context schema and namespaceSchemaAccepts,
+// One schema object per namespace, shared by the whole-context schema and namespaceSchema,
 // so checking a namespace alone can never disagree with checking it inside the context.
 const namespaceSchemas = {
   metadata: z.strictObject(fieldSchemas.metadata),
@@ -635,12 +635,13 @@ export function validateAgentContextSchema(value: unknown, field = 'context'): A
 }
 
 /**
- * True if `value` passes the schema of `namespace` exactly as it would inside
- * {@link agentContextSchema}. For re-checking a context one namespace at a time; failures are
- * reported by validating the whole context, so errors stay those of {@link validateAgentContext}.
+ * The schema of `namespace`: the very object {@link agentContextSchema} checks that member with,
+ * so checking a namespace alone can never disagree with checking it inside the context. For
+ * re-checking a context one namespace at a time; failures are reported by validating the whole
+ * context, so errors stay those of {@link validateAgentContext}.
  */
-export function namespaceSchemaAccepts(namespace: Namespace, value: unknown): boolean {
-  return namespaceSchemas[namespace].safeParse(value).success;
+export function namespaceSchema(namespace: Namespace): z.ZodType {
+  return namespaceSchemas[namespace];
 }
 
 /** Options of {@link createAgentContext}. */

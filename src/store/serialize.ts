@@ -1,11 +1,14 @@
 import { CtxgateError, invalidParams, isCtxgateError } from '../errors.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
 import { copyJson } from './json-data.ts';
-import { namespaceMemos } from './context-memo.ts';
-import { assertSafeJsonMember, isPlainObject, parseSafeJson, assertSafeJson } from './json-safety.ts';
+import type { NamespaceMemo } from './context-memo.ts';
+import { provenMemo, rememberMemo } from './context-memo.ts';
+import { isPlainObject, parseSafeJson, assertSafeJson } from './json-safety.ts';
 import { MigrationRegistry } from './migrations.ts';
 import type { AgentContext, Namespace } from './model.ts';
-import { CONTEXT_SCHEMA_VERSION, NAMESPACES, namespaceSchemaAccepts, validateAgentContext, validateAgentContextSchema } from './model.ts';
+import { CONTEXT_SCHEMA_VERSION, NAMESPACES, namespaceSchema, validateAgentContext, validateAgentContextSchema } from './model.ts';
+import { passNamespace } from './namespace-pass.ts';
+import { planOf } from './schema-plan.ts';
 
 /** Options of {@link deserializeContext}. */
 export interface DeserializeOptions {
@@ -19,39 +22,59 @@ export interface DeserializeOptions {
  * checksums over it are stable.
  */
 export function serializeContext(context: AgentContext): string {
-  const memos = isContextShaped(context) ? namespaceMemos(context) : undefined;
-  if (memos === undefined) {
+  if (!isContextShaped(context)) {
     validateAgentContext(context);
     return canonicalContextText(context);
   }
-  // Only namespaces that changed since they last passed are checked again; a namespace that does
-  // not pass (or a text that cannot be written) sends the whole context down the full path, which
-  // reports exactly the error a whole-context check always reported.
-  try {
-    for (let i = 0; i < NAMESPACES.length; i++) {
-      const memo = memos[i]!;
-      if (memo.valid) continue;
-      const ns = NAMESPACES[i]!;
-      assertSafeJsonMember(context, context[ns], `context.${ns}`);
-      if (!namespaceSchemaAccepts(ns, context[ns])) throw new CtxgateError('INVALID_PARAMS', 'rechecked below');
-      memo.valid = true;
+  // Per namespace: the remembered text if the namespace is proven unchanged since it last passed
+  // (context-memo.ts), else one walk that checks it, records it and builds its text
+  // (namespace-pass.ts). A namespace that walk is not sure about sends the whole context down the
+  // full path, which accepts it or reports exactly the error a whole-context check always reported.
+  const texts: string[] = [];
+  const memos: NamespaceMemo[] = [];
+  let written = false;
+  for (let i = 0; i < NAMESPACES.length; i++) {
+    const ns = NAMESPACES[i]!;
+    const known = provenMemo(context, i);
+    if (known?.valid === true && known.canonical !== undefined) {
+      texts.push(known.canonical);
+      memos.push(known);
+      continue;
     }
-    let text = '{';
-    for (const name of TOP_LEVEL_ORDER) {
-      const i = NAMESPACES.indexOf(name as Namespace);
-      const memberText = i < 0 ? canonicalize(context.version) : (memos[i]!.canonical ??= canonicalize(context[NAMESPACES[i]!]));
-      text += `${text.length === 1 ? '' : ','}"${name}":${memberText}`;
+    const passed = passNamespace(planOf(namespaceSchema(ns)), context[ns]);
+    if (passed === undefined) {
+      validateAgentContext(context);
+      return canonicalContextText(context);
     }
-    return `${text}}`;
-  } catch (error) {
-    if (!isCtxgateError(error)) throw error;
-    validateAgentContext(context);
-    return canonicalContextText(context);
+    // Facts about the namespace as it still is (its size) carry over to the new memo.
+    const memo: NamespaceMemo = { tape: passed.tape, canonical: passed.canonical, valid: true, jsonBytes: known?.jsonBytes };
+    rememberMemo(context, i, memo);
+    texts.push(passed.canonical);
+    memos.push(memo);
+    written = true;
   }
+  let text = '{';
+  const starts: number[] = [];
+  for (let k = 0; k < TOP_LEVEL_ORDER.length; k++) {
+    const i = TOP_LEVEL_INDEX[k]!;
+    text += `${k === 0 ? '' : ','}"${TOP_LEVEL_ORDER[k]!}":`;
+    if (i >= 0) starts[i] = text.length;
+    text += i < 0 ? canonicalize(context.version) : texts[i]!;
+  }
+  text += '}';
+  if (written) {
+    // The memos keep their texts as views into the returned text (the first slice makes it one
+    // flat string), so a context's canonical text is held once, in one large string that the
+    // young-generation collector promotes without copying, rather than as seven strings it copies.
+    for (let i = 0; i < NAMESPACES.length; i++) memos[i]!.canonical = text.slice(starts[i]!, starts[i]! + texts[i]!.length);
+  }
+  return text;
 }
 
 /** The context's member names in RFC 8785 order (none of them needs escaping). */
 const TOP_LEVEL_ORDER: readonly string[] = ['version', ...NAMESPACES].sort();
+/** For each name of {@link TOP_LEVEL_ORDER}, its index in NAMESPACES (-1 for the version). */
+const TOP_LEVEL_INDEX: readonly number[] = TOP_LEVEL_ORDER.map((name) => NAMESPACES.indexOf(name as Namespace));
 
 /**
  * True if `context` is a plain object with exactly the eight members of a context and a string

@@ -1,0 +1,570 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { canonicalize } from '../../src/fingerprint/canonicalize.ts';
+import { DiffTracker } from '../../src/store/diff.ts';
+import { jsonEqual } from '../../src/store/json-data.ts';
+import { assertSafeJsonMember, isPlainObject } from '../../src/store/json-safety.ts';
+import { jsonByteLength, jsonStringBytes, recordTapeWithJsonBytes } from '../../src/store/json-size.ts';
+import { recordTape } from '../../src/store/json-tape.ts';
+import { ContextSizeChecker, getStats } from '../../src/store/limits.ts';
+import type { AgentContext, ContextChanges } from '../../src/store/model.ts';
+import { NAMESPACES, namespaceSchema, validateAgentContext } from '../../src/store/model.ts';
+import { passNamespace } from '../../src/store/namespace-pass.ts';
+import type { Plan } from '../../src/store/schema-plan.ts';
+import { PLAN_ZOD, planOf } from '../../src/store/schema-plan.ts';
+import { canonicalContextText, serializeContext } from '../../src/store/serialize.ts';
+import { sampleContext } from './contract.ts';
+
+// The fast paths of the store (one-walk serialisation and measuring, zod schemas compiled to
+// plans, diff capture reusing tapes and item copies) are checked here against the straightforward
+// paths they replace, on random contexts full of edge cases: -0, unicode, lone surrogates,
+// forbidden keys, undefined members, array-index member names, toJSON, non-plain objects, deep and
+// cyclic data. Every context is a fresh object, so every call is a first call.
+
+const TS = '2026-01-02T03:04:05.000Z';
+
+/** A context with every namespace and most optional fields filled, small enough to mutate a lot. */
+function richContext(): AgentContext {
+  const ctx = sampleContext('rich');
+  ctx.reasoning.intents.push({ type: 'analysis', confidence: 0, entities: [] });
+  ctx.reasoning.entities.owner = { name: 'Zoë', tags: ['a', 'b'], nested: { deep: [1, [2, [3]]] } };
+  ctx.reasoning.hypotheses = [
+    { id: 'h1', description: 'first', dependencies: [] },
+    { id: 'h2', description: 'second 構成', dependencies: ['h1'] },
+  ];
+  ctx.reasoning.conclusions = [{ id: 'c1', content: 'done', confidence: 1, basedOn: ['h1', 'f1'] }];
+  ctx.reasoning.dependencyMap = { h2: ['h1'], weights: [0.5, -0] };
+  ctx.reasoning.confidenceScores = { h1: 0.25, h2: 1 };
+  ctx.enrichment.facts.push({ id: 'f2', content: 'tab\tquote" back\\slash', source: 'web', timestamp: TS, confidence: 0.5 });
+  ctx.enrichment.derivedKnowledge = [{ id: 'k1', content: 'derived', derivedFrom: ['f1', 'f2'] }];
+  ctx.enrichment.relationships = [{ from: 'a', to: 'b', type: 'depends-on' }];
+  ctx.enrichment.contextLinks = ['https://example.test/1', 'https://example.test/ü'];
+  ctx.retrieval.plans = [{ id: 'p1', description: 'plan', sources: ['gitlab'], filters: { state: 'open' }, priority: 2 }];
+  ctx.retrieval.queries = [{ id: 'q1', queryString: 'q', source: 'gitlab', filters: {}, results: { hits: [1, 2], total: 2 } }];
+  ctx.retrieval.artifacts = [
+    { id: 'a1', type: 'text', content: { body: 'x', lines: ['1', '2'] }, source: 'web' },
+    { id: 'a2', type: 'text', ref: { sha256: 'a'.repeat(64), size: 12 }, source: 'store' },
+  ];
+  ctx.llm.provider = 'anthropic';
+  ctx.llm.model = 'model-x';
+  ctx.llm.decisions = [{ timestamp: TS, agentId: 'inference', taskType: 'reasoning', selected: 'model-x', reason: 'why', complexity: 'high' }];
+  ctx.llm.cache = { k: { hit: true } };
+  ctx.diagnostics.errors = [{ timestamp: TS, agentId: 'a', message: 'boom', severity: 'high', details: { code: 7, stack: ['x'] } }];
+  ctx.diagnostics.warnings = [{ timestamp: TS, agentId: 'a', message: 'careful' }];
+  ctx.diagnostics.performance = { totalDurationMs: 12, agentMetrics: { a: { durationMs: 3, llmCalls: 1, status: 'ok', tokens: 10, cost: 0.5 } } };
+  ctx.diagnostics.validationReports = [{ timestamp: TS, agentId: 'v', passed: true, issues: [], autoFixes: ['x'] }];
+  ctx.audit.agentRuns = [{ timestamp: TS, agentId: 'a', status: 'success', durationMs: 3, keysWritten: ['reasoning.intents'] }];
+  ctx.audit.diffs = [{ timestamp: TS, agentId: 'a', changes: { reasoning: { intents_added: 1 } } }];
+  return ctx;
+}
+
+class Thing {
+  constructor(readonly a = 1) {}
+}
+
+function nested(depth: number): unknown {
+  let v: unknown = 'leaf';
+  for (let i = 0; i < depth; i++) v = [v];
+  return v;
+}
+
+/** Edge values, each made fresh (some are mutable or must not be shared). */
+const EDGE_MAKERS: readonly (() => unknown)[] = [
+  () => -0,
+  () => 0,
+  () => 1.5,
+  () => 2 ** 53,
+  () => 2 ** 53 + 2,
+  () => 1e21,
+  () => 5e-324,
+  () => Number.NaN,
+  () => Number.POSITIVE_INFINITY,
+  () => '',
+  () => 'plain',
+  () => 'naïve café 構成 😀',
+  () => '\ud800',
+  () => 'a\udc00b',
+  () => 'x\ud83d',
+  () => '\u2028\u2029',
+  () => 'tab\tnew\nline\r',
+  () => 'quote" back\\slash',
+  () => '\u0000\u0007\u001f\u007f',
+  () => 'looks like an escape: \\ud800',
+  () => '2026-01-02T03:04:05Z',
+  () => '2026-13-02T03:04:05Z',
+  () => true,
+  () => null,
+  () => undefined,
+  () => [],
+  () => [1, [2, [3, []]]],
+  () => [undefined],
+  () => new Array(2),
+  () => Object.assign([1, 2], { extra: 'ignored' }),
+  () => ({}),
+  () => ({ b: 1, a: [2, { d: 3, c: 4 }] }),
+  () => JSON.parse('{"__proto__": {"polluted": true}}') as unknown,
+  () => ({ constructor: 1 }),
+  () => ({ prototype: 1 }),
+  () => ({ 1: 'one', 10: 'ten', 2: 'two', b: 'b' }),
+  () => ({ '\ud800': 1 }),
+  () => ({ 'é': 1, e: 2, 'E': 3, '😀': 4, '\uffff': 5 }),
+  () => Object.assign(Object.create(null) as object, { z: 1, a: 2 }),
+  () => ({ toJSON: () => 'replaced' }),
+  () => Object.defineProperty({ a: 1 }, 'toJSON', { value: () => 'hidden', enumerable: false }),
+  () => new Date(0),
+  () => new Map([['a', 1]]),
+  () => new Thing(),
+  () => ({ [Symbol('s')]: 1, a: 1 }),
+  () => nested(97),
+  () => nested(99),
+  () => nested(130),
+  () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    return cyclic;
+  },
+  () => 1n,
+  () => () => 1,
+  () => Symbol('x'),
+  () => ({ id: 'x', content: 'y', source: 'z', timestamp: TS, confidence: 0.5 }),
+  () => ({ type: 'query', confidence: 0.5 }),
+  () => ({ sha256: 'b'.repeat(64), size: 3 }),
+];
+
+const valueArb: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 3, arbitrary: fc.nat(EDGE_MAKERS.length - 1).map((i) => EDGE_MAKERS[i]!()) },
+  { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 8 }) },
+);
+
+type Mutation = { ns: number; path: number[]; action: number; key: string; value: unknown };
+const mutationArb: fc.Arbitrary<Mutation> = fc.record({
+  ns: fc.nat(NAMESPACES.length - 1),
+  path: fc.array(fc.nat(50), { maxLength: 4 }),
+  action: fc.nat(9),
+  key: fc.oneof(fc.constantFrom('id', 'content', 'extra', '__proto__', 'constructor', '0', '12', 'toJSON', 'é'), fc.string({ maxLength: 4 })),
+  value: valueArb,
+});
+
+/** Follows `path` (indices into each container's members) from namespace `ns`, then replaces, deletes or adds a member. */
+function mutate(ctx: AgentContext, { ns, path, action, key, value }: Mutation): void {
+  const root = ctx as unknown as Record<string, unknown>;
+  let parent: Record<string, unknown> = root;
+  let name: string = NAMESPACES[ns]!;
+  for (const step of path) {
+    const node = parent[name];
+    if (node === null || typeof node !== 'object' || !(Array.isArray(node) || isPlainObject(node))) break;
+    const names = Object.keys(node);
+    if (names.length === 0) break;
+    parent = node as Record<string, unknown>;
+    name = names[step % names.length]!;
+  }
+  const target = parent[name];
+  const container = target !== null && typeof target === 'object' && (Array.isArray(target) || isPlainObject(target)) ? (target as Record<string, unknown>) : undefined;
+  if (action <= 4 || container === undefined) parent[name] = value;
+  else if (action <= 6) {
+    const names = Object.keys(container);
+    if (names.length > 0) delete container[names[key.length % names.length]!];
+  } else if (Array.isArray(container)) container.push(value);
+  else Object.defineProperty(container, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** What the straightforward path does: validate the whole context, then write its RFC 8785 text. */
+function fullSerialise(ctx: AgentContext): { text: string } | { code: unknown; details: unknown } {
+  try {
+    validateAgentContext(ctx);
+    return { text: canonicalContextText(ctx) };
+  } catch (error) {
+    const e = error as { code?: unknown; details?: unknown };
+    return { code: e.code, details: e.details };
+  }
+}
+
+function fastSerialise(ctx: AgentContext): { text: string } | { code: unknown; details: unknown } {
+  try {
+    return { text: serializeContext(ctx) };
+  } catch (error) {
+    const e = error as { code?: unknown; details?: unknown };
+    return { code: e.code, details: e.details };
+  }
+}
+
+/** The namespace's verdict the straightforward way: the JSON-safety walk and the namespace schema. */
+function schemaAccepts(ctx: AgentContext, ns: (typeof NAMESPACES)[number]): boolean {
+  try {
+    assertSafeJsonMember(ctx, ctx[ns], `context.${ns}`);
+  } catch {
+    return false;
+  }
+  return namespaceSchema(ns).safeParse(ctx[ns]).success;
+}
+
+/**
+ * True if `value` holds something the one-walk path leaves to the full path even when the
+ * schema accepts it: an array-index member name (JSON.stringify would move it), a lone surrogate
+ * or the text `\ud` (RFC 8785 refuses the first; both look alike in JSON text), a toJSON function.
+ */
+function leftToFullPath(value: unknown, seen = new Set<unknown>()): boolean {
+  if (typeof value === 'string') return !value.isWellFormed() || value.includes('\\ud');
+  if (value === null || typeof value !== 'object' || seen.has(value)) return false;
+  seen.add(value);
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return true;
+  for (const key of Object.keys(value)) {
+    if (!Array.isArray(value) && (/^(?:0|[1-9][0-9]*)$/.test(key) || !key.isWellFormed() || key.includes('\\ud'))) return true;
+    if (leftToFullPath((value as Record<string, unknown>)[key], seen)) return true;
+  }
+  return false;
+}
+
+const bytes = (v: unknown) => new TextEncoder().encode(JSON.stringify(v)).length;
+
+describe('one-walk serialisation against validation + canonicalize', () => {
+  it('serializeContext on a never-serialised context equals the full path, text or error (property)', () => {
+    fc.assert(
+      fc.property(fc.array(mutationArb, { maxLength: 4 }), (mutations) => {
+        const ctx = richContext();
+        for (const m of mutations) mutate(ctx, m);
+        const expected = fullSerialise(ctx);
+        expect(fastSerialise(ctx)).toEqual(expected);
+        // Second call: namespaces proven unchanged reuse what the first one computed.
+        expect(fastSerialise(ctx)).toEqual(expected);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('a namespace passes the walk only if the schema and the JSON-safety walk accept it, with the same tape and text (property)', () => {
+    fc.assert(
+      fc.property(fc.array(mutationArb, { maxLength: 3 }), (mutations) => {
+        const ctx = richContext();
+        for (const m of mutations) mutate(ctx, m);
+        for (const ns of NAMESPACES) {
+          const accepted = schemaAccepts(ctx, ns);
+          const passed = passNamespace(planOf(namespaceSchema(ns)), ctx[ns]);
+          if (passed !== undefined) {
+            expect(accepted).toBe(true);
+            expect(passed.tape).toEqual(recordTape(ctx[ns]));
+            expect(passed.canonical).toBe(canonicalize(ctx[ns]));
+          } else if (accepted) {
+            // The only valid namespaces the walk may leave to the full path.
+            expect(leftToFullPath(ctx[ns])).toBe(true);
+          }
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('every namespace schema compiles to a plan that never hands a value back to zod', () => {
+    const zodPlans = (plan: Plan, seen = new Set<Plan>()): number => {
+      if (seen.has(plan)) return 0;
+      seen.add(plan);
+      let n = plan.kind === PLAN_ZOD ? 1 : 0;
+      if (plan.element !== undefined) n += zodPlans(plan.element, seen);
+      for (const field of plan.fields) n += zodPlans(field, seen);
+      return n;
+    };
+    for (const ns of NAMESPACES) expect(zodPlans(planOf(namespaceSchema(ns)))).toBe(0);
+  });
+
+  it('refuses with exactly the errors of validation, naming the same field', () => {
+    const cases: [(ctx: AgentContext) => void, string][] = [
+      [(ctx) => (ctx.reasoning.intents[0]!.confidence = -0.5), 'context.reasoning.intents[0].confidence'],
+      [(ctx) => ((ctx.enrichment.facts[0] as unknown as Record<string, unknown>).timestamp = '2026-02-30T00:00:00Z'), 'context.enrichment.facts[0].timestamp'],
+      [(ctx) => ((ctx.reasoning.entities as Record<string, unknown>).x = { prototype: 1 }), 'context.reasoning.entities.x.prototype'],
+      [(ctx) => ((ctx.llm as unknown as Record<string, unknown>).extra = 1), 'context.llm.extra'],
+      [(ctx) => ((ctx.metadata as unknown as Record<string, unknown>).locale = undefined), 'context.metadata.locale'],
+      [(ctx) => ((ctx.retrieval.artifacts[0] as unknown as Record<string, unknown>).ref = { sha256: 'a'.repeat(64), size: 1 }), 'context.retrieval.artifacts[0].ref'],
+      [(ctx) => ((ctx.reasoning.entities as Record<string, unknown>).deep = nested(120)), 'context.reasoning.entities.deep'],
+      [(ctx) => (ctx.reasoning.summary = 'half \udc00'), 'context.reasoning.summary'],
+    ];
+    for (const [breakIt, field] of cases) {
+      const ctx = richContext();
+      breakIt(ctx);
+      const expected = fullSerialise(ctx);
+      expect(expected).toMatchObject({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field: expect.stringContaining(field) }) });
+      expect(fastSerialise(ctx)).toEqual(expected);
+    }
+  });
+
+  it('writes byte-identical text for member names and strings JSON must escape or move', () => {
+    const ctx = richContext();
+    ctx.reasoning.entities = { 10: 'ten', 9: 'nine', b: 'b', '\u007f': 'del', 'é': 'e-acute', '': 'empty' };
+    ctx.reasoning.summary = 'control \u0001 quote " backslash \\ line \u2028 astral 😀 -0 below';
+    ctx.reasoning.dependencyMap = { weights: [-0, 1e21, 5e-324, 0.1 + 0.2] };
+    expect(serializeContext(ctx)).toBe(canonicalize(ctx));
+    const again = richContext();
+    again.reasoning.summary = 'not an escape: \\ud800';
+    expect(serializeContext(again)).toBe(canonicalize(again));
+  });
+});
+
+describe('plans compiled from zod schemas against zod', () => {
+  // Constructs the compiler knows, and ones it hands back to zod; the walk's verdict must equal
+  // zod's (plus the JSON-safety walk) on any value, but for the cases it may leave to the full path.
+  const schemas = {
+    strict: z.strictObject({
+      s: z.string().min(2),
+      n: z.number().int().min(-3).max(3),
+      b: z.boolean().optional(),
+      at: z.iso.datetime({ offset: true }).optional(),
+      hex: z.string().regex(/^[0-9a-f]+$/).optional(),
+      list: z.array(z.number().positive()).optional(),
+      map: z.record(z.string(), z.unknown()).optional(),
+    }),
+    refined: z.strictObject({ a: z.number().optional(), b: z.number().optional() }).refine((v) => !(v.a !== undefined && v.b !== undefined)),
+    handedBack: z.strictObject({
+      stripped: z.object({ a: z.string() }).optional(),
+      union: z.union([z.string(), z.number()]).optional(),
+      defaulted: z.string().default('x').optional(),
+      email: z.email().optional(),
+      multiple: z.number().multipleOf(0.5).optional(),
+      short: z.array(z.string()).min(1).optional(),
+      keyed: z.record(z.enum(['x', 'y']), z.number()).optional(),
+      literal: z.literal('on').optional(),
+      nullable: z.string().nullable().optional(),
+    }),
+  };
+  const fieldValue = fc.oneof(valueArb, fc.string({ maxLength: 4 }), fc.integer({ min: -5, max: 5 }), fc.constantFrom('2026-01-02T03:04:05Z', 'ab', 'a@b.test', 'on', 'x'));
+  const objectArb = fc.dictionary(
+    fc.constantFrom('s', 'n', 'b', 'at', 'hex', 'list', 'map', 'a', 'stripped', 'union', 'defaulted', 'email', 'multiple', 'short', 'keyed', 'literal', 'nullable', 'other'),
+    fc.oneof(fieldValue, fc.array(fieldValue, { maxLength: 3 }), fc.dictionary(fc.constantFrom('a', 'x', 'y', '1'), fieldValue, { maxKeys: 3 })),
+    { maxKeys: 6 },
+  );
+
+  it('accepts exactly what zod and the JSON-safety walk accept (property)', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...(Object.keys(schemas) as (keyof typeof schemas)[])), objectArb, (name, value) => {
+        const schema = schemas[name];
+        let safe = true;
+        try {
+          assertSafeJsonMember({}, value, 'v');
+        } catch {
+          safe = false;
+        }
+        const accepted = safe && schema.safeParse(value).success;
+        const passed = passNamespace(planOf(schema), value);
+        if (passed !== undefined) {
+          expect(accepted).toBe(true);
+          expect(passed.canonical).toBe(canonicalize(value));
+        } else if (accepted) expect(leftToFullPath(value)).toBe(true);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+});
+
+describe('measuring while recording', () => {
+  const codeUnits = fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 40 }).map((units) => String.fromCharCode(...units));
+
+  it('jsonStringBytes equals the bytes of JSON.stringify for any string, lone surrogates included (property)', () => {
+    fc.assert(
+      fc.property(fc.oneof(codeUnits, fc.string({ unit: 'binary', maxLength: 60 }), fc.string({ maxLength: 200 })), (s) => {
+        expect(jsonStringBytes(s)).toBe(bytes(s));
+      }),
+      { numRuns: 2000 },
+    );
+    for (const s of ['', 'a'.repeat(10), 'a'.repeat(11), 'é'.repeat(30), '\ud800'.repeat(30), 'x'.repeat(100) + '\u0000', '😀'.repeat(40)]) expect(jsonStringBytes(s)).toBe(bytes(s));
+  });
+
+  it('records the same tape as recordTape and counts the bytes jsonByteLength counts (property)', () => {
+    fc.assert(
+      fc.property(fc.oneof(valueArb, fc.dictionary(fc.oneof(fc.string(), codeUnits), fc.oneof(valueArb, codeUnits), { maxKeys: 5 })), (value) => {
+        const expected = recordTape(value);
+        const measured = recordTapeWithJsonBytes(value);
+        if (expected === undefined) expect(measured).toBeUndefined();
+        else {
+          expect(measured?.tape).toEqual(expected);
+          expect(measured?.jsonBytes).toBe(jsonByteLength(value));
+        }
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('getStats and check on a never-measured context agree with a full recount (property)', () => {
+    fc.assert(
+      fc.property(fc.array(mutationArb, { maxLength: 4 }), (mutations) => {
+        const ctx = richContext();
+        for (const m of mutations) mutate(ctx, m);
+        let total: number;
+        try {
+          total = bytes(ctx);
+        } catch (error) {
+          // BigInt and cycles: JSON.stringify throws, and so must measuring.
+          expect(() => new ContextSizeChecker().check(ctx)).toThrow((error as Error).constructor as new () => Error);
+          return;
+        }
+        // getStats also walks retrieval.artifacts, which a mutation may have made unwalkable, and
+        // counts a namespace JSON leaves out (a function) as a member: compare only JSON contexts.
+        const artifacts = (ctx.retrieval as unknown as Record<string, unknown> | undefined)?.artifacts;
+        const walkable = artifacts === undefined || (Array.isArray(artifacts) && Array.from(artifacts).every((a) => a !== null && a !== undefined));
+        if (walkable && NAMESPACES.every((ns) => typeof ctx[ns] !== 'function' && typeof ctx[ns] !== 'symbol')) {
+          const stats = getStats(structuredCloneOrSelf(ctx));
+          expect(stats.totalSize).toBe(total);
+          for (const ns of NAMESPACES) expect(stats.namespaceSizes[ns]).toBe(ctx[ns] === undefined ? 0 : bytes(ctx[ns]));
+        }
+        if (!NAMESPACES.every((ns) => typeof ctx[ns] !== 'function' && typeof ctx[ns] !== 'symbol')) return;
+        const fresh = structuredCloneOrSelf(ctx);
+        expect(() => new ContextSizeChecker({ maxTotalSize: total - 1 }).check(fresh)).toThrow(
+          expect.objectContaining({ code: 'CONTEXT_SIZE', details: expect.objectContaining({ current: total }) }),
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+/**
+ * A fresh copy (so the checker sees a never-measured object) when structuredClone can make one
+ * with the same JSON (it cannot copy a function, and drops a hidden toJSON), else the value itself.
+ */
+function structuredCloneOrSelf<T>(value: T): T {
+  try {
+    const copy = structuredClone(value);
+    return JSON.stringify(copy) === JSON.stringify(value) ? copy : value;
+  } catch {
+    return value;
+  }
+}
+
+describe('diff capture against a straightforward diff', () => {
+  // The straightforward diff of spec 004: every field compared as data, arrays item by item
+  // (items with a string id matched by id, others by their RFC 8785 text), map fields entry by
+  // entry, anything else whole; no tapes, no reuse.
+  const MAPS = new Set(['reasoning.entities', 'reasoning.confidenceScores', 'llm.cache']);
+  function referenceDiff(before: AgentContext, after: AgentContext): { changes: ContextChanges; keysWritten: string[] } {
+    const changes: ContextChanges = {};
+    const keysWritten: string[] = [];
+    for (const ns of NAMESPACES) {
+      const b = (isPlainObject(before[ns]) ? before[ns] : {}) as Record<string, unknown>;
+      const a = (isPlainObject(after[ns]) ? after[ns] : {}) as Record<string, unknown>;
+      for (const key of [...new Set([...Object.keys(b), ...Object.keys(a)])].sort()) {
+        const [bv, av] = [b[key], a[key]];
+        if (jsonEqual(bv, av)) continue;
+        let counts: { added: number; removed: number; modified: number } | undefined;
+        if ((Array.isArray(bv) || bv === undefined) && Array.isArray(av)) counts = arrayCounts((bv as unknown[] | undefined) ?? [], av);
+        else if (Array.isArray(bv) && av === undefined) counts = arrayCounts(bv, []);
+        else if (MAPS.has(`${ns}.${key}`) && (isPlainObject(bv) || bv === undefined) && (isPlainObject(av) || av === undefined)) {
+          const [bm, am] = [(bv ?? {}) as Record<string, unknown>, (av ?? {}) as Record<string, unknown>];
+          counts = {
+            added: Object.keys(am).filter((k) => !Object.hasOwn(bm, k)).length,
+            removed: Object.keys(bm).filter((k) => !Object.hasOwn(am, k)).length,
+            modified: Object.keys(am).filter((k) => Object.hasOwn(bm, k) && !jsonEqual(bm[k], am[k])).length,
+          };
+        }
+        let out: Record<string, number>;
+        if (counts === undefined) out = { [`${key}_${bv === undefined ? 'set' : av === undefined ? 'cleared' : 'changed'}`]: 1 };
+        else {
+          out = {};
+          if (counts.added > 0) out[`${key}_added`] = counts.added;
+          if (counts.removed > 0) out[`${key}_removed`] = counts.removed;
+          if (counts.modified > 0) out[`${key}_modified`] = counts.modified;
+          if (Object.keys(out).length === 0) out = { [`${key}_changed`]: 1 };
+        }
+        keysWritten.push(`${ns}.${key}`);
+        Object.assign((changes[ns] ??= {}), out);
+      }
+    }
+    return { changes, keysWritten };
+  }
+  function arrayCounts(before: readonly unknown[], after: readonly unknown[]): { added: number; removed: number; modified: number } {
+    const identity = (item: unknown) => (isPlainObject(item) && typeof item.id === 'string' ? `id:${item.id}` : `v:${canonicalize(item)}`);
+    const pool = new Map<string, string[]>();
+    for (const item of before) pool.set(identity(item), [...(pool.get(identity(item)) ?? []), canonicalize(item)]);
+    let added = 0;
+    let modified = 0;
+    for (const item of after) {
+      const bucket = pool.get(identity(item));
+      if (bucket === undefined || bucket.length === 0) added++;
+      else if (bucket.includes(canonicalize(item))) bucket.splice(bucket.indexOf(canonicalize(item)), 1);
+      else {
+        bucket.shift();
+        modified++;
+      }
+    }
+    let removed = 0;
+    for (const bucket of pool.values()) removed += bucket.length;
+    return { added, removed, modified };
+  }
+
+  type Edit = { kind: number; n: number; text: string };
+  const editArb: fc.Arbitrary<Edit> = fc.record({ kind: fc.nat(15), n: fc.nat(6), text: fc.string({ maxLength: 4 }) });
+  function applyEdit(ctx: AgentContext, { kind, n, text }: Edit): void {
+    const facts = ctx.enrichment.facts;
+    const intents = ctx.reasoning.intents;
+    switch (kind) {
+      case 0:
+        facts.push({ id: `f${n}`, content: text, source: 's', timestamp: TS, confidence: n / 6 });
+        break;
+      case 1:
+        if (facts.length > 0) facts[n % facts.length]!.content += text;
+        break;
+      case 2:
+        facts.splice(n % (facts.length + 1), 1);
+        break;
+      case 3:
+        facts.unshift({ id: `u${n}`, content: text, source: 's', timestamp: TS, confidence: 1 });
+        break;
+      case 4:
+        facts.reverse();
+        break;
+      case 5:
+        // An equal copy in place of an item, and the same item twice.
+        if (facts.length > 0) facts[n % facts.length] = structuredClone(facts[n % facts.length]!);
+        if (facts.length > 0 && n % 2 === 0) facts.push(facts[0]!);
+        break;
+      case 6:
+        intents.push({ type: text, confidence: n / 6 });
+        break;
+      case 7:
+        if (intents.length > 0) intents[n % intents.length]!.confidence = n / 6;
+        break;
+      case 8:
+        intents.pop();
+        break;
+      case 9:
+        // Same data, members in another order.
+        if (intents.length > 0) intents[0] = Object.fromEntries(Object.entries(intents[0]!).reverse()) as (typeof intents)[0];
+        break;
+      case 10:
+        (ctx.reasoning.entities as Record<string, unknown>)[text || 'e'] = n;
+        break;
+      case 11:
+        delete (ctx.reasoning.entities as Record<string, unknown>)[Object.keys(ctx.reasoning.entities)[0] ?? 'x'];
+        break;
+      case 12:
+        ctx.reasoning.summary += text;
+        break;
+      case 13:
+        ctx.enrichment.contextLinks.push(text);
+        break;
+      case 14:
+        // A whole namespace replaced by an equal copy with its members in another order.
+        ctx.llm = Object.fromEntries(Object.entries(structuredClone(ctx.llm)).reverse()) as AgentContext['llm'];
+        break;
+      default:
+        ctx.reasoning.dependencyMap = n % 2 === 0 ? undefined : { n, text };
+    }
+  }
+
+  it('captures what a straightforward diff of the snapshot and the context finds, capture after capture (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(editArb, { maxLength: 4 }), { minLength: 1, maxLength: 8 }), (rounds) => {
+        const ctx = richContext();
+        const tracker = new DiffTracker(ctx);
+        let snapshot = structuredClone(ctx);
+        for (const edits of rounds) {
+          for (const e of edits) applyEdit(ctx, e);
+          const expected = referenceDiff(snapshot, ctx);
+          const actual = tracker.capture('agent', ctx);
+          expect(actual.changes).toEqual(expected.changes);
+          expect(actual.keysWritten).toEqual(expected.keysWritten);
+          snapshot = structuredClone(ctx);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
