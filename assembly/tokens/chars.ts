@@ -266,9 +266,10 @@ function fillPage(page: u32): void {
   store<u8>(PAGE_READY + page, 1);
 }
 
+/** Category (bits 0-2) and script (bits 3-6) of the BMP code point `c`, through the table. */
 // @ts-ignore: decorator
 @inline
-function bmpInfo(c: u32): u32 {
+export function bmpInfo(c: u32): u32 {
   const page = c >>> 8;
   if (load<u8>(PAGE_READY + page) == 0) fillPage(page);
   return <u32>load<u8>(BMP_INFO + c);

@@ -64,7 +64,7 @@ function bucketHas(w: u64, wantLanes: u64, enc: u64): bool {
 /** Whether the bytes with FNV-1a hash `h` are a token of the encoding with flag bit `flag`. */
 // @ts-ignore: decorator
 @inline
-function isToken(h: u32, flag: u32): bool {
+export function isToken(h: u32, flag: u32): bool {
   const mask: u32 = (<u32>1 << VOCAB_BUCKET_LOG2) - 1;
   const enc = <u64>(flag >>> 1); // flag is 1 << enc, enc 0 or 1
   const f = fmix(h);
@@ -174,7 +174,11 @@ export function countHashed(p: usize, e: usize, h1: u32, flag: u32): u32 {
   return countCached(p, e, h1, flag, true);
 }
 
-function countCached(p: usize, e: usize, h1: u32, flag: u32, wholeIsNoToken: bool): u32 {
+/**
+ * Greedy count of the piece [p, e) (more than one byte) through the cache of recent pieces; `h1` as
+ * for {@link countHashed}, `wholeIsNoToken` as for greedyFrom.
+ */
+export function countCached(p: usize, e: usize, h1: u32, flag: u32, wholeIsNoToken: bool): u32 {
   // The second key hash is only needed here, so pieces that are one token never compute it.
   let h2 = PIECE_H2_SEED;
   for (let q = p; q < e; q++) h2 = pieceH2(h2, <u32>load<u8>(q));

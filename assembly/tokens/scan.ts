@@ -1,6 +1,8 @@
 // One pass over a text: its pieces, each with a class and a greedy token count. The estimator
 // (estimate.ts) sums as it walks; the build-time calibration entry takes the same pieces as a list.
-// Both go through nextPiece and measurePiece, so they see exactly the same pieces, classes, counts.
+// This list goes through nextPiece and measurePiece; the estimator calls the parts of nextPiece
+// (windowPiece, asciiPiece, nextPieceGeneral) in the same order and reads counts through a memo
+// of what measurePiece computes, so both see exactly the same pieces, classes and counts.
 import { nextPiece, pieceClass, CLASS_BLOB } from './pieces';
 import { countHashed, pieceH1, vocabFlag, PIECE_H1_SEED } from './greedy';
 
@@ -22,6 +24,13 @@ const BLOB_BYTE: usize = memory.data<u8>([
   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ]);
+
+/** Whether byte `b` is in the blob alphabet. */
+// @ts-ignore: decorator
+@inline
+export function isBlobByte(b: u32): bool {
+  return load<u8>(BLOB_BYTE + b) != 0;
+}
 
 /** Whether every byte of the piece read by the last {@link measurePiece} is in the blob alphabet. */
 export let pieceIsBlobBytes: bool = false;

@@ -84,6 +84,49 @@ const blobText = fc
   )
   .map(([parts, sep]) => `key${sep}${parts.join('')}${sep}end`);
 
+// The core reads eight bytes at a time (a piece's window, runs, blob stretches in aligned blocks of
+// 32): pieces of 1 to 12 ASCII characters of every kind, so that runs end on every lane of a word
+// and just past it, with contractions, tails of newlines and slashes, and now and then a non-ASCII
+// character where it decides the piece.
+const windowText = fc
+  .array(
+    fc.oneof(
+      fc.tuple(fc.constantFrom('a', 'Z', 'q', 'M'), fc.integer({ min: 1, max: 12 })).map(([c, n]) => c.repeat(n)),
+      fc.constantFrom('camelCase', 'HTTPServer', 'ABCDEFGHIJ', 'abcdefghijk', 'Word', "it's", "WE'LL", "x'd", 'don', "'re"),
+      fc.constantFrom(' ', '  ', '\t', '\n', '\r\n', ' \n  ', '\n\n    ', '        ', '         ', '\u000b', '\u000c'),
+      fc.constantFrom('(', ');', '});\n', '=>', '//', '/*', ' =', ' {', '.', '...', '"', "'", '/\n/', ';\n\n', '========'),
+      fc.constantFrom('0', '12', '345', '6789', '1234567'),
+      fc.constantFrom('é', '中', '\u0301', 'ж', '٣', '\u00a0', '😀', '\ud800'),
+    ),
+    { minLength: 1, maxLength: 60 },
+  )
+  .map((parts) => parts.join(''));
+
+// Blob-alphabet stretches around the 64-byte threshold, at every alignment, next to pieces that
+// start before them or run past them, and at the start and end of the text.
+const stretchText = fc
+  .tuple(
+    fc.string({ unit: fc.constantFrom('x', ' ', '.', '\n', '中'), maxLength: 40 }),
+    fc.array(fc.tuple(fc.integer({ min: 40, max: 140 }), fc.constantFrom('', ' ', '-', '"', '\n', 'é')), { minLength: 1, maxLength: 4 }),
+    fc.integer({ min: 0, max: 1 << 30 }),
+  )
+  .map(([pad, runs, seed]) => {
+    let z = seed;
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=';
+    const next = () => (z = (Math.imul(z, 1103515245) + 12345) >>> 0) % alphabet.length;
+    return pad + runs.map(([n, sep]) => Array.from({ length: n }, () => alphabet[next()]).join('') + sep).join('');
+  });
+
+// Words of several scripts, cases, caseless letters and marks: the word scanners keep the word's
+// script while they read it, including when o200k gives the run back to its last caseless letter
+// and drops the upper-case letters after it (`ʰЖ.`: a Latin caseless letter, a Cyrillic capital).
+const scriptText = fc
+  .array(
+    fc.constantFrom('A', 'a', 'É', 'é', 'Ж', 'ж', 'Ω', 'ω', 'あ', 'カ', '中', '한', 'क', '\u093f', 'ع', 'ก', '\u0301', 'ǅ', 'ʰ', 'ª', '𝐀', '𠀀', 'ʰЖ', 'ªΩ', 'ʰÉЖ', "'s", ' ', '1', '.'),
+    { minLength: 1, maxLength: 40 },
+  )
+  .map((parts) => parts.join(''));
+
 describe('ctxgate-est/1 single-pass core vs the frozen reference', () => {
   let reference: Reference;
 
@@ -138,6 +181,18 @@ describe('ctxgate-est/1 single-pass core vs the frozen reference', () => {
       seed: 11,
     });
   }, 120_000);
+
+  it('gives the same estimate around the eight-byte windows of the ASCII path', () => {
+    fc.assert(fc.property(windowText, (text) => same(text) === undefined), { numRuns: 20_000, seed: 0x8b17e });
+  }, 120_000);
+
+  it('gives the same estimate around blob-alphabet stretches of every length and alignment', () => {
+    fc.assert(fc.property(stretchText, (text) => same(text) === undefined), { numRuns: 5_000, seed: 0x5717c });
+  }, 120_000);
+
+  it('gives the same estimate for words mixing scripts, cases and marks', () => {
+    fc.assert(fc.property(scriptText, (text) => same(text) === undefined), { numRuns: 10_000, seed: 0x5c417 });
+  }, 60_000);
 
   it('gives the same estimate for long single pieces (the uncached greedy path)', () => {
     const long = fc.tuple(fc.constantFrom('a', 'Z', '中', 'ж', 'क', '=', '-', ' ', '1'), fc.integer({ min: 30, max: 400 })).map(([c, n]) => c.repeat(n));
