@@ -38,6 +38,8 @@ let tape: unknown[] = spareTape;
 let at = 0;
 /** A walk is under way (a getter inside the data started another): the inner one gets its own tape. */
 let busy = false;
+/** Long strings of the namespace, in the copy as placeholders; see {@link written}. */
+let longs: string[] = [];
 const kids: unknown[] = [];
 let top = 0;
 
@@ -55,14 +57,18 @@ export function passNamespace(plan: Plan, value: unknown): PassedNamespace | und
   const outerAt = at;
   const outerTop = top;
   const outerBusy = busy;
+  const outerLongs = longs;
   tape = busy ? [] : spareTape;
   at = 0;
   busy = true;
+  longs = [];
+  let found: string[];
   let copy: unknown;
   let recorded: unknown[];
   try {
     copy = visit(plan, value, 1);
     recorded = tape.slice(0, at);
+    found = longs;
   } catch (error) {
     if (error !== REFUSE) throw error;
     return undefined;
@@ -75,14 +81,63 @@ export function passNamespace(plan: Plan, value: unknown): PassedNamespace | und
     tape = outerTape;
     at = outerAt;
     busy = outerBusy;
+    longs = outerLongs;
   }
-  const canonical = JSON.stringify(copy);
+  const text = JSON.stringify(copy);
   // JSON.stringify writes a lone surrogate (refused by RFC 8785) as a \uDXXX escape; a string that
-  // contains the text "\ud" is written with that sequence too and only costs the full path.
-  if (canonical.includes('\\ud')) return undefined;
-  return { tape: recorded, canonical };
+  // contains the text "\ud" is written with that sequence too and only costs the full path. (The
+  // long strings left out of this text have neither a backslash nor a surrogate.)
+  if (text.includes('\\ud')) return undefined;
+  const canonical = found.length === 0 ? text : withLongStrings(text, found);
+  return canonical === undefined ? undefined : { tape: recorded, canonical };
 }
 
+
+// Long strings are not handed to JSON.stringify, which (in the engines of today) writes a string
+// longer than its current output buffer can take eight times over one checked character at a
+// time. A long string with nothing to escape (one scan, below) is its own JSON text between two
+// quotes, so the copy holds a short placeholder instead, and the text is put together from
+// JSON.stringify's output and the strings themselves.
+
+/** Strings at least this long are written by {@link withLongStrings}. */
+const LONG = 128;
+/** Nothing JSON escapes and no surrogate. */
+const PLAIN = /^[^"\\\u0000-\u001f\uD800-\uDFFF]*$/;
+/** Starts a placeholder: a private-use character JSON writes as it is; its number follows. */
+const MARK = '\uE000';
+
+/** Placeholders by number, made once and reused. */
+const placeholders: string[] = [];
+
+/** The string for the copy: `s` itself, or a placeholder for it if it is long and plain. */
+function written(s: string): string {
+  if (s.length < LONG || !PLAIN.test(s)) return s;
+  const k = longs.length;
+  longs.push(s);
+  return placeholders[k] ?? (placeholders[k] = MARK + k);
+}
+
+/**
+ * `text` with each placeholder replaced by its string, or undefined if the text holds the mark
+ * anywhere else (a string of the data containing it), which the count of pieces reveals.
+ */
+function withLongStrings(text: string, strings: readonly string[]): string | undefined {
+  const pieces = text.split(MARK);
+  if (pieces.length !== strings.length + 1) return undefined;
+  const seen = new Uint8Array(strings.length);
+  let out = pieces[0]!;
+  for (let j = 1; j < pieces.length; j++) {
+    const piece = pieces[j]!;
+    // The placeholder's number, up to its closing quote.
+    let k = 0;
+    let end = 0;
+    for (let c = piece.charCodeAt(0); c >= 0x30 && c <= 0x39; c = piece.charCodeAt(++end)) k = k * 10 + (c - 0x30);
+    if (end === 0 || piece.charCodeAt(end) !== 0x22 || k >= strings.length || seen[k] === 1) return undefined;
+    seen[k] = 1;
+    out += strings[k]! + piece.slice(end);
+  }
+  return out;
+}
 
 function visit(plan: Plan, value: unknown, depth: number): unknown {
   switch (plan.kind) {
@@ -90,7 +145,7 @@ function visit(plan: Plan, value: unknown, depth: number): unknown {
       if (typeof value !== 'string') throw REFUSE;
       checkString(plan, value);
       tape[at++] = value;
-      return value;
+      return written(value);
     case PLAN_NUMBER:
       if (typeof value !== 'number') throw REFUSE;
       checkNumber(plan, value);
@@ -224,7 +279,7 @@ function visitObject(plan: Plan, value: unknown, depth: number): Record<string, 
     // Plain strings (most members) are settled here, without a call.
     if (field.anyString && typeof member === 'string') {
       tape[at++] = member;
-      kid = member;
+      kid = member.length < LONG ? member : written(member);
     } else kid = visit(field, member, depth + 1);
     kids[base + slot] = kid;
     if (slot < last || kid !== member) asIs = false;
@@ -328,6 +383,8 @@ function visitMap(element: Plan | undefined, value: unknown, depth: number): Rec
 function visitJson(value: unknown, depth: number): unknown {
   switch (typeof value) {
     case 'string':
+      tape[at++] = value;
+      return written(value);
     case 'boolean':
       tape[at++] = value;
       return value;
