@@ -1,4 +1,6 @@
-import { recordTapeWithJsonBytes } from './json-size.ts';
+import { matchTapeWithJsonBytes, recordTapeWithJsonBytes } from './json-size.ts';
+import type { CanonicalParts } from './namespace-pass.ts';
+import { canonicalBytes } from './namespace-pass.ts';
 import type { JsonTape } from './json-tape.ts';
 import { tapeMatches } from './json-tape.ts';
 import type { AgentContext } from './model.ts';
@@ -14,8 +16,13 @@ export interface NamespaceMemo {
   readonly tape: JsonTape | undefined;
   /** Bytes of `JSON.stringify(namespace)` as UTF-8. */
   jsonBytes?: number;
-  /** RFC 8785 text of the namespace. */
+  /**
+   * RFC 8785 text of the namespace (its long strings are the namespace's own string values, shared,
+   * not copied; see namespace-pass.ts).
+   */
   canonical?: string;
+  /** The parts `canonical` was put together from, from which its size is counted without joining it. */
+  canonicalParts?: CanonicalParts;
   /** The namespace passed the JSON-safety walk and its schema, as a member of its context. */
   valid?: boolean;
 }
@@ -27,6 +34,8 @@ export interface NamespaceMemo {
  * re-proves it with the tape on every use.
  */
 const memos = new WeakMap<object, (NamespaceMemo | undefined)[]>();
+// (Re-proving is {@link provenMemo}'s tapeMatches, or the walk of measuredMemos that proves and
+// measures at once.)
 
 /**
  * The remembered memo of namespace number `index` of `context` if the namespace still matches its
@@ -49,24 +58,36 @@ export function rememberMemo(context: AgentContext, index: number, memo: Namespa
 
 /**
  * The memos of the seven namespaces of `context`, in {@link NAMESPACES} order, each with its
- * `jsonBytes`: the remembered one where the namespace still matches its tape, a fresh one (recorded
- * and measured in one walk, remembered) where it does not, and a throwaway one where the namespace
- * is not plain JSON data and so cannot be proven unchanged later.
+ * `jsonBytes`: the remembered one where the namespace still matches its tape (measured in the walk
+ * that proves it, if it had no size yet), a fresh one (recorded and measured in one walk,
+ * remembered) where it does not, and a throwaway one where the namespace is not plain JSON data
+ * and so cannot be proven unchanged later.
  */
 export function measuredMemos(context: AgentContext): NamespaceMemo[] {
   const out: NamespaceMemo[] = [];
   for (let i = 0; i < NAMESPACES.length; i++) {
     const value: unknown = context[NAMESPACES[i]!];
-    const known = provenMemo(context, i);
-    if (known !== undefined) {
-      if (known.jsonBytes === undefined) known.jsonBytes = recordTapeWithJsonBytes(value)?.jsonBytes;
-      if (known.jsonBytes !== undefined) {
-        out.push(known);
-        continue;
+    const known = memos.get(context)?.[i];
+    if (known?.tape !== undefined) {
+      if (known.jsonBytes !== undefined || known.canonicalParts !== undefined) {
+        if (tapeMatches(value, known.tape)) {
+          // A namespace serialised before: its JSON size is its canonical text's.
+          known.jsonBytes ??= canonicalBytes(known.canonicalParts!);
+          out.push(known);
+          continue;
+        }
+      } else {
+        const jsonBytes = matchTapeWithJsonBytes(value, known.tape);
+        if (jsonBytes !== undefined) {
+          known.jsonBytes = jsonBytes;
+          out.push(known);
+          continue;
+        }
       }
     }
     const measured = recordTapeWithJsonBytes(value);
     if (measured === undefined) {
+      if (known !== undefined) memos.get(context)![i] = undefined;
       out.push({ tape: undefined });
       continue;
     }

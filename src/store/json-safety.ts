@@ -94,15 +94,19 @@ function walk(value: unknown, path: string, depth: number, stack: Set<object>): 
  * object with an own `__proto__` property that later code could copy into a prototype.
  */
 export function parseSafeJson(text: string, field: string): unknown {
-  let value: unknown;
+  const value = parseJson(text, field);
+  assertSafeJson(value, field);
+  return value;
+}
+
+/** `JSON.parse`, with malformed text reported as INVALID_PARAMS on `field`; the value is not yet checked. */
+export function parseJson(text: string, field: string): unknown {
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text);
   } catch (cause) {
     throw new CtxgateError('INVALID_PARAMS', `${field}: is not valid JSON; pass the exact text produced by serializeContext`, {
       details: { field },
       cause,
     });
   }
-  assertSafeJson(value, field);
-  return value;
 }

@@ -1,11 +1,12 @@
 import { inheritsEnumerableMembers } from './json-safety.ts';
 import type { JsonTape } from './json-tape.ts';
-import { MAX_TAPE_DEPTH, TAPE_ARRAY, TAPE_OBJECT, recordTape } from './json-tape.ts';
+import { MAX_TAPE_DEPTH, TAPE_ARRAY, TAPE_OBJECT, recordTape, tapeMatches } from './json-tape.ts';
 
 /**
- * UTF-8 byte sizes of JSON text, and a walk that measures a value's JSON size while it records the
- * value's tape, so a context seen for the first time is walked once for both instead of being
- * recorded and then written out by `JSON.stringify` only to be counted.
+ * UTF-8 byte sizes of JSON text, counted without writing the text: a walk that measures a value's
+ * JSON size while it records the value's tape (json-tape.ts), and one that measures it while it
+ * proves the value still matches a tape, so a namespace is walked once for both instead of being
+ * walked and then written out by `JSON.stringify` only to be counted.
  */
 
 const encoder = new TextEncoder();
@@ -44,7 +45,7 @@ export interface MeasuredTape {
 class NotJson {}
 const NOT_JSON = new NotJson();
 
-/** Printable ASCII but `"` and `\\`: a string JSON writes as it is, one byte per character. */
+/** Printable ASCII but `"` and `\`: a string JSON writes as it is, one byte per character. */
 const PLAIN_ASCII = /^[\u0020\u0021\u0023-\u005b\u005d-\u007e]*$/;
 /** Nothing JSON escapes and no surrogate: the string's JSON text is its UTF-8 bytes and two quotes. */
 const PLAIN = /^[^"\\\u0000-\u001f\uD800-\uDFFF]*$/;
@@ -213,4 +214,88 @@ function walk(value: unknown, depth: number): void {
   tape[countAt] = count;
   // Braces, a colon per member written and the commas between them.
   bytes += written === 0 ? 2 : 2 * written + 1;
+}
+
+/**
+ * For a value recorded as `tape`: the UTF-8 bytes of its JSON text if it still matches the tape
+ * (exactly when `tapeMatches` answers true), measured in the same walk; undefined if it does not.
+ */
+export function matchTapeWithJsonBytes(value: unknown, tape: JsonTape): number | undefined {
+  if (inheritsEnumerableMembers()) return tapeMatches(value, tape) ? jsonByteLength(value) : undefined;
+  const outerBytes = bytes;
+  bytes = 0;
+  try {
+    return measureFrom(value, tape, 0) === tape.length ? bytes : undefined;
+  } finally {
+    bytes = outerBytes;
+  }
+}
+
+/** `matchFrom` of json-tape.ts (the same checks in the same order), adding up the JSON bytes as it goes. */
+function measureFrom(value: unknown, tape: JsonTape, at: number): number {
+  const expected = tape[at++];
+  if (typeof value !== 'object' || value === null) {
+    if (value !== expected) return -1;
+    bytes += primitiveBytes(value);
+    return at;
+  }
+  const obj = value as Record<string, unknown>;
+  if (typeof obj.toJSON === 'function') return -1;
+  if (expected === TAPE_ARRAY) {
+    if (!Array.isArray(obj)) return -1;
+    const n = obj.length;
+    if (tape[at++] !== n) return -1;
+    bytes += n === 0 ? 2 : n + 1;
+    for (let i = 0; i < n; i++) {
+      const item = obj[i];
+      if (typeof item === 'string') {
+        if (item !== tape[at++]) return -1;
+        bytes += jsonStringBytes(item);
+      } else if (typeof item === 'number') {
+        if (item !== tape[at++]) return -1;
+        bytes += numberBytes(item);
+      } else if (item === undefined || (at = measureFrom(item, tape, at)) < 0) return -1;
+    }
+    return at;
+  }
+  if (expected !== TAPE_OBJECT || Array.isArray(obj)) return -1;
+  const proto = Object.getPrototypeOf(obj) as unknown;
+  if (proto !== Object.prototype && proto !== null) return -1;
+  let left = tape[at++] as number;
+  let written = 0;
+  for (const key in obj) {
+    if (left-- === 0 || tape[at++] !== key) return -1;
+    const member = obj[key];
+    if (member === undefined) {
+      // JSON leaves it out; the tape has it as undefined.
+      if (tape[at++] !== undefined) return -1;
+      continue;
+    }
+    written++;
+    bytes += memberNameBytes(key);
+    if (typeof member === 'string') {
+      if (member !== tape[at++]) return -1;
+      bytes += jsonStringBytes(member);
+    } else if (typeof member === 'number') {
+      if (member !== tape[at++]) return -1;
+      bytes += numberBytes(member);
+    } else if ((at = measureFrom(member, tape, at)) < 0) return -1;
+  }
+  if (left !== 0) return -1;
+  bytes += written === 0 ? 2 : 2 * written + 1;
+  return at;
+}
+
+/** JSON bytes of a primitive JSON value (the tape holds only those, and undefined for omitted members). */
+function primitiveBytes(value: unknown): number {
+  switch (typeof value) {
+    case 'string':
+      return jsonStringBytes(value);
+    case 'number':
+      return numberBytes(value);
+    case 'boolean':
+      return value ? 4 : 5;
+    default:
+      return value === null ? 4 : 0;
+  }
 }

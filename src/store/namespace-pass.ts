@@ -1,4 +1,5 @@
 import { FORBIDDEN_KEYS, MAX_VALUE_DEPTH, inheritsEnumerableMembers } from './json-safety.ts';
+import { utf8ByteLength } from './json-size.ts';
 import type { JsonTape } from './json-tape.ts';
 import { TAPE_ARRAY, TAPE_OBJECT } from './json-tape.ts';
 import type { Plan } from './schema-plan.ts';
@@ -24,6 +25,14 @@ const REFUSE: unique symbol = Symbol('namespace-pass: not sure');
 export interface PassedNamespace {
   readonly tape: JsonTape;
   readonly canonical: string;
+  /** How `canonical` was put together; see {@link canonicalBytes}. */
+  readonly parts: CanonicalParts;
+}
+
+/** The text JSON.stringify wrote, with placeholders, and the long strings they stand for, by number. */
+export interface CanonicalParts {
+  readonly text: string;
+  readonly longs: readonly string[];
 }
 
 // Walk state, as module variables (faster than fields in this hot walk). The tape is written into
@@ -40,15 +49,23 @@ let at = 0;
 let busy = false;
 /** Long strings of the namespace, in the copy as placeholders; see {@link written}. */
 let longs: string[] = [];
+/** The walk only checks and records: long strings stay in place and no copy needs writing. */
+let checking = false;
 const kids: unknown[] = [];
 let top = 0;
 
+/** What one walk found: the copy to write, the tape and the long strings held out of the copy. */
+interface Walked {
+  readonly copy: unknown;
+  readonly tape: JsonTape;
+  readonly longs: string[];
+}
+
 /**
- * Checks namespace `value` against `plan` as a member of a context (one level deep, as the
- * JSON-safety walk over a whole context sees it), and returns its tape and canonical text, or
- * undefined if the full path must decide.
+ * Walks namespace `value` against `plan`: checks it, records its tape and, unless `checkOnly`,
+ * builds the copy to write. Undefined if the full path must decide.
  */
-export function passNamespace(plan: Plan, value: unknown): PassedNamespace | undefined {
+function walkNamespace(plan: Plan, value: unknown, checkOnly: boolean): Walked | undefined {
   // Member enumeration below (for-in) also yields inherited enumerable members, which JSON and
   // Object.keys leave out; a polluted Object.prototype is left to the full path.
   if (inheritsEnumerableMembers()) return undefined;
@@ -58,17 +75,15 @@ export function passNamespace(plan: Plan, value: unknown): PassedNamespace | und
   const outerTop = top;
   const outerBusy = busy;
   const outerLongs = longs;
+  const outerChecking = checking;
   tape = busy ? [] : spareTape;
   at = 0;
   busy = true;
   longs = [];
-  let found: string[];
-  let copy: unknown;
-  let recorded: unknown[];
+  checking = checkOnly;
   try {
-    copy = visit(plan, value, 1);
-    recorded = tape.slice(0, at);
-    found = longs;
+    const copy = visit(plan, value, 1);
+    return { copy, tape: tape.slice(0, at), longs };
   } catch (error) {
     if (error !== REFUSE) throw error;
     return undefined;
@@ -76,28 +91,62 @@ export function passNamespace(plan: Plan, value: unknown): PassedNamespace | und
     // Drop what the walk parked, so nothing outlives it.
     if (tape === spareTape && tape.length > MAX_SPARE) spareTape = [];
     else tape.fill(undefined, 0, at);
-    kids.fill(undefined, outerTop);
+    if (kids.length > MAX_SPARE) kids.length = outerTop;
+    else kids.fill(undefined, outerTop);
     top = outerTop;
     tape = outerTape;
     at = outerAt;
     busy = outerBusy;
     longs = outerLongs;
+    checking = outerChecking;
   }
+}
+
+/**
+ * Checks namespace `value` against `plan` as a member of a context (one level deep, as the
+ * JSON-safety walk over a whole context sees it) and returns its tape, or undefined if the full
+ * path (the JSON-safety walk and zod) must decide. For loading: nothing is written or copied.
+ */
+export function checkNamespace(plan: Plan, value: unknown): JsonTape | undefined {
+  return walkNamespace(plan, value, true)?.tape;
+}
+
+/**
+ * Checks namespace `value` against `plan` as a member of a context (one level deep, as the
+ * JSON-safety walk over a whole context sees it), and returns its tape and canonical text, or
+ * undefined if the full path must decide.
+ */
+export function passNamespace(plan: Plan, value: unknown): PassedNamespace | undefined {
+  const walked = walkNamespace(plan, value, false);
+  if (walked === undefined) return undefined;
+  const { copy, tape: recorded, longs: found } = walked;
   const text = JSON.stringify(copy);
   // JSON.stringify writes a lone surrogate (refused by RFC 8785) as a \uDXXX escape; a string that
   // contains the text "\ud" is written with that sequence too and only costs the full path. (The
   // long strings left out of this text have neither a backslash nor a surrogate.)
   if (text.includes('\\ud')) return undefined;
   const canonical = found.length === 0 ? text : withLongStrings(text, found);
-  return canonical === undefined ? undefined : { tape: recorded, canonical };
+  return canonical === undefined ? undefined : { tape: recorded, canonical, parts: { text, longs: found } };
 }
 
+/**
+ * UTF-8 bytes of the canonical text put together from `parts`, counted from the parts (no text is
+ * joined): the bytes of the placeholder text, less each placeholder's (U+E000 is three bytes, then
+ * its number), plus each long string's. RFC 8785 text holds the same members and values as
+ * `JSON.stringify` text, only in another order, so this is also the namespace's JSON size.
+ */
+export function canonicalBytes(parts: CanonicalParts): number {
+  let bytes = utf8ByteLength(parts.text);
+  const longs = parts.longs;
+  for (let k = 0; k < longs.length; k++) bytes += utf8ByteLength(longs[k]!) - 3 - String(k).length;
+  return bytes;
+}
 
-// Long strings are not handed to JSON.stringify, which (in the engines of today) writes a string
-// longer than its current output buffer can take eight times over one checked character at a
-// time. A long string with nothing to escape (one scan, below) is its own JSON text between two
-// quotes, so the copy holds a short placeholder instead, and the text is put together from
-// JSON.stringify's output and the strings themselves.
+// Long strings are not handed to JSON.stringify: V8's writes a string on a slow path, character
+// by character, unless eight times its length still fits in the output chunk it is filling, which
+// a long string rarely does. A long string with nothing to escape (one native scan, below) is its
+// own JSON text between two quotes, so the copy holds a short placeholder instead, and the text is
+// put together from JSON.stringify's output and the strings themselves.
 
 /** Strings at least this long are written by {@link withLongStrings}. */
 const LONG = 128;
@@ -106,37 +155,42 @@ const PLAIN = /^[^"\\\u0000-\u001f\uD800-\uDFFF]*$/;
 /** Starts a placeholder: a private-use character JSON writes as it is; its number follows. */
 const MARK = '\uE000';
 
-/** Placeholders by number, made once and reused. */
+/** Placeholders by number, made once and reused (the first few thousand). */
 const placeholders: string[] = [];
+const MAX_PLACEHOLDERS = 4096;
 
 /** The string for the copy: `s` itself, or a placeholder for it if it is long and plain. */
 function written(s: string): string {
-  if (s.length < LONG || !PLAIN.test(s)) return s;
+  if (s.length < LONG || checking || !PLAIN.test(s)) return s;
   const k = longs.length;
   longs.push(s);
+  if (k >= MAX_PLACEHOLDERS) return MARK + k;
   return placeholders[k] ?? (placeholders[k] = MARK + k);
 }
 
 /**
- * `text` with each placeholder replaced by its string, or undefined if the text holds the mark
- * anywhere else (a string of the data containing it), which the count of pieces reveals.
+ * `text` with each placeholder replaced by its string, or undefined if the mark appears anywhere
+ * else (in a string of the data). Each placeholder is in the text exactly once, so any other mark
+ * makes one too many; it also shows as a malformed, out-of-range or repeated number (either check
+ * alone would do).
  */
 function withLongStrings(text: string, strings: readonly string[]): string | undefined {
-  const pieces = text.split(MARK);
-  if (pieces.length !== strings.length + 1) return undefined;
   const seen = new Uint8Array(strings.length);
-  let out = pieces[0]!;
-  for (let j = 1; j < pieces.length; j++) {
-    const piece = pieces[j]!;
+  let out = '';
+  let from = 0;
+  let found = 0;
+  for (let mark = text.indexOf(MARK); mark >= 0; mark = text.indexOf(MARK, from)) {
     // The placeholder's number, up to its closing quote.
     let k = 0;
-    let end = 0;
-    for (let c = piece.charCodeAt(0); c >= 0x30 && c <= 0x39; c = piece.charCodeAt(++end)) k = k * 10 + (c - 0x30);
-    if (end === 0 || piece.charCodeAt(end) !== 0x22 || k >= strings.length || seen[k] === 1) return undefined;
+    let end = mark + 1;
+    for (let c = text.charCodeAt(end); c >= 0x30 && c <= 0x39; c = text.charCodeAt(++end)) k = k * 10 + (c - 0x30);
+    if (end === mark + 1 || text.charCodeAt(end) !== 0x22 || k >= strings.length || seen[k] === 1) return undefined;
     seen[k] = 1;
-    out += strings[k]! + piece.slice(end);
+    found++;
+    out += text.slice(from, mark) + strings[k]!;
+    from = end;
   }
-  return out;
+  return found === strings.length ? out + text.slice(from) : undefined;
 }
 
 function visit(plan: Plan, value: unknown, depth: number): unknown {
@@ -232,7 +286,7 @@ function visitArray(plan: Plan, value: unknown, depth: number): unknown[] {
     const item = items[i];
     if (item === undefined) throw REFUSE;
     const kid = visit(element, item, depth + 1);
-    if (kid !== item && copy === undefined) copy = items.slice(0, i);
+    if (kid !== item && copy === undefined) copy = copyOfFirst(items, i);
     if (copy !== undefined) copy.push(kid);
   }
   if (plan.zodChecks.length > 0 && !passesZodChecks(plan.zodChecks, value)) throw REFUSE;
@@ -291,9 +345,9 @@ function visitObject(plan: Plan, value: unknown, depth: number): Record<string, 
   tape[countAt] = count;
   if (plan.zodChecks.length > 0 && !passesZodChecks(plan.zodChecks, value)) throw REFUSE;
   let out = obj;
-  if (!asIs) {
+  if (!asIs && !checking) {
     const names = plan.sortedKeys;
-    out = { ...plan.template };
+    out = cloneTemplate(plan);
     for (let i = 0; i < n; i++) {
       const kid = kids[base + i];
       if (kid !== undefined) out[names[i]!] = kid;
@@ -301,6 +355,33 @@ function visitObject(plan: Plan, value: unknown, depth: number): Record<string, 
   }
   top = base;
   return out;
+}
+
+/**
+ * A clone of the plan's template. Engines cache how to clone an object per place in the code and
+ * give up caching beyond a few object shapes; one place for every kind of object would clone them
+ * all the slow way, so the kinds are spread over a few places by plan.
+ */
+function cloneTemplate(plan: Plan): Record<string, unknown> {
+  const t = plan.template;
+  switch (plan.cloneSite) {
+    case 0:
+      return { ...t };
+    case 1:
+      return { ...t };
+    case 2:
+      return { ...t };
+    case 3:
+      return { ...t };
+    case 4:
+      return { ...t };
+    case 5:
+      return { ...t };
+    case 6:
+      return { ...t };
+    default:
+      return { ...t };
+  }
 }
 
 /** A map's member names in their own order and in RFC 8785 order, computed once per list of names. */
@@ -369,7 +450,7 @@ function visitMap(element: Plan | undefined, value: unknown, depth: number): Rec
     if (kid !== member) asIs = false;
   }
   let out = obj;
-  if (!asIs) {
+  if (!asIs && !checking) {
     const order = shape.order;
     const sorted = shape.sorted;
     out = {};
@@ -411,8 +492,15 @@ function visitJson(value: unknown, depth: number): unknown {
     const item: unknown = value[i];
     if (item === undefined) throw REFUSE;
     const kid = visitJson(item, depth + 1);
-    if (kid !== item && copy === undefined) copy = value.slice(0, i) as unknown[];
+    if (kid !== item && copy === undefined) copy = copyOfFirst(value, i);
     if (copy !== undefined) copy.push(kid);
   }
   return copy ?? value;
+}
+
+/** A plain array of the first `n` items (not `slice`, which would construct an array subclass). */
+function copyOfFirst(items: readonly unknown[], n: number): unknown[] {
+  const copy: unknown[] = [];
+  for (let i = 0; i < n; i++) copy.push(items[i]);
+  return copy;
 }

@@ -76,6 +76,8 @@ export interface Plan {
    * is one JSON leaves out.
    */
   readonly template: Readonly<Record<string, undefined>>;
+  /** OBJECT: which of a few places in the walk clones `template` (see namespace-pass.ts). */
+  readonly cloneSite: number;
   /** OBJECT: index in `sortedKeys` by member name (forbidden names are left out, so they are unknown). */
   readonly slots: ReadonlyMap<string, number>;
   /** OBJECT: plan and whether required, by slot. */
@@ -113,6 +115,7 @@ function plan(kind: number, fields: Partial<Plan> = {}): Plan {
     element: undefined,
     sortedKeys: [],
     template: {},
+    cloneSite: 0,
     slots: new Map(),
     fields: [],
     required: [],
@@ -127,6 +130,8 @@ function plan(kind: number, fields: Partial<Plan> = {}): Plan {
 }
 
 const compiled = new WeakMap<object, Plan>();
+/** Object plans compiled so far (spreads them over clone sites). */
+let objectPlans = 0;
 
 /** The plan of `schema`, compiled once per schema object. */
 export function planOf(schema: z.ZodType): Plan {
@@ -246,6 +251,7 @@ function compileObject(def: ZodInternals['_zod']['def'], checks: readonly ZodChe
   return plan(PLAN_OBJECT, {
     sortedKeys,
     template,
+    cloneSite: objectPlans++ % 8,
     slots: new Map(sortedKeys.map((name, i) => [name, i])),
     fields,
     required,

@@ -1,13 +1,12 @@
 import { CtxgateError, invalidParams, isCtxgateError } from '../errors.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
 import { copyJson } from './json-data.ts';
-import type { NamespaceMemo } from './context-memo.ts';
 import { provenMemo, rememberMemo } from './context-memo.ts';
-import { isPlainObject, parseSafeJson, assertSafeJson } from './json-safety.ts';
+import { isPlainObject, parseJson, assertSafeJson } from './json-safety.ts';
 import { MigrationRegistry } from './migrations.ts';
 import type { AgentContext, Namespace } from './model.ts';
 import { CONTEXT_SCHEMA_VERSION, NAMESPACES, namespaceSchema, validateAgentContext, validateAgentContextSchema } from './model.ts';
-import { passNamespace } from './namespace-pass.ts';
+import { checkNamespace, passNamespace } from './namespace-pass.ts';
 import { planOf } from './schema-plan.ts';
 
 /** Options of {@link deserializeContext}. */
@@ -31,14 +30,11 @@ export function serializeContext(context: AgentContext): string {
   // (namespace-pass.ts). A namespace that walk is not sure about sends the whole context down the
   // full path, which accepts it or reports exactly the error a whole-context check always reported.
   const texts: string[] = [];
-  const memos: NamespaceMemo[] = [];
-  let written = false;
   for (let i = 0; i < NAMESPACES.length; i++) {
     const ns = NAMESPACES[i]!;
     const known = provenMemo(context, i);
     if (known?.valid === true && known.canonical !== undefined) {
       texts.push(known.canonical);
-      memos.push(known);
       continue;
     }
     const passed = passNamespace(planOf(namespaceSchema(ns)), context[ns]);
@@ -47,28 +43,15 @@ export function serializeContext(context: AgentContext): string {
       return canonicalContextText(context);
     }
     // Facts about the namespace as it still is (its size) carry over to the new memo.
-    const memo: NamespaceMemo = { tape: passed.tape, canonical: passed.canonical, valid: true, jsonBytes: known?.jsonBytes };
-    rememberMemo(context, i, memo);
+    rememberMemo(context, i, { tape: passed.tape, canonical: passed.canonical, canonicalParts: passed.parts, valid: true, jsonBytes: known?.jsonBytes });
     texts.push(passed.canonical);
-    memos.push(memo);
-    written = true;
   }
   let text = '{';
-  const starts: number[] = [];
   for (let k = 0; k < TOP_LEVEL_ORDER.length; k++) {
     const i = TOP_LEVEL_INDEX[k]!;
-    text += `${k === 0 ? '' : ','}"${TOP_LEVEL_ORDER[k]!}":`;
-    if (i >= 0) starts[i] = text.length;
-    text += i < 0 ? canonicalize(context.version) : texts[i]!;
+    text += `${k === 0 ? '' : ','}"${TOP_LEVEL_ORDER[k]!}":${i < 0 ? canonicalize(context.version) : texts[i]!}`;
   }
-  text += '}';
-  if (written) {
-    // The memos keep their texts as views into the returned text (the first slice makes it one
-    // flat string), so a context's canonical text is held once, in one large string that the
-    // young-generation collector promotes without copying, rather than as seven strings it copies.
-    for (let i = 0; i < NAMESPACES.length; i++) memos[i]!.canonical = text.slice(starts[i]!, starts[i]! + texts[i]!.length);
-  }
-  return text;
+  return `${text}}`;
 }
 
 /** The context's member names in RFC 8785 order (none of them needs escaping). */
@@ -114,8 +97,10 @@ export function canonicalContextText(context: AgentContext): string {
  * the bad field, or MIGRATION_FAILED when no migration path exists.
  */
 export function deserializeContext(data: string | unknown, options: DeserializeOptions = {}): AgentContext {
-  const value = typeof data === 'string' ? parseSafeJson(data, 'context') : data;
-  if (typeof data !== 'string') assertSafeJson(value, 'context');
+  const value = typeof data === 'string' ? parseJson(data, 'context') : data;
+  // Parsed from text, the data is fresh and nobody else holds it; the one-walk check may keep it.
+  if (typeof data === 'string' && checkedCurrent(value)) return value;
+  assertSafeJson(value, 'context');
   if (!isPlainObject(value) || typeof value.version !== 'string') {
     throw invalidParams('context.version', 'must be a string; this does not look like a serialised AgentContext');
   }
@@ -128,4 +113,25 @@ export function deserializeContext(data: string | unknown, options: DeserializeO
 /** A deep copy that shares nothing with the original (spec `Clone`). */
 export function cloneContext(context: AgentContext): AgentContext {
   return copyJson(context);
+}
+
+/**
+ * True if `value` (just parsed) is a context at the current schema version that the walk of
+ * namespace-pass.ts accepts one namespace at a time: the JSON-safety rules and the schema in one
+ * pass, where the full path walks the data twice (the JSON-safety walk, then zod). Each
+ * namespace's tape is remembered, so a save right after the load proves it unchanged instead of
+ * recording it again. False when the walk is not sure, or this is not such a context: the caller
+ * then takes the full path, which accepts the data or reports exactly the error it always reported.
+ */
+function checkedCurrent(value: unknown): value is AgentContext {
+  if (!isContextShaped(value) || value.version !== CONTEXT_SCHEMA_VERSION) return false;
+  const tapes = [];
+  for (let i = 0; i < NAMESPACES.length; i++) {
+    const ns = NAMESPACES[i]!;
+    const tape = checkNamespace(planOf(namespaceSchema(ns)), value[ns]);
+    if (tape === undefined) return false;
+    tapes.push(tape);
+  }
+  for (let i = 0; i < NAMESPACES.length; i++) rememberMemo(value, i, { tape: tapes[i], valid: true });
+  return true;
 }
