@@ -42,6 +42,7 @@ const SOURCES = [
   'build/gen-calibration.mjs',
   'build/calibration/corpus.mjs',
   'assembly/tokens/chars.ts',
+  'assembly/tokens/lanes.ts',
   'assembly/tokens/pieces.ts',
   'assembly/tokens/greedy.ts',
   'assembly/tokens/calibrate.ts',
