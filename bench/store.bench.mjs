@@ -258,7 +258,7 @@ async function chromiumSection({ fmt, root }) {
         row('Load', result.load, 'one read + checksum verify + parse + validate'),
         row('  of which serialise', result.serialise, 'validate + RFC 8785 text; the context is unchanged between rounds, so after the first round each namespace is proven unchanged and its checks and text reused'),
         row('  of which SHA-256', result.hash, 'crypto.subtle over the text'),
-        row('  of which deserialise', result.deserialise, 'parse + JSON-safety walk + validate'),
+        row('  of which deserialise', result.deserialise, 'parse + one walk checking the JSON-safety rules and the schema'),
       ],
     };
   } finally {
