@@ -73,8 +73,11 @@ export function benchContext(scale = 1) {
   return ctx;
 }
 
+/** Timed batches per row: many, because single rows of a few µs move with the machine's noise. */
+const ITERATIONS = 31;
+
 /** Median µs per call of `fn`, timing batches of `batch` calls. */
-async function perCall(time, fn, batch, iterations = 15) {
+async function perCall(time, fn, batch, iterations = ITERATIONS) {
   const { median } = await time(
     () => {
       for (let i = 0; i < batch; i++) fn();
@@ -103,8 +106,8 @@ export async function nodeSection({ time, fmt }) {
   // before each time (each row its own pool of copies, so the size check cannot reuse what
   // serialising remembered). "After an edit" changes one field of reasoning before each call.
   const FRESH_BATCH = 10;
-  // (3 warm-up + 15 timed batches of FRESH_BATCH calls.)
-  const pool = () => Array.from({ length: FRESH_BATCH * 18 }, () => cloneContext(ctx));
+  // (3 warm-up + ITERATIONS timed batches of FRESH_BATCH calls.)
+  const pool = () => Array.from({ length: FRESH_BATCH * (3 + ITERATIONS) }, () => cloneContext(ctx));
   const freshForSerialise = pool();
   const freshForSize = pool();
   let nextFresh = 0;
