@@ -250,10 +250,13 @@ const filterBits = filter4.reduce((n, x) => n + x.toString(2).split('1').length 
 
 // ---- what may follow a key ----------------------------------------------------------------------
 // A key says nothing about bytes 4..7 past its position unless its keyword is that long (LONG_KEY2).
-// For the other bytes, each key carries the set of folded bytes its rule can accept there (a
-// superset, from the same steps as followKeys), so that words like `path=` (keyword `pat`, then 14
-// alphanumerics) or `token,` are turned away before the keyword and rule are tried. A set that
-// admits every byte is not stored.
+// For bytes 4 .. 4 + FOLLOW_DEPTH - 1, each key carries the set of folded bytes that can be there:
+// the keyword's own byte where the keyword is that long (bytes 4..7 are checked by LONG_KEY2 and
+// admit any byte here), then the set its rule can accept (a superset, from the same steps as
+// followKeys). So words like `path=` (keyword `pat`, then 14 alphanumerics) or minified code like
+// `token=b.token,` (a generic value of at least 12 bytes cannot hold the `,`) are turned away before
+// the keyword and rule are tried. A set that admits every byte is not stored.
+const FOLLOW_DEPTH = 12;
 const FOLDED = new Set(ALL.map(ffold)).size;
 /** Sets of folded bytes the rule accepts `tail.length`, … `tail.length + n - 1` bytes after its keyword (null: any). */
 function followSets(rule, tail, n) {
@@ -288,28 +291,29 @@ const followIds = new Map(); // set key -> index in FOLLOW_BITS
 const followBits = [];
 const followRow = (l) => {
   const e = kwEntries[l.entry];
-  const len = new TextEncoder().encode(e.text).length;
-  if (len >= 8) return 0xffffffff;
+  const kw = [...new TextEncoder().encode(e.text)];
+  const len = kw.length;
   const tail = len < 4 ? [0, 1, 2, 3].slice(len).map((k) => (l.key >>> (8 * k)) & 0xff) : [];
-  // Bytes 4..7 past the position: the keyword's own bytes (LONG_KEY2 checks them), then what follows it.
-  const sets = [...new Array(Math.max(0, len - 4)).fill(null), ...followSets(rules[e.rule], tail, Math.min(4, 8 - len))];
-  if (sets.length !== 4) throw new Error('follow sets: expected four');
-  let row = 0;
-  sets.forEach((set, d) => {
-    let id = 0xff;
-    if (set) {
-      const bits = new Array(32).fill(0);
-      for (const b of set) bits[b >> 3] |= 1 << (b & 7);
-      const k = bits.join();
-      if (!followIds.has(k)) {
-        followIds.set(k, followIds.size);
-        followBits.push(...bits);
-      }
-      id = followIds.get(k);
+  // Bytes 4.. past the position: the keyword's own bytes (4..7 checked by LONG_KEY2), then what follows it.
+  const own = [];
+  for (let p = 4; p < Math.min(len, 4 + FOLLOW_DEPTH); p++) own.push(p < 8 ? null : new Set([ffold(kw[p])]));
+  const sets = [...own, ...followSets(rules[e.rule], tail, 4 + FOLLOW_DEPTH - Math.max(len, 4))];
+  if (sets.length !== FOLLOW_DEPTH) throw new Error(`follow sets: expected ${FOLLOW_DEPTH}`);
+  const ids = sets.map((set) => {
+    if (!set) return 0xff;
+    const bits = new Array(32).fill(0);
+    for (const b of set) bits[b >> 3] |= 1 << (b & 7);
+    const k = bits.join();
+    if (!followIds.has(k)) {
+      followIds.set(k, followIds.size);
+      followBits.push(...bits);
     }
-    row |= id << (8 * d);
+    return followIds.get(k);
   });
-  return row >>> 0;
+  // Trailing "any" sets are not checked: the count of sets to check goes in the top byte of the last word.
+  let depth = FOLLOW_DEPTH;
+  while (depth > 0 && ids[depth - 1] === 0xff) depth--;
+  return { ids, depth };
 };
 const follow = long.map(followRow);
 if (followIds.size >= 0xff) throw new Error('too many follow sets');
@@ -518,8 +522,14 @@ export const LONG_KEY: usize = ${arr('u32', long.map((l) => l.key))};
 export const LONG_KEY2: usize = ${arr('u32', long.flatMap((l) => [l.key2, l.mask2]))};
 /** Keyword entry (row of KW) of each key. */
 export const LONG_ENTRY: usize = ${arr('u16', long.map((l) => l.entry))};
-/** Per key, for bytes 4..7 past its position: the FOLLOW_BITS set the folded byte must be in (0xff: any), one byte each. */
-export const LONG_FOLLOW: usize = ${arr('u32', follow)};
+/** Bytes past a key's position whose set is checked: ${FOLLOW_DEPTH}, starting at byte 4. */
+export const FOLLOW_DEPTH: i32 = ${FOLLOW_DEPTH};
+/**
+ * Per key, for bytes 4 .. ${3 + FOLLOW_DEPTH} past its position: the FOLLOW_BITS set the folded byte must be in
+ * (0xff: any), one byte each (${FOLLOW_DEPTH} bytes), then how many of them to check (the rest admit any byte).
+ * ${FOLLOW_DEPTH + 4} bytes per key.
+ */
+export const LONG_FOLLOW: usize = ${arr('u8', follow.flatMap(({ ids, depth }) => [...ids, depth, 0, 0, 0]))};
 /** Sets of folded bytes that may follow a key, as 256-bit sets of 32 bytes. */
 export const FOLLOW_BITS: usize = ${arr('u8', followBits.length ? followBits : new Array(32).fill(0))};
 /**

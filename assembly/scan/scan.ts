@@ -297,23 +297,19 @@ function onCandidate(i: i32, w: u32, h: u32): void {
     if (load<u32>(LONG_KEY + (o << 2)) != w) continue;
     const k2 = LONG_KEY2 + (o << 3);
     if ((w2 & load<u32>(k2, 4)) != load<u32>(k2)) continue;
-    // The (up to) four bytes after the key, each in the set its rule allows there (0xff: any).
-    // Bytes past the end pass: the rule decides there.
-    const follow = load<u32>(LONG_FOLLOW + (o << 2));
-    if (follow != 0xffffffff) {
-      let fits = true;
-      for (let d: i32 = 0; d < 4 && i + 4 + d < n; d++) {
-        const set = (follow >> (<u32>d << 3)) & 0xff;
-        if (set == 0xff) continue;
-        work++;
-        const c = <u32>load<u8>(b + <usize>(i + 4 + d)) | 0x20;
-        if (((<u32>load<u8>(FOLLOW_BITS + (<usize>set << 5) + (<usize>c >> 3)) >> (c & 7)) & 1) == 0) {
-          fits = false;
-          break;
-        }
-      }
-      if (!fits) continue;
+    // The bytes after the key, each in the set its keyword or rule allows there (0xff: any), up to
+    // FOLLOW_DEPTH of them. Bytes past the end pass: the rule decides there.
+    const row = LONG_FOLLOW + (o << 4);
+    const depth = min(<i32>load<u8>(row, 12), n - i - 4);
+    let d: i32 = 0;
+    for (; d < depth; d++) {
+      const set = <usize>load<u8>(row + <usize>d);
+      if (set == 0xff) continue;
+      const c = <u32>load<u8>(b + <usize>(i + 4 + d)) | 0x20;
+      if (((<u32>load<u8>(FOLLOW_BITS + (set << 5) + (<usize>c >> 3)) >> (c & 7)) & 1) == 0) break;
     }
+    work += <u64>d;
+    if (d < depth) continue;
     tryKeyword(<usize>load<u16>(LONG_ENTRY + (o << 1)), i);
   }
   steps += work;
@@ -331,17 +327,19 @@ const CHUNK: i32 = 4096;
 /** Positions of the current chunk that passed both filters (at most one per byte). */
 const HITS: usize = memory.data(CHUNK << 2);
 
+/** The SIMD filter's state between chunks: the previous block's results for key bytes 0, 1, 2. */
+const CARRY: usize = memory.data(48, 16);
+
 /**
- * Probes every position of whole 16-byte blocks that the SIMD filter lets through, in order, and
- * returns the first position it did not decide (the caller probes the rest one by one).
+ * The SIMD filter over the whole 16-byte blocks of [i, stop): writes the positions that also pass
+ * the hashed filter to HITS and returns how many. A function of its own with no call in it, so that
+ * the engine keeps the tables in registers instead of saving them around calls.
  *
  * The lookups are aligned on the last byte of a key: lane e of block i stands for the key whose
  * fourth byte is at i + e, so its first byte's result is lane e - 3, taken with the previous block's
- * results where e < 3. Blocks start at 0, so a key is never looked for before the input. Positions
- * that also pass the hashed filter are collected per chunk and handled after it, so that the loop
- * holds no call (which would make the engine save and restore its vectors).
+ * results (CARRY) where e < 3.
  */
-function prefilter(p: usize, n: i32): i32 {
+function filterChunk(p: usize, from: i32, stop: i32): usize {
   const nibble = v128.load(NIBBLE);
   const lo0 = v128.load(TEDDY, 0);
   const hi0 = v128.load(TEDDY, 16);
@@ -354,57 +352,79 @@ function prefilter(p: usize, n: i32): i32 {
   const pair01 = v128.load(TEDDY, 128);
   const pair12 = v128.load(TEDDY, 144);
   const pair23 = v128.load(TEDDY, 160);
-  const zero = i8x16.splat(0);
-  let before = zero; // the previous block's bytes
-  let r0Before = zero; // … and its results for key bytes 0, 1, 2
-  let r1Before = zero;
-  let r2Before = zero;
-  let i: i32 = 0;
-  while (i + 16 <= n) {
-    const stop = min(n, i + CHUNK);
-    let hits: usize = 0;
-    // Candidate lanes of up to four blocks, 16 bits each, taken together: one unpredictable branch
-    // per 64 positions instead of one per block.
-    let lanes: u64 = 0;
-    let shift: u64 = 0;
-    let first = i - 3; // position of lane 0 of `lanes`
-    for (; i + 16 <= stop; i += 16) {
-      const v = v128.load(p + <usize>i);
-      const lo = v128.and(v, nibble);
-      const hi = v128.and(i16x8.shr_u(v, 4), nibble);
-      // ((x >> 1) + y) & 15 for each byte y and the byte x before it. The 16-bit shift moves a bit
-      // of the next byte into bit 7, which the mask drops.
-      const prev = i8x16.shuffle(before, v, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30);
-      const pair = v128.and(i8x16.add(i16x8.shr_u(prev, 1), v), nibble);
-      const r0 = v128.and(i8x16.swizzle(lo0, lo), i8x16.swizzle(hi0, hi));
-      const r1 = v128.and(v128.and(i8x16.swizzle(lo1, lo), i8x16.swizzle(hi1, hi)), i8x16.swizzle(pair01, pair));
-      const r2 = v128.and(v128.and(i8x16.swizzle(lo2, lo), i8x16.swizzle(hi2, hi)), i8x16.swizzle(pair12, pair));
-      const r3 = v128.and(v128.and(i8x16.swizzle(lo3, lo), i8x16.swizzle(hi3, hi)), i8x16.swizzle(pair23, pair));
-      const m = v128.and(
-        v128.and(
-          i8x16.shuffle(r0Before, r0, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28),
-          i8x16.shuffle(r1Before, r1, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29),
-        ),
-        v128.and(i8x16.shuffle(r2Before, r2, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30), r3),
-      );
-      before = v;
-      r0Before = r0;
-      r1Before = r1;
-      r2Before = r2;
-      lanes |= <u64>(i8x16.bitmask(i8x16.eq(m, zero)) ^ 0xffff) << shift;
-      shift += 16;
-      if (shift == 64 || i + 32 > stop) {
-        while (lanes != 0) {
-          const at = first + <i32>ctz(lanes);
-          const h = ((load<u32>(p + <usize>at) | 0x20202020) * HASH_MUL) >> (32 - HASH_BITS);
-          store<u32>(HITS + (hits << 2), <u32>at);
-          hits += (<u32>load<u8>(FILTER4 + <usize>(h >> 3)) >> (h & 7)) & 1;
-          lanes &= lanes - 1;
-        }
-        shift = 0;
-        first = i + 13;
+  // m + 0x7f (saturating) has its top bit set exactly where m is not zero.
+  const top = i8x16.splat(0x7f);
+  let r0Before = v128.load(CARRY, 0);
+  let r1Before = v128.load(CARRY, 16);
+  let r2Before = v128.load(CARRY, 32);
+  let hits: usize = 0;
+  let i = from;
+  // Candidate lanes of up to four blocks, 16 bits each, taken together: one unpredictable branch
+  // per 64 positions instead of one per block.
+  let lanes: u64 = 0;
+  let shift: u64 = 0;
+  let first = i - 3; // position of lane 0 of `lanes`
+  for (; i + 16 <= stop; i += 16) {
+    const v = v128.load(p + <usize>i);
+    const lo = v128.and(v, nibble);
+    const hi = v128.and(i16x8.shr_u(v, 4), nibble);
+    // ((x >> 1) + y) & 15 for each byte y and the byte x before it. The 16-bit shift moves a bit
+    // of the next byte into bit 7, which the mask drops. Before the first block this reads the byte
+    // before the input (the caller makes sure there is one): it only feeds lanes of keys that would
+    // start before the input, which the zero CARRY of the first chunk clears.
+    const prev = v128.load(p + <usize>i - 1);
+    const pair = v128.and(i8x16.add(i16x8.shr_u(prev, 1), v), nibble);
+    const r0 = v128.and(i8x16.swizzle(lo0, lo), i8x16.swizzle(hi0, hi));
+    const r1 = v128.and(v128.and(i8x16.swizzle(lo1, lo), i8x16.swizzle(hi1, hi)), i8x16.swizzle(pair01, pair));
+    const r2 = v128.and(v128.and(i8x16.swizzle(lo2, lo), i8x16.swizzle(hi2, hi)), i8x16.swizzle(pair12, pair));
+    const r3 = v128.and(v128.and(i8x16.swizzle(lo3, lo), i8x16.swizzle(hi3, hi)), i8x16.swizzle(pair23, pair));
+    const m = v128.and(
+      v128.and(
+        i8x16.shuffle(r0Before, r0, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28),
+        i8x16.shuffle(r1Before, r1, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29),
+      ),
+      v128.and(i8x16.shuffle(r2Before, r2, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30), r3),
+    );
+    r0Before = r0;
+    r1Before = r1;
+    r2Before = r2;
+    lanes |= <u64>i8x16.bitmask(i8x16.add_sat_u(m, top)) << shift;
+    shift += 16;
+    if (shift == 64 || i + 32 > stop) {
+      while (lanes != 0) {
+        const at = first + <i32>ctz(lanes);
+        const h = ((load<u32>(p + <usize>at) | 0x20202020) * HASH_MUL) >> (32 - HASH_BITS);
+        store<u32>(HITS + (hits << 2), <u32>at);
+        hits += (<u32>load<u8>(FILTER4 + <usize>(h >> 3)) >> (h & 7)) & 1;
+        lanes &= lanes - 1;
       }
+      shift = 0;
+      first = i + 13;
     }
+  }
+  v128.store(CARRY, r0Before, 0);
+  v128.store(CARRY, r1Before, 16);
+  v128.store(CARRY, r2Before, 32);
+  return hits;
+}
+
+/**
+ * Probes every position of whole 16-byte blocks that the SIMD filter lets through, in order, and
+ * returns the first position it did not decide (the caller probes the rest one by one). Blocks
+ * start at 0, so a key is never looked for before the input. Positions that pass both filters are
+ * collected per chunk and handled after it.
+ */
+function prefilter(p: usize, n: i32): i32 {
+  const zero = i8x16.splat(0);
+  v128.store(CARRY, zero, 0);
+  v128.store(CARRY, zero, 16);
+  v128.store(CARRY, zero, 32);
+  let i: i32 = 0;
+  const whole = n & ~15;
+  while (i < whole) {
+    const stop = min(whole, i + CHUNK);
+    const hits = filterChunk(p, i, stop);
+    i = stop;
     for (let k: usize = 0; k < hits; k++) {
       const at = <i32>load<u32>(HITS + (k << 2));
       const w = load<u32>(p + <usize>at) | 0x20202020;
@@ -431,7 +451,9 @@ export function secretScan(ptr: usize, len: usize): i32 {
   const p = base;
   // Every byte is folded with OR 0x20 (as the tables were built); the last three positions read
   // zero padding instead of bytes past the input.
-  let i = n >= 16 ? prefilter(p, n) : 0;
+  // The SIMD filter reads the byte before each block (see filterChunk), so an input at address 0
+  // (never the I/O window) takes the position-by-position probe below instead.
+  let i = n >= 16 && p != 0 ? prefilter(p, n) : 0;
   for (; i < n - 3; i++) probe(i, load<u32>(p + <usize>i) | 0x20202020);
   for (; i < n; i++) {
     let w: u32 = 0;
@@ -514,44 +536,91 @@ const FRAGMENT_ROWS: usize = memory.data<u8>([
 const FRAGMENT_COUNT: i32 = 25;
 /** Per ASCII byte: bit f set when fragment f starts with that byte (filled on first use). */
 const FRAGMENT_FIRST = new StaticArray<u32>(128);
+/**
+ * Per pair of ASCII bytes (first << 7 | second), one bit: a fragment may start with that pair (its
+ * first two bytes, either case; a one-byte fragment with any second byte). Filled on first use.
+ */
+const FRAGMENT_PAIRS: usize = memory.data(128 * 128 / 8);
 let fragmentsReady = false;
+
+function fragmentsInit(): void {
+  for (let f: i32 = 0; f < FRAGMENT_COUNT; f++) {
+    const at = FRAGMENT_BYTES + <usize>load<u8>(FRAGMENT_ROWS + (<usize>f << 1));
+    const len = <i32>load<u8>(FRAGMENT_ROWS + (<usize>f << 1), 1);
+    const first = <u32>load<u8>(at);
+    unchecked((FRAGMENT_FIRST[first] |= <u32>1 << f));
+    for (let x: u32 = 0; x < 128; x++) {
+      if (fold(x) != first) continue;
+      for (let y: u32 = 0; y < 128; y++) {
+        if (len > 1 && fold(y) != <u32>load<u8>(at, 1)) continue;
+        const k = (x << 7) | y;
+        store<u8>(FRAGMENT_PAIRS + <usize>(k >> 3), <u32>load<u8>(FRAGMENT_PAIRS + <usize>(k >> 3)) | (<u32>1 << (k & 7)));
+      }
+    }
+  }
+  fragmentsReady = true;
+}
+
+/** Whether a placeholder fragment (ASCII case-insensitively) starts at byte `i` and ends by `to`. */
+function fragmentAt(i: i32, to: i32): bool {
+  const b = base;
+  let starts = unchecked(FRAGMENT_FIRST[fold(<u32>load<u8>(b + <usize>i))]);
+  while (starts != 0) {
+    const f = <usize>ctz(starts);
+    starts &= starts - 1;
+    const at = FRAGMENT_BYTES + <usize>load<u8>(FRAGMENT_ROWS + (f << 1));
+    const len = <i32>load<u8>(FRAGMENT_ROWS + (f << 1), 1);
+    if (i + len > to) continue;
+    let k: i32 = 1;
+    while (k < len && fold(<u32>load<u8>(b + <usize>(i + k))) == <u32>load<u8>(at + <usize>k)) k++;
+    if (k == len) return true;
+  }
+  return false;
+}
 
 /**
  * What the host's placeholder check needs to know about the value at [from, to): 2 when it holds a
  * placeholder fragment (ASCII case-insensitively) or six equal bytes in a row before any non-ASCII
  * byte, 1 when a non-ASCII byte comes first (the host then judges the string itself: its test is on
  * UTF-16 code units and lowercasing), 0 when the value is ASCII and has neither.
+ *
+ * A fragment or run before the first non-ASCII byte lies wholly in the ASCII prefix (fragments are
+ * ASCII), so the prefix is found first, sixteen bytes at a time, and only searched: a pair table
+ * says where a fragment may start, and only those positions are compared.
  */
 function valueFlags(from: i32, to: i32): u32 {
-  if (!fragmentsReady) {
-    for (let f: i32 = 0; f < FRAGMENT_COUNT; f++) {
-      const first = load<u8>(FRAGMENT_BYTES + <usize>load<u8>(FRAGMENT_ROWS + (<usize>f << 1)));
-      unchecked((FRAGMENT_FIRST[first] |= <u32>1 << f));
-    }
-    fragmentsReady = true;
-  }
+  if (!fragmentsReady) fragmentsInit();
   const b = base;
+  let end = to;
+  let i = from;
+  for (; i + 16 <= to; i += 16) {
+    const high = i8x16.bitmask(v128.load(b + <usize>i));
+    if (high != 0) {
+      end = i + <i32>ctz(high);
+      break;
+    }
+  }
+  if (end == to) {
+    for (; i < to; i++) {
+      if (load<u8>(b + <usize>i) >= 0x80) {
+        end = i;
+        break;
+      }
+    }
+  }
   let run: i32 = 0;
   let last: u32 = 0x100;
-  for (let i = from; i < to; i++) {
+  for (i = from; i < end; i++) {
     const c = <u32>load<u8>(b + <usize>i);
-    if (c >= 0x80) return 1;
     run = c == last ? run + 1 : 1;
     if (run >= 6) return 2;
     last = c;
-    let starts = unchecked(FRAGMENT_FIRST[fold(c)]);
-    while (starts != 0) {
-      const f = <usize>ctz(starts);
-      starts &= starts - 1;
-      const at = FRAGMENT_BYTES + <usize>load<u8>(FRAGMENT_ROWS + (f << 1));
-      const len = <i32>load<u8>(FRAGMENT_ROWS + (f << 1), 1);
-      if (i + len > to) continue;
-      let k: i32 = 1;
-      while (k < len && fold(<u32>load<u8>(b + <usize>(i + k))) == <u32>load<u8>(at + <usize>k)) k++;
-      if (k == len) return 2;
-    }
+    // The pair with the next byte (the last byte pairs with 0: one-byte fragments still show).
+    const next = i + 1 < end ? <u32>load<u8>(b + <usize>(i + 1)) : 0;
+    const k = (c << 7) | next;
+    if (((<u32>load<u8>(FRAGMENT_PAIRS + <usize>(k >> 3)) >> (k & 7)) & 1) != 0 && fragmentAt(i, to)) return 2;
   }
-  return 0;
+  return end < to ? 1 : 0;
 }
 
 /** Start and end offsets of the records (offset << 32 | slot), reused from scan to scan. */
