@@ -1,8 +1,6 @@
-import { matchTapeWithJsonBytes, recordTapeWithJsonBytes } from './json-size.ts';
 import type { CanonicalParts } from './namespace-pass.ts';
-import { canonicalBytes } from './namespace-pass.ts';
 import type { JsonTape } from './json-tape.ts';
-import { tapeMatches } from './json-tape.ts';
+import { recordTape, tapeMatches } from './json-tape.ts';
 import type { AgentContext } from './model.ts';
 import { NAMESPACES } from './model.ts';
 
@@ -16,6 +14,8 @@ export interface NamespaceMemo {
   readonly tape: JsonTape | undefined;
   /** Bytes of `JSON.stringify(namespace)` as UTF-8. */
   jsonBytes?: number;
+  /** An upper bound of `jsonBytes`, counted without reading the namespace's strings (json-size.ts). */
+  maxJsonBytes?: number;
   /**
    * RFC 8785 text of the namespace (its long strings are the namespace's own string values, shared,
    * not copied; see namespace-pass.ts).
@@ -34,8 +34,6 @@ export interface NamespaceMemo {
  * re-proves it with the tape on every use.
  */
 const memos = new WeakMap<object, (NamespaceMemo | undefined)[]>();
-// (Re-proving is {@link provenMemo}'s tapeMatches, or the walk of measuredMemos that proves and
-// measures at once.)
 
 /**
  * The remembered memo of namespace number `index` of `context` if the namespace still matches its
@@ -57,41 +55,25 @@ export function rememberMemo(context: AgentContext, index: number, memo: Namespa
 }
 
 /**
- * The memos of the seven namespaces of `context`, in {@link NAMESPACES} order, each with its
- * `jsonBytes`: the remembered one where the namespace still matches its tape (measured in the walk
- * that proves it, if it had no size yet), a fresh one (recorded and measured in one walk,
- * remembered) where it does not, and a throwaway one where the namespace is not plain JSON data
- * and so cannot be proven unchanged later.
+ * The memos of the seven namespaces of `context`, in {@link NAMESPACES} order, each true of the
+ * namespace as it is now: the remembered one where the namespace still matches its tape, else a
+ * fresh one holding the namespace's tape (recorded now, remembered), or a throwaway one without a
+ * tape where the namespace is not plain JSON data and so cannot be proven unchanged later.
  */
-export function measuredMemos(context: AgentContext): NamespaceMemo[] {
+export function currentMemos(context: AgentContext): NamespaceMemo[] {
   const out: NamespaceMemo[] = [];
   for (let i = 0; i < NAMESPACES.length; i++) {
-    const value: unknown = context[NAMESPACES[i]!];
-    const known = memos.get(context)?.[i];
-    if (known?.tape !== undefined) {
-      if (known.jsonBytes !== undefined || known.canonicalParts !== undefined) {
-        if (tapeMatches(value, known.tape)) {
-          // A namespace serialised before: its JSON size is its canonical text's.
-          known.jsonBytes ??= canonicalBytes(known.canonicalParts!);
-          out.push(known);
-          continue;
-        }
-      } else {
-        const jsonBytes = matchTapeWithJsonBytes(value, known.tape);
-        if (jsonBytes !== undefined) {
-          known.jsonBytes = jsonBytes;
-          out.push(known);
-          continue;
-        }
-      }
+    const known = provenMemo(context, i);
+    if (known !== undefined) {
+      out.push(known);
+      continue;
     }
-    const measured = recordTapeWithJsonBytes(value);
-    if (measured === undefined) {
-      if (known !== undefined) memos.get(context)![i] = undefined;
+    const tape = recordTape(context[NAMESPACES[i]!]);
+    if (tape === undefined) {
       out.push({ tape: undefined });
       continue;
     }
-    const fresh: NamespaceMemo = { tape: measured.tape, jsonBytes: measured.jsonBytes };
+    const fresh: NamespaceMemo = { tape };
     rememberMemo(context, i, fresh);
     out.push(fresh);
   }

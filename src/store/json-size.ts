@@ -1,12 +1,16 @@
-import { inheritsEnumerableMembers } from './json-safety.ts';
 import type { JsonTape } from './json-tape.ts';
-import { MAX_TAPE_DEPTH, TAPE_ARRAY, TAPE_OBJECT, recordTape, tapeMatches } from './json-tape.ts';
+import { TAPE_ARRAY, TAPE_OBJECT } from './json-tape.ts';
 
 /**
- * UTF-8 byte sizes of JSON text, counted without writing the text: a walk that measures a value's
- * JSON size while it records the value's tape (json-tape.ts), and one that measures it while it
- * proves the value still matches a tape, so a namespace is walked once for both instead of being
- * walked and then written out by `JSON.stringify` only to be counted.
+ * UTF-8 byte sizes of JSON text, counted without writing the text: a value's JSON size is counted
+ * from its tape (json-tape.ts), which holds every name and primitive of the value in order, so a
+ * namespace recorded (or proven unchanged) once is measured by a loop over a flat array instead of
+ * being written out by `JSON.stringify` only to be counted.
+ *
+ * Most of an exact count is reading the characters of the strings (a native scan for characters
+ * JSON escapes, then the native UTF-8 encoder). A limit check only needs to know the size is not
+ * over the limit, so {@link tapeMaxJsonBytes} counts an upper bound that reads no string's
+ * characters; only a bound that reaches a limit needs the exact count.
  */
 
 const encoder = new TextEncoder();
@@ -35,15 +39,6 @@ export function jsonByteLength(value: unknown): number {
   const text = JSON.stringify(value) as string | undefined;
   return text === undefined ? 0 : utf8ByteLength(text);
 }
-
-/** A value's tape and the UTF-8 bytes of its `JSON.stringify` text. */
-export interface MeasuredTape {
-  readonly tape: JsonTape;
-  readonly jsonBytes: number;
-}
-
-class NotJson {}
-const NOT_JSON = new NotJson();
 
 /** Printable ASCII but `"` and `\`: a string JSON writes as it is, one byte per character. */
 const PLAIN_ASCII = /^[\u0020\u0021\u0023-\u005b\u005d-\u007e]*$/;
@@ -89,213 +84,98 @@ function memberNameBytes(name: string): number {
   return known;
 }
 
-// Walk state, as module variables (faster than fields in this hot walk). The tape is written into
-// a reused array and copied out at its exact size at the end, so recording leaves no garbage of a
-// growing array and the memo keeps no spare capacity.
-let spareTape: unknown[] = [];
-/** A spare tape longer than this (a huge value) is dropped after use rather than kept. */
-const MAX_SPARE = 1 << 16;
-let tape: unknown[] = spareTape;
-let at = 0;
-let bytes = 0;
-/** A walk is under way (a getter inside the data started another): the inner one gets its own tape. */
-let busy = false;
-
-/**
- * Records `value` exactly as `recordTape` does and measures the UTF-8 bytes of its JSON text
- * (what `jsonByteLength` returns) in the same walk; undefined where `recordTape` returns undefined.
- */
-export function recordTapeWithJsonBytes(value: unknown): MeasuredTape | undefined {
-  // The walk lists members with for-in (no allocation); with a polluted Object.prototype it would
-  // also list inherited ones, so then the value is recorded and measured the plain way.
-  if (inheritsEnumerableMembers()) {
-    const recorded = recordTape(value);
-    return recorded === undefined ? undefined : { tape: recorded, jsonBytes: jsonByteLength(value) };
-  }
-  // Saved and restored, so a getter that itself measures a value cannot upset this walk.
-  const outerTape = tape;
-  const outerAt = at;
-  const outerBytes = bytes;
-  const outerBusy = busy;
-  tape = busy ? [] : spareTape;
-  at = 0;
-  bytes = 0;
-  busy = true;
-  try {
-    walk(value, 0);
-    return { tape: tape.slice(0, at), jsonBytes: bytes };
-  } catch (error) {
-    if (error === NOT_JSON) return undefined;
-    throw error;
-  } finally {
-    if (tape === spareTape && tape.length > MAX_SPARE) spareTape = [];
-    else tape.fill(undefined, 0, at);
-    tape = outerTape;
-    at = outerAt;
-    bytes = outerBytes;
-    busy = outerBusy;
-  }
-}
-
 /** Bytes of a finite number in JSON: Number#toString's form (-0 included: both write "0"). */
 function numberBytes(value: number): number {
   return value >= 0 && value < 10 && Number.isInteger(value) ? 1 : String(value).length;
 }
 
-function walk(value: unknown, depth: number): void {
-  switch (typeof value) {
-    case 'string':
-      tape[at++] = value;
-      bytes += jsonStringBytes(value);
-      return;
-    case 'boolean':
-      tape[at++] = value;
-      bytes += value ? 4 : 5;
-      return;
-    case 'number':
-      if (!Number.isFinite(value)) throw NOT_JSON;
-      tape[at++] = value;
-      bytes += numberBytes(value);
-      return;
-    case 'object':
-      break;
-    default:
-      throw NOT_JSON;
-  }
-  if (value === null) {
-    tape[at++] = null;
-    bytes += 4;
-    return;
-  }
-  if (depth >= MAX_TAPE_DEPTH) throw NOT_JSON;
-  const obj = value as Record<string, unknown>;
-  if (typeof obj.toJSON === 'function') throw NOT_JSON;
-  if (Array.isArray(obj)) {
-    const n = obj.length;
-    tape[at++] = TAPE_ARRAY;
-    tape[at++] = n;
-    // Brackets and the commas between items.
-    bytes += n === 0 ? 2 : n + 1;
-    for (let i = 0; i < n; i++) {
-      const item = obj[i];
-      // Strings (most of a context) are settled here, without a call per item.
-      if (typeof item === 'string') {
-        tape[at++] = item;
-        bytes += jsonStringBytes(item);
-      } else if (item === undefined) throw NOT_JSON;
-      else walk(item, depth + 1);
-    }
-    return;
-  }
-  const proto = Object.getPrototypeOf(obj) as unknown;
-  if (proto !== Object.prototype && proto !== null) throw NOT_JSON;
-  tape[at++] = TAPE_OBJECT;
-  const countAt = at;
-  tape[at++] = 0;
-  let count = 0;
-  let written = 0;
-  // for-in lists the own members in Object.keys order (the caller checked nothing is inherited).
-  for (const key in obj) {
-    const member = obj[key];
-    count++;
-    tape[at++] = key;
-    // JSON leaves a member set to undefined out; the tape keeps it (see recordTape).
-    if (member === undefined) {
-      tape[at++] = undefined;
-      continue;
-    }
-    written++;
-    bytes += memberNameBytes(key);
-    if (typeof member === 'string') {
-      tape[at++] = member;
-      bytes += jsonStringBytes(member);
-    } else walk(member, depth + 1);
-  }
-  tape[countAt] = count;
-  // Braces, a colon per member written and the commas between them.
-  bytes += written === 0 ? 2 : 2 * written + 1;
+/** Most bytes JSON writes for one UTF-16 unit of a string: a `\u001f` or a lone surrogate's `\udXXX`. */
+const MAX_BYTES_PER_UNIT = 6;
+
+/** The count under way: exact, or an upper bound that reads no string's characters. */
+let exact = true;
+let counted = 0;
+
+/** UTF-8 bytes of the JSON text of the value recorded as `tape`: what `jsonByteLength` returns for it. */
+export function tapeJsonBytes(tape: JsonTape): number {
+  return countTape(tape, true);
 }
 
 /**
- * For a value recorded as `tape`: the UTF-8 bytes of its JSON text if it still matches the tape
- * (exactly when `tapeMatches` answers true), measured in the same walk; undefined if it does not.
+ * An upper bound of {@link tapeJsonBytes}, counted without reading any string's characters: each
+ * string (member names included) counts as 6 bytes per UTF-16 unit, the most JSON writes for one,
+ * plus its quotes; everything else is counted exactly. At most 6 times the exact size, and several
+ * times cheaper to count.
  */
-export function matchTapeWithJsonBytes(value: unknown, tape: JsonTape): number | undefined {
-  if (inheritsEnumerableMembers()) return tapeMatches(value, tape) ? jsonByteLength(value) : undefined;
-  const outerBytes = bytes;
-  bytes = 0;
-  try {
-    return measureFrom(value, tape, 0) === tape.length ? bytes : undefined;
-  } finally {
-    bytes = outerBytes;
-  }
+export function tapeMaxJsonBytes(tape: JsonTape): number {
+  return countTape(tape, false);
 }
 
-/** `matchFrom` of json-tape.ts (the same checks in the same order), adding up the JSON bytes as it goes. */
-function measureFrom(value: unknown, tape: JsonTape, at: number): number {
-  const expected = tape[at++];
-  if (typeof value !== 'object' || value === null) {
-    if (value !== expected) return -1;
-    bytes += primitiveBytes(value);
-    return at;
-  }
-  const obj = value as Record<string, unknown>;
-  if (typeof obj.toJSON === 'function') return -1;
-  if (expected === TAPE_ARRAY) {
-    if (!Array.isArray(obj)) return -1;
-    const n = obj.length;
-    if (tape[at++] !== n) return -1;
-    bytes += n === 0 ? 2 : n + 1;
+function countTape(tape: JsonTape, exactly: boolean): number {
+  // Nothing here runs code of the caller's (the tape holds only primitives), so no count can start
+  // inside another and the state needs no saving.
+  exact = exactly;
+  counted = 0;
+  if (countFrom(tape, 0) !== tape.length) throw new Error('json-size: not a whole tape');
+  return counted;
+}
+
+function stringBytes(s: string): number {
+  return exact ? jsonStringBytes(s) : MAX_BYTES_PER_UNIT * s.length + 2;
+}
+
+/** Adds the bytes of the value recorded at `at` to `counted`; returns the position after it. */
+function countFrom(tape: JsonTape, at: number): number {
+  const entry = tape[at++];
+  if (entry === TAPE_ARRAY) {
+    const n = tape[at++] as number;
+    // Brackets and the commas between items.
+    counted += n === 0 ? 2 : n + 1;
     for (let i = 0; i < n; i++) {
-      const item = obj[i];
+      const item = tape[at];
+      // Strings (most of a context) are settled here, without a call per item.
       if (typeof item === 'string') {
-        if (item !== tape[at++]) return -1;
-        bytes += jsonStringBytes(item);
-      } else if (typeof item === 'number') {
-        if (item !== tape[at++]) return -1;
-        bytes += numberBytes(item);
-      } else if (item === undefined || (at = measureFrom(item, tape, at)) < 0) return -1;
+        counted += stringBytes(item);
+        at++;
+      } else at = countFrom(tape, at);
     }
     return at;
   }
-  if (expected !== TAPE_OBJECT || Array.isArray(obj)) return -1;
-  const proto = Object.getPrototypeOf(obj) as unknown;
-  if (proto !== Object.prototype && proto !== null) return -1;
-  let left = tape[at++] as number;
-  let written = 0;
-  for (const key in obj) {
-    if (left-- === 0 || tape[at++] !== key) return -1;
-    const member = obj[key];
-    if (member === undefined) {
-      // JSON leaves it out; the tape has it as undefined.
-      if (tape[at++] !== undefined) return -1;
-      continue;
+  if (entry === TAPE_OBJECT) {
+    const n = tape[at++] as number;
+    let written = 0;
+    for (let i = 0; i < n; i++) {
+      const name = tape[at++] as string;
+      const member = tape[at];
+      // A member set to undefined: on the tape, left out of JSON.
+      if (member === undefined) {
+        at++;
+        continue;
+      }
+      written++;
+      counted += exact ? memberNameBytes(name) : MAX_BYTES_PER_UNIT * name.length + 2;
+      if (typeof member === 'string') {
+        counted += stringBytes(member);
+        at++;
+      } else at = countFrom(tape, at);
     }
-    written++;
-    bytes += memberNameBytes(key);
-    if (typeof member === 'string') {
-      if (member !== tape[at++]) return -1;
-      bytes += jsonStringBytes(member);
-    } else if (typeof member === 'number') {
-      if (member !== tape[at++]) return -1;
-      bytes += numberBytes(member);
-    } else if ((at = measureFrom(member, tape, at)) < 0) return -1;
+    // Braces, a colon per member written and the commas between them.
+    counted += written === 0 ? 2 : 2 * written + 1;
+    return at;
   }
-  if (left !== 0) return -1;
-  bytes += written === 0 ? 2 : 2 * written + 1;
-  return at;
-}
-
-/** JSON bytes of a primitive JSON value (the tape holds only those, and undefined for omitted members). */
-function primitiveBytes(value: unknown): number {
-  switch (typeof value) {
+  switch (typeof entry) {
     case 'string':
-      return jsonStringBytes(value);
+      counted += stringBytes(entry);
+      break;
     case 'number':
-      return numberBytes(value);
+      counted += numberBytes(entry);
+      break;
     case 'boolean':
-      return value ? 4 : 5;
+      counted += entry ? 4 : 5;
+      break;
     default:
-      return value === null ? 4 : 0;
+      // null (a tape holds undefined only as a member's value, handled above).
+      counted += 4;
   }
+  return at;
 }

@@ -15,6 +15,8 @@
  * costs the caller the work it would have done without a tape.
  */
 
+import { inheritsEnumerableMembers } from './json-safety.ts';
+
 /** An opaque record of one JSON value; see {@link recordTape}. */
 export type JsonTape = readonly unknown[];
 
@@ -23,8 +25,9 @@ const ARRAY_MARK: object = Object.freeze({ mark: 'array' });
 const OBJECT_MARK: object = Object.freeze({ mark: 'object' });
 
 /**
- * The tape format, for recorders in this folder that record a tape in the same walk as other work
- * (json-size.ts, namespace-pass.ts) instead of walking the value twice. A tape lists the value in
+ * The tape format, for code in this folder that records a tape in the same walk as other work
+ * (namespace-pass.ts) instead of walking the value twice, or reads one (json-size.ts counts a
+ * value's JSON bytes from its tape, without walking the value). A tape lists the value in
  * walk order: a primitive as itself; an array as TAPE_ARRAY, its length, then its items; a plain
  * object as TAPE_OBJECT, its member count, then each member's name and value in `Object.keys`
  * order (a member set to undefined as `undefined`). Such a recorder must produce exactly the tape
@@ -59,26 +62,54 @@ export function recordItemTape(value: unknown): JsonTape | undefined {
   return recordAt(value, 1);
 }
 
+// Walk state, as module variables (faster than fields in this hot walk). The tape is written into
+// a reused array and copied out at its exact size at the end, so recording leaves no garbage of a
+// growing array and a kept tape holds no spare capacity.
+let spareTape: unknown[] = [];
+/** A spare tape longer than this (a huge value) is dropped after use rather than kept. */
+const MAX_SPARE = 1 << 16;
+let tape: unknown[] = spareTape;
+let at = 0;
+/** A walk is under way (a getter inside the data started another): the inner one gets its own tape. */
+let busy = false;
+/** `Object.prototype` has enumerable members, which for-in lists too: each member is then checked to be own. */
+let polluted = false;
+
 function recordAt(value: unknown, depth: number): JsonTape | undefined {
-  const tape: unknown[] = [];
+  // Saved and restored, so a getter that itself records a value cannot upset this walk.
+  const outerTape = tape;
+  const outerAt = at;
+  const outerBusy = busy;
+  const outerPolluted = polluted;
+  tape = busy ? [] : spareTape;
+  at = 0;
+  busy = true;
+  polluted = inheritsEnumerableMembers();
   try {
-    record(value, tape, depth);
+    record(value, depth);
+    return tape.slice(0, at);
   } catch (error) {
     if (error === NOT_JSON) return undefined;
     throw error;
+  } finally {
+    if (tape === spareTape && tape.length > MAX_SPARE) spareTape = [];
+    else tape.fill(undefined, 0, at);
+    tape = outerTape;
+    at = outerAt;
+    busy = outerBusy;
+    polluted = outerPolluted;
   }
-  return tape;
 }
 
-function record(value: unknown, tape: unknown[], depth: number): void {
+function record(value: unknown, depth: number): void {
   switch (typeof value) {
     case 'string':
     case 'boolean':
-      tape.push(value);
+      tape[at++] = value;
       return;
     case 'number':
       if (!Number.isFinite(value)) throw NOT_JSON;
-      tape.push(value);
+      tape[at++] = value;
       return;
     case 'object':
       break;
@@ -86,34 +117,43 @@ function record(value: unknown, tape: unknown[], depth: number): void {
       throw NOT_JSON;
   }
   if (value === null) {
-    tape.push(null);
+    tape[at++] = null;
     return;
   }
   if (depth >= MAX_TAPE_DEPTH) throw NOT_JSON;
   const obj = value as Record<string, unknown>;
   if (typeof obj.toJSON === 'function') throw NOT_JSON;
   if (Array.isArray(obj)) {
-    tape.push(ARRAY_MARK, obj.length);
-    for (let i = 0; i < obj.length; i++) {
-      if (obj[i] === undefined) throw NOT_JSON;
-      record(obj[i], tape, depth + 1);
+    const n = obj.length;
+    tape[at++] = ARRAY_MARK;
+    tape[at++] = n;
+    for (let i = 0; i < n; i++) {
+      const item = obj[i];
+      // Strings (most of a context) are settled here, without a call per item.
+      if (typeof item === 'string') tape[at++] = item;
+      else if (item === undefined) throw NOT_JSON;
+      else record(item, depth + 1);
     }
     return;
   }
   const proto = Object.getPrototypeOf(obj) as unknown;
   if (proto !== Object.prototype && proto !== null) throw NOT_JSON;
-  tape.push(OBJECT_MARK);
-  const countAt = tape.length;
-  tape.push(0);
+  tape[at++] = OBJECT_MARK;
+  const countAt = at;
+  tape[at++] = 0;
   let count = 0;
-  for (const key of Object.keys(obj)) {
+  // for-in lists the own members in `Object.keys` order without allocating a list; the members it
+  // lists after them from a polluted Object.prototype are not the object's and are skipped.
+  for (const key in obj) {
+    if (polluted && !Object.hasOwn(obj, key)) continue;
     const member = obj[key];
     count++;
-    tape.push(key);
+    tape[at++] = key;
     // A member set to undefined is kept: JSON leaves it out, but the store's validation refuses it,
     // so a value with one must not match a tape of the value without it.
-    if (member === undefined) tape.push(undefined);
-    else record(member, tape, depth + 1);
+    if (typeof member === 'string') tape[at++] = member;
+    else if (member === undefined) tape[at++] = undefined;
+    else record(member, depth + 1);
   }
   tape[countAt] = count;
 }

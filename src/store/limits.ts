@@ -1,8 +1,10 @@
 import { ContextSizeError, invalidParams } from '../errors.ts';
-import { measuredMemos } from './context-memo.ts';
-import { jsonByteLength } from './json-size.ts';
+import type { NamespaceMemo } from './context-memo.ts';
+import { currentMemos } from './context-memo.ts';
+import { jsonByteLength, tapeJsonBytes, tapeMaxJsonBytes } from './json-size.ts';
 import type { AgentContext, Namespace } from './model.ts';
 import { NAMESPACES } from './model.ts';
+import { canonicalBytes } from './namespace-pass.ts';
 
 /** Size limits of one context, in bytes of UTF-8 JSON unless stated otherwise. */
 export interface ContextLimits {
@@ -52,20 +54,35 @@ export interface ContextStats {
   inlineArtifactSize: number;
 }
 
-/** Measures the namespaces and the whole context in one pass over each namespace. */
-function measure(ctx: AgentContext): { total: number; namespaces: Record<Namespace, number> } {
+/** Sizes of a context's namespaces and of the whole context, in bytes of UTF-8 JSON. */
+interface Sizes {
+  total: number;
+  namespaces: Record<Namespace, number>;
+}
+
+/**
+ * The memos of `ctx`'s namespaces (see context-memo.ts): a namespace proven unchanged since it was
+ * last recorded keeps what is known about it (its size among them); proving that walks the data
+ * once without writing text, several times cheaper than stringifying. Anything but an object has
+ * no memos to keep.
+ */
+function memosOf(ctx: AgentContext): NamespaceMemo[] {
+  return typeof ctx === 'object' && ctx !== null ? currentMemos(ctx) : NAMESPACES.map(() => ({ tape: undefined }));
+}
+
+/**
+ * The sizes of `ctx`, whose namespaces' memos are `memos`. Exact if `exact`; otherwise a namespace
+ * whose exact size is not known yet counts at its upper bound (json-size.ts), which reads none of
+ * its strings' characters, and so does the total: enough to show that no limit is reached.
+ */
+function measure(ctx: AgentContext, memos: NamespaceMemo[], exact: boolean): Sizes {
   const namespaces = {} as Record<Namespace, number>;
   // The wrapper holds the version and the keys; each namespace is stood in for by `0` (1 byte).
   const wrapper: Record<string, unknown> = { ...ctx };
   let sum = 0;
-  // A namespace proven unchanged since it was last measured keeps its size (see context-memo.ts):
-  // proving that walks the data once without writing text, several times cheaper than stringifying.
-  // One never measured is measured in the walk that records it (json-size.ts), without its text.
-  const memos = typeof ctx === 'object' && ctx !== null ? measuredMemos(ctx) : undefined;
   for (let i = 0; i < NAMESPACES.length; i++) {
     const ns = NAMESPACES[i]!;
-    const memo = memos?.[i];
-    const size = memo === undefined ? jsonByteLength(ctx[ns]) : (memo.jsonBytes ??= jsonByteLength(ctx[ns]));
+    const size = namespaceBytes(memos[i]!, ctx[ns], exact);
     namespaces[ns] = size;
     sum += size;
     if (ctx[ns] !== undefined) wrapper[ns] = 0;
@@ -74,9 +91,19 @@ function measure(ctx: AgentContext): { total: number; namespaces: Record<Namespa
   return { total: jsonByteLength(wrapper) - present + sum, namespaces };
 }
 
+/** Bytes of namespace `value` as UTF-8 JSON (or its upper bound, unless `exact`), kept in its memo. */
+function namespaceBytes(memo: NamespaceMemo, value: unknown, exact: boolean): number {
+  if (memo.jsonBytes !== undefined) return memo.jsonBytes;
+  // Not plain JSON data (no tape): JSON.stringify's own answer (or its error).
+  if (memo.tape === undefined) return (memo.jsonBytes = jsonByteLength(value));
+  if (!exact) return (memo.maxJsonBytes ??= tapeMaxJsonBytes(memo.tape));
+  // A namespace serialised before: its JSON size is its canonical text's.
+  return (memo.jsonBytes = memo.canonicalParts !== undefined ? canonicalBytes(memo.canonicalParts) : tapeJsonBytes(memo.tape));
+}
+
 /** Sizes and counts of a context: total, per namespace, array items, externalised artifacts. */
 export function getStats(ctx: AgentContext): ContextStats {
-  const { total, namespaces } = measure(ctx);
+  const { total, namespaces } = measure(ctx, memosOf(ctx), true);
   const arrayCounts: Record<string, number> = {};
   for (const ns of NAMESPACES) {
     const fields = (ctx[ns] ?? {}) as unknown as Record<string, unknown>;
@@ -113,7 +140,12 @@ export class ContextSizeChecker {
 
   /** Throws {@link ContextSizeError} if the context as it stands breaks a limit. */
   check(ctx: AgentContext): void {
-    const { total, namespaces } = measure(ctx);
+    // Upper bounds first: where no bound reaches a limit, no exact size does, and counting exactly
+    // would read every character of every string. Otherwise the exact sizes decide (and are reported).
+    const memos = memosOf(ctx);
+    let sizes = measure(ctx, memos, false);
+    if (!this.within(sizes)) sizes = measure(ctx, memos, true);
+    const { total, namespaces } = sizes;
     for (const ns of NAMESPACES) {
       this.checkArrays(ns, (ctx[ns] ?? {}) as unknown as Record<string, unknown>);
       if (namespaces[ns] > this.limits.maxNamespaceSize) {
@@ -132,7 +164,7 @@ export class ContextSizeChecker {
     if (value === undefined) delete next[key];
     else next[key] = value;
     this.checkArrays(namespace, next);
-    const { total, namespaces } = measure(ctx);
+    const { total, namespaces } = measure(ctx, memosOf(ctx), true);
     const nsSize = jsonByteLength(next);
     if (nsSize > this.limits.maxNamespaceSize) {
       throw sizeError('maxNamespaceSize', nsSize, this.limits.maxNamespaceSize, `namespace ${namespace}`, { namespace, key });
@@ -153,6 +185,12 @@ export class ContextSizeChecker {
       total += size;
     }
     return total > this.limits.artifactExternalizationThreshold;
+  }
+
+  /** True if no namespace of `sizes` is over `maxNamespaceSize` and the total is not over `maxTotalSize`. */
+  private within(sizes: Sizes): boolean {
+    for (const ns of NAMESPACES) if (sizes.namespaces[ns] > this.limits.maxNamespaceSize) return false;
+    return sizes.total <= this.limits.maxTotalSize;
   }
 
   private checkArrays(namespace: Namespace, fields: Record<string, unknown>): void {

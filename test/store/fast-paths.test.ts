@@ -5,8 +5,9 @@ import { canonicalize } from '../../src/fingerprint/canonicalize.ts';
 import { DiffTracker } from '../../src/store/diff.ts';
 import { jsonEqual } from '../../src/store/json-data.ts';
 import { assertSafeJsonMember, isPlainObject, parseSafeJson } from '../../src/store/json-safety.ts';
-import { jsonByteLength, jsonStringBytes, matchTapeWithJsonBytes, recordTapeWithJsonBytes } from '../../src/store/json-size.ts';
-import { recordTape, tapeMatches } from '../../src/store/json-tape.ts';
+import { jsonByteLength, jsonStringBytes, tapeJsonBytes, tapeMaxJsonBytes } from '../../src/store/json-size.ts';
+import { TAPE_ARRAY, TAPE_OBJECT, recordItemTape, recordTape, tapeMatches } from '../../src/store/json-tape.ts';
+import type { ContextLimits } from '../../src/store/limits.ts';
 import { ContextSizeChecker, getStats } from '../../src/store/limits.ts';
 import type { AgentContext, ContextChanges } from '../../src/store/model.ts';
 import { NAMESPACES, namespaceSchema, validateAgentContext, validateAgentContextSchema } from '../../src/store/model.ts';
@@ -531,32 +532,65 @@ describe('measuring while recording', () => {
     for (const s of ['', 'a'.repeat(10), 'a'.repeat(11), 'é'.repeat(30), '\ud800'.repeat(30), 'x'.repeat(100) + '\u0000', '😀'.repeat(40)]) expect(jsonStringBytes(s)).toBe(bytes(s));
   });
 
-  it('records the same tape as recordTape and counts the bytes jsonByteLength counts (property)', () => {
+  it('recordTape records what a plain Object.keys walk records, with or without a polluted Object.prototype (property)', () => {
+    const arb = fc.oneof(valueArb, fc.dictionary(fc.oneof(fc.string(), codeUnits), fc.oneof(valueArb, codeUnits), { maxKeys: 5 }));
     fc.assert(
-      fc.property(fc.oneof(valueArb, fc.dictionary(fc.oneof(fc.string(), codeUnits), fc.oneof(valueArb, codeUnits), { maxKeys: 5 })), (value) => {
-        const expected = recordTape(value);
-        const measured = recordTapeWithJsonBytes(value);
-        if (expected === undefined) expect(measured).toBeUndefined();
-        else {
-          expect(measured?.tape).toEqual(expected);
-          expect(measured?.jsonBytes).toBe(jsonByteLength(value));
-        }
+      fc.property(arb, (value) => {
+        expect(recordTape(value)).toEqual(referenceTape(value, 0));
+        expect(recordItemTape(value)).toEqual(referenceTape(value, 1));
       }),
       { numRuns: 1500 },
     );
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.polluted = 'yes';
+    try {
+      fc.assert(
+        fc.property(arb, (value) => {
+          expect(recordTape(value)).toEqual(referenceTape(value, 0));
+        }),
+        { numRuns: 300 },
+      );
+      expect(recordTape({ a: 1 })).toEqual([TAPE_OBJECT, 1, 'a', 1]);
+    } finally {
+      delete proto.polluted;
+    }
   });
 
-  it('proves a value against a tape and counts its bytes in one walk, as tapeMatches and jsonByteLength answer (property)', () => {
+  it('counts from a tape the bytes jsonByteLength counts, and an upper bound at most 6 times that (property)', () => {
+    fc.assert(
+      fc.property(fc.oneof(valueArb, fc.dictionary(fc.oneof(fc.string(), codeUnits), fc.oneof(valueArb, codeUnits), { maxKeys: 5 })), (value) => {
+        const tape = recordTape(value);
+        if (tape === undefined) return;
+        const exact = jsonByteLength(value);
+        expect(tapeJsonBytes(tape)).toBe(exact);
+        const bound = tapeMaxJsonBytes(tape);
+        expect(bound).toBeGreaterThanOrEqual(exact);
+        expect(bound).toBeLessThanOrEqual(6 * exact);
+      }),
+      { numRuns: 1500 },
+    );
+    // Strings of the units JSON writes longest: each reaches the bound exactly.
+    for (const s of ['\u0001'.repeat(50), '\ud800'.repeat(50), '\udc00x'.repeat(30)]) {
+      const tape = recordTape([s])!;
+      expect(tapeJsonBytes(tape)).toBe(bytes([s]));
+      expect(tapeMaxJsonBytes(tape)).toBe(2 + 6 * s.length + 2);
+    }
+    expect(bytes(['\u0001'.repeat(50)])).toBe(2 + 6 * 50 + 2);
+    expect(tapeMaxJsonBytes(recordTape({ ab: 'xyz', n: 12.5, t: true, f: false, z: null, u: undefined, e: [], o: {} })!)).toBe(
+      // Braces and 6 commas; 7 names of 1-2 units at 6 per unit + quotes + colon; "xyz" at 6 per unit + quotes; exact literals.
+      2 + 6 + (6 * 2 + 3) + 6 * (6 * 1 + 3) + (6 * 3 + 2) + 4 + 4 + 5 + 4 + 2 + 2,
+    );
+  });
+
+  it('a value that matches a tape has the bytes counted from the tape (property)', () => {
     fc.assert(
       fc.property(valueArb, fc.array(mutationArb, { maxLength: 2 }), fc.boolean(), (value, mutations, same) => {
         const ctx = richContext();
         const recorded = recordTape(same ? value : ctx.reasoning);
         for (const m of mutations) mutate(ctx, m);
         const live = same ? structuredCloneOrSelf(value) : ctx.reasoning;
-        if (recorded === undefined) return;
-        const measured = matchTapeWithJsonBytes(live, recorded);
-        expect(measured !== undefined).toBe(tapeMatches(live, recorded));
-        if (measured !== undefined) expect(measured).toBe(jsonByteLength(live));
+        if (recorded === undefined || !tapeMatches(live, recorded)) return;
+        expect(tapeJsonBytes(recorded)).toBe(jsonByteLength(live));
       }),
       { numRuns: 1000 },
     );
@@ -574,7 +608,7 @@ describe('measuring while recording', () => {
     expect(stats.totalSize).toBe(bytes(ctx));
   });
 
-  it('proves and measures edge cases as tapeMatches and jsonByteLength do', () => {
+  it('measures edge cases from their tapes as jsonByteLength does', () => {
     const pairs: [unknown, unknown][] = [
       [{ a: 1 }, { a: undefined }],
       [{ a: undefined }, { a: 1 }],
@@ -593,9 +627,8 @@ describe('measuring while recording', () => {
     ];
     for (const [recordedValue, live] of pairs) {
       const tape = recordTape(recordedValue)!;
-      const measured = matchTapeWithJsonBytes(live, tape);
-      expect({ live, matches: measured !== undefined }).toEqual({ live, matches: tapeMatches(live, tape) });
-      if (measured !== undefined) expect(measured).toBe(jsonByteLength(live));
+      expect(tapeJsonBytes(tape)).toBe(jsonByteLength(recordedValue));
+      if (tapeMatches(live, tape)) expect(tapeJsonBytes(tape)).toBe(jsonByteLength(live));
     }
   });
 
@@ -639,7 +672,124 @@ describe('measuring while recording', () => {
       { numRuns: 300 },
     );
   });
+
+  it('check decides and reports exactly as a check counting JSON.stringify text, with limits at, under and over the sizes (property)', () => {
+    // Limits picked around the true sizes, so both the upper bounds and the exact counts decide.
+    // Text JSON writes at up to 6 bytes a unit (controls, lone surrogates), where a loose bound would show.
+    const escapeHeavy = fc.array(fc.constantFrom('\u0001', '\n', '\ud800', '\udfff', '"', '\\', 'é', '構', '😀', 'a'), { maxLength: 30 }).map((units) => units.join(''));
+    const pick = fc.record({
+      ns: fc.constantFrom(...NAMESPACES),
+      nsLimit: fc.constantFrom(-1, 0, 1, 'bound', 'default'),
+      totalLimit: fc.constantFrom(-1, 0, 1, 'bound', 'default'),
+      items: fc.constantFrom(1, 2, 1000),
+    });
+    fc.assert(
+      fc.property(fc.array(mutationArb, { maxLength: 4 }), fc.array(mutationArb, { maxLength: 2 }), pick, fc.oneof(fc.string({ unit: 'binary' }), codeUnits, escapeHeavy), (mutations, later, p, text) => {
+        const ctx = richContext();
+        ctx.reasoning.summary = text.repeat(20);
+        for (const m of mutations) mutate(ctx, m);
+        let total: number;
+        try {
+          total = referenceBytes(ctx);
+        } catch {
+          return;
+        }
+        // A namespace JSON leaves out (a function) still counts as a member in the total: left out here, as above.
+        if (!NAMESPACES.every((ns) => typeof ctx[ns] !== 'function' && typeof ctx[ns] !== 'symbol')) return;
+        const size = referenceBytes(ctx[p.ns]);
+        const around = (exact: number, choice: number | string, fallback: number) =>
+          choice === 'default' ? fallback : choice === 'bound' ? Math.max(1, 3 * exact) : Math.max(1, exact + (choice as number));
+        const limits: ContextLimits = {
+          maxTotalSize: around(total, p.totalLimit, 10 * 1024 * 1024),
+          maxNamespaceSize: around(size, p.nsLimit, 2 * 1024 * 1024),
+          maxArrayItems: p.items,
+          artifactExternalizationThreshold: 100 * 1024,
+          maxInlineArtifactSize: 50 * 1024,
+        };
+        const expected = referenceCheck(ctx, limits);
+        const fresh = structuredCloneOrSelf(ctx);
+        // First call, again (memos proven), after the exact sizes are known, after serialising and edits.
+        expect(checkOutcome(fresh, limits)).toEqual(expected);
+        expect(checkOutcome(fresh, limits)).toEqual(expected);
+        try {
+          getStats(fresh);
+        } catch {
+          // getStats also walks the artifacts, which a mutation may have broken.
+        }
+        expect(checkOutcome(fresh, limits)).toEqual(expected);
+        try {
+          serializeContext(fresh);
+        } catch {
+          // An invalid context is still measured.
+        }
+        for (const m of later) mutate(fresh, m);
+        try {
+          referenceBytes(fresh);
+        } catch {
+          return;
+        }
+        if (!NAMESPACES.every((ns) => typeof fresh[ns] !== 'function' && typeof fresh[ns] !== 'symbol')) return;
+        expect(checkOutcome(fresh, limits)).toEqual(referenceCheck(fresh, limits));
+      }),
+      { numRuns: 400 },
+    );
+  });
 });
+
+/** The tape of `value` as json-tape.ts documents it, by a plain walk over `Object.keys` (the reference for recordTape). */
+function referenceTape(value: unknown, depth: number): unknown[] | undefined {
+  const tape: unknown[] = [];
+  const walk = (v: unknown, d: number): boolean => {
+    if (typeof v === 'string' || typeof v === 'boolean' || v === null) return tape.push(v) > 0;
+    if (typeof v === 'number') return Number.isFinite(v) && tape.push(v) > 0;
+    if (typeof v !== 'object' || d >= 128 || typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
+    if (Array.isArray(v)) {
+      tape.push(TAPE_ARRAY, v.length);
+      for (let i = 0; i < v.length; i++) if (v[i] === undefined || !walk(v[i], d + 1)) return false;
+      return true;
+    }
+    if (!isPlainObject(v)) return false;
+    const keys = Object.keys(v);
+    tape.push(TAPE_OBJECT, keys.length);
+    for (const key of keys) {
+      tape.push(key);
+      if (v[key] === undefined) tape.push(undefined);
+      else if (!walk(v[key], d + 1)) return false;
+    }
+    return true;
+  };
+  return walk(value, depth) ? tape : undefined;
+}
+
+/** Bytes of JSON.stringify's text as UTF-8, 0 when it writes nothing (what the checker counts). */
+function referenceBytes(value: unknown): number {
+  const text = JSON.stringify(value) as string | undefined;
+  return text === undefined ? 0 : new TextEncoder().encode(text).length;
+}
+
+/** The details of the error spec 004's size check reports for `ctx` under `limits`, counted by JSON.stringify; undefined if none. */
+function referenceCheck(ctx: AgentContext, limits: ContextLimits): Record<string, unknown> | undefined {
+  for (const ns of NAMESPACES) {
+    for (const [key, value] of Object.entries((ctx[ns] ?? {}) as object)) {
+      if (Array.isArray(value) && value.length > limits.maxArrayItems) return { limit: 'maxArrayItems', current: value.length, maximum: limits.maxArrayItems, namespace: ns, key };
+    }
+    const size = referenceBytes(ctx[ns]);
+    if (size > limits.maxNamespaceSize) return { limit: 'maxNamespaceSize', current: size, maximum: limits.maxNamespaceSize, namespace: ns };
+  }
+  const total = referenceBytes(ctx);
+  return total > limits.maxTotalSize ? { limit: 'maxTotalSize', current: total, maximum: limits.maxTotalSize } : undefined;
+}
+
+/** What `check` did: the details of its ContextSizeError, or undefined if it passed. */
+function checkOutcome(ctx: AgentContext, limits: ContextLimits): Record<string, unknown> | undefined {
+  try {
+    new ContextSizeChecker(limits).check(ctx);
+    return undefined;
+  } catch (error) {
+    expect(error).toMatchObject({ code: 'CONTEXT_SIZE' });
+    return (error as { details: Record<string, unknown> }).details;
+  }
+}
 
 /**
  * A fresh copy (so the checker sees a never-measured object) when structuredClone can make one
