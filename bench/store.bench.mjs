@@ -89,10 +89,13 @@ async function perCall(time, fn, batch, iterations = ITERATIONS) {
 
 export async function nodeSection({ time, fmt }) {
   const ctx = benchContext(1);
-  const size = getStats(ctx).totalSize;
+  const stats = getStats(ctx);
+  const size = stats.totalSize;
   const textForm = serializeContext(ctx);
   if (JSON.stringify(deserializeContext(textForm)) !== JSON.stringify(JSON.parse(textForm))) throw new Error('round trip changed the context');
   const checker = new ContextSizeChecker();
+  // Limits equal to this context's own sizes: no upper bound clears them, so the exact sizes decide.
+  const tightChecker = new ContextSizeChecker({ maxTotalSize: stats.totalSize, maxNamespaceSize: Math.max(...Object.values(stats.namespaceSizes)) });
   // Two contexts that differ by one intent: each capture diffs against the other and rebases.
   const other = cloneContext(ctx);
   other.reasoning.intents.push({ type: 'extra', confidence: 0.5 });
@@ -110,6 +113,7 @@ export async function nodeSection({ time, fmt }) {
   const pool = () => Array.from({ length: FRESH_BATCH * (3 + ITERATIONS) }, () => cloneContext(ctx));
   const freshForSerialise = pool();
   const freshForSize = pool();
+  const freshForTightSize = pool();
   let nextFresh = 0;
   const freshCopy = (copies) => {
     if (nextFresh >= copies.length) throw new Error('bench: ran out of never-seen copies');
@@ -135,6 +139,7 @@ export async function nodeSection({ time, fmt }) {
     ],
     'Serialise, first call on a context': [() => serializeContext(freshCopy(freshForSerialise)), FRESH_BATCH, 'Serialise (JSON)'],
     'Size check, first call on a context': [() => checker.check(freshCopy(freshForSize)), FRESH_BATCH, 'Size check'],
+    'Size check, first call, limits at the sizes': [() => tightChecker.check(freshCopy(freshForTightSize)), FRESH_BATCH, 'Size check'],
   };
   // What the platform itself takes for the nearest plain operation on the same data, timed in the
   // same run: these move with the machine as ctxgate's rows do, so the last column compares across
@@ -169,7 +174,7 @@ export async function nodeSection({ time, fmt }) {
       'Deserialise parses with the native JSON.parse, then checks each namespace in one walk (src/store/namespace-pass.ts in check-only mode: the JSON-safety rules and the schema together, recording the namespace\'s flat record so a save right after the load reuses it); anything that walk is not sure about goes through the JSON-safety walk and zod, which accept it or report the same error.',
       'Clone walks the JSON data directly (no structuredClone byte round trip).',
       'Diff capture proves each field unchanged against a flat record of the baseline field (one walk, no allocation; a namespace whose fields all match carries over whole); only changed fields are diffed: arrays item by item, where an item still equal to the baseline item at its position (proven by that item\'s record) reuses its text, copy and record, so only new or changed items are written, copied and recorded for the next baseline. Here every capture sees one field changed (an intent added or removed).',
-      'Size check reuses the byte size of each namespace proven unchanged (the same flat-record walk). Any other is measured without writing JSON text: in the one walk that proves it against its record, or records it, counting the exact UTF-8 bytes of its JSON value by value (long strings by a native scan and the native UTF-8 encoder); a namespace serialised before and proven unchanged takes its size from the text serialising kept. First call: a copy neither serialised nor size-checked before, each time.',
+      'Size check proves each namespace unchanged against its flat record (the same walk), or records a namespace it has not seen, and counts sizes from the record (src/store/json-size.ts), without writing JSON text; a namespace whose size is known and proven unchanged keeps it. Where no exact size is known yet it first counts an upper bound that reads no string\'s characters (each string at 6 bytes per UTF-16 unit, the most JSON writes for one; names at the same rate; numbers and structure exact): if no bound reaches a limit, no exact size can, and the check passes. Otherwise the exact sizes are counted (each string scanned natively for characters JSON escapes and its UTF-8 bytes counted by the native encoder; a namespace serialised before from the text serialising kept), and they decide and are the ones reported, so the outcome and every error are those of counting JSON.stringify\'s text. Reading the strings\' characters is most of an exact count. First call: a copy neither serialised nor size-checked before, each time; under the default limits (2 MB a namespace, 10 MB in all) this context\'s bounds decide. Limits at the sizes: limits equal to the context\'s own total and largest namespace, so every bound reaches a limit and the exact sizes are counted after the bounds (and the check passes). getStats always counts exactly.',
     ],
   };
 }
