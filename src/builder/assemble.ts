@@ -174,11 +174,13 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     let encoding: Encoding;
     let byteSize: number;
     let roundTrips: boolean;
+    let lineCount: number;
     if (typeof raw === 'string') {
       roundTrips = true;
       text = raw;
       encoding = 'utf-8';
       byteSize = new TextEncoder().encode(raw).byteLength;
+      lineCount = countLines(raw);
     } else {
       const decoded = gates.decodeContent(raw);
       byteSize = raw.byteLength;
@@ -194,6 +196,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
         continue;
       }
       text = decoded.text;
+      lineCount = decoded.lineCount;
       roundTrips = (encoding === 'utf-8' || encoding === 'ascii') && !(raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf);
     }
     const current = bytesHash === c.file.hash;
@@ -214,7 +217,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
       exclude(c.path, 'secret_risk', `${list.length} finding(s): ${where(list)}`, info);
       continue;
     }
-    prepared.set(c.path, { text, hash: bytesHash, textHash: roundTrips ? bytesHash : null, encoding, byteSize, lineCount: countLines(text), current, clean: findings.length === 0 });
+    prepared.set(c.path, { text, hash: bytesHash, textHash: roundTrips ? bytesHash : null, encoding, byteSize, lineCount, current, clean: findings.length === 0 });
     kept.push(c);
   }
   if (held !== undefined) throw held;

@@ -1,7 +1,6 @@
 // The builder's gates wired to ctxgate's own modules: the path jail and deny rules, the content
 // gate, the WebAssembly secret scanner, and the estimator (or exact counts).
 import { ESTIMATOR_ID } from '../core/tokens.ts';
-import { checkContent } from '../secrets/content.ts';
 import { createPathGate, normalizeProjectPath } from '../secrets/paths.ts';
 import { redactSecrets } from '../secrets/redact.ts';
 import { RULESET_VERSION } from '../secrets/rules.generated.ts';
@@ -9,6 +8,7 @@ import { scanSecrets } from '../secrets/scan.ts';
 import { estimator } from '../tokens/estimator.ts';
 import { exactCounter } from '../tokens/exact.ts';
 import type { TokenCounter } from '../tokens/counter.ts';
+import { gateContent } from './content-gate.ts';
 import type { BuilderGates } from './gates.ts';
 import type { BuildContextInput } from './types.ts';
 
@@ -28,14 +28,19 @@ export function createPathGates(sandbox: BuildContextInput['sandbox'] = {}): Pic
 }
 
 /** The gates indexing needs: paths and content, no scanning or counting. */
-export function createIndexGates(sandbox: BuildContextInput['sandbox'] = {}): Pick<BuilderGates, 'normalizePath' | 'isDenied' | 'decodeContent'> {
-  return { ...createPathGates(sandbox), decodeContent };
+export function createIndexGates(sandbox: BuildContextInput['sandbox'] = {}): Pick<BuilderGates, 'normalizePath' | 'isDenied' | 'classifyContent'> {
+  return { ...createPathGates(sandbox), classifyContent };
 }
 
+// Size limits are the builder's (maxFileBytes); the gate only decides text or not.
 function decodeContent(bytes: Uint8Array): ReturnType<BuilderGates['decodeContent']> {
-  // Size limits are the builder's (maxFileBytes); the gate only decides text or not.
-  const d = checkContent(bytes, { maxBytes: Number.MAX_SAFE_INTEGER });
-  return d.allowed ? { binary: false, encoding: d.encoding, text: d.text } : { binary: true, encoding: d.encoding, detail: d.detail };
+  const d = gateContent(bytes, true);
+  return d.allowed ? { binary: false, encoding: d.encoding, text: d.text!, lineCount: d.lineCount } : { binary: true, encoding: d.encoding, detail: d.detail };
+}
+
+function classifyContent(bytes: Uint8Array): ReturnType<BuilderGates['classifyContent']> {
+  const d = gateContent(bytes, false);
+  return d.allowed ? { binary: false, encoding: d.encoding, lineCount: d.lineCount } : { binary: true, encoding: d.encoding, detail: d.detail };
 }
 
 /** All gates for one build. Async only because exact counting loads its ranks first. */
@@ -46,6 +51,7 @@ export async function createBuilderGates(input: Pick<BuildContextInput, 'sandbox
   return {
     ...createPathGates(input.sandbox),
     decodeContent,
+    classifyContent,
     scanSecrets: (text) => scanSecrets(text).map(({ ruleId, confidence, line, column }) => ({ ruleId, confidence, line, column })),
     redactSecrets(text) {
       const r = redactSecrets(text);

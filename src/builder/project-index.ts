@@ -53,7 +53,7 @@ export function projectIndexIdentity(index: ProjectIndex): unknown {
  */
 export function indexProjectSync(
   files: readonly ProjectFile[],
-  gates: Pick<BuilderGates, 'normalizePath' | 'isDenied' | 'decodeContent'>,
+  gates: Pick<BuilderGates, 'normalizePath' | 'isDenied' | 'classifyContent'>,
   extras: IndexExtras = {},
 ): ProjectIndex {
   const entries: IndexedFile[] = [];
@@ -82,13 +82,13 @@ export function indexProjectSync(
     } else if (typeof content === 'string') {
       entries.push({ ...base, byteSize: byteLength(content), hash: '', encoding: 'utf-8', lineCount: countLines(content) });
     } else {
-      const decoded = gates.decodeContent(content);
+      const decoded = gates.classifyContent(content);
       entries.push({
         ...base,
         byteSize: content.byteLength,
         hash: '',
         encoding: decoded.encoding,
-        ...(decoded.binary ? { excluded: 'binary' as const } : { lineCount: countLines(decoded.text) }),
+        ...(decoded.binary ? { excluded: 'binary' as const } : { lineCount: decoded.lineCount }),
       });
     }
     contents.push(content);

@@ -23,7 +23,11 @@ export type ContentDecision =
 
 const DEFAULT_MAX_BYTES = 1024 * 1024;
 /** More control characters than this share of the text means binary (fail closed). */
-const MAX_CONTROL_RATIO = 0.002;
+export const MAX_CONTROL_RATIO = 0.002;
+/** Why bytes with a NUL or an encoding we cannot name are refused. */
+export const UNKNOWN_ENCODING_DETAIL = 'NUL bytes or an encoding that is neither UTF-8, UTF-16 with a BOM nor windows-1252';
+/** Why a text with too many control characters is refused. */
+export const CONTROLS_DETAIL = 'too many control characters for text';
 /** A legacy 8-bit text is mostly ASCII; past this share of high bytes it is not text we can name. */
 const MAX_HIGH_BYTE_RATIO = 0.3;
 
@@ -141,9 +145,9 @@ export function checkContent(bytes: Uint8Array, options: ContentGateOptions = {}
   if (!(bytes instanceof Uint8Array)) throw invalidParams('bytes', 'must be a Uint8Array.');
   if (bytes.length > maxBytes) return { allowed: false, reason: 'too_large', encoding: 'unknown', detail: `${bytes.length} bytes is more than the ${maxBytes}-byte limit` };
   const { detection, text: decoded } = detect(bytes);
-  if (detection.encoding === 'unknown') return { allowed: false, reason: 'binary', encoding: 'unknown', detail: 'NUL bytes or an encoding that is neither UTF-8, UTF-16 with a BOM nor windows-1252' };
+  if (detection.encoding === 'unknown') return { allowed: false, reason: 'binary', encoding: 'unknown', detail: UNKNOWN_ENCODING_DETAIL };
   const text = decoded ?? decodeText(bytes, detection);
-  if (tooManyControls(text)) return { allowed: false, reason: 'binary', encoding: detection.encoding, detail: 'too many control characters for text' };
+  if (tooManyControls(text)) return { allowed: false, reason: 'binary', encoding: detection.encoding, detail: CONTROLS_DETAIL };
   return { allowed: true, encoding: detection.encoding, bom: detection.bom, text };
 }
 
