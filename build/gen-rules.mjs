@@ -43,6 +43,7 @@ const NAMED = {
   sentry: [...U, ...L, ...D, ...chars('+/=_')],
   qsp: chars(' \t"\'`]'),
   sp: chars(' \t'),
+  nl: chars('\r\n'),
   assign: chars(':=>'),
   eq: chars('='),
   dashdigit: [...chars('-'), ...D],

@@ -17,6 +17,17 @@ const generic = (id, description, keywords, minLen, entropy, examples) => ({
   examples,
 });
 
+/**
+ * The same secret as an environment entry whose name and value sit on two lines, as Kubernetes
+ * manifests, Compose files and CI configs write them: `- name: API_KEY` then `value: "…"` on the
+ * next line. The keyword is in the name; a line break, then `value` and its separator follow. The
+ * host's name filter reads the entry's name, not `value`.
+ */
+const envEntry = (id, description, keywords, minLen, entropy, examples) => ({
+  ...generic(id, description, keywords, minLen, entropy, examples),
+  steps: [['ident', 0, 24], ['qsp', 0, 4], ['nl', 1, 2], ['sp', 1, 24], { lit: 'value', ci: true }, ['qsp', 0, 4], ['assign', 1, 2], ['qsp', 0, 4], ['val', minLen, 256]],
+});
+
 export default [
   generic('generic-password', 'Password assigned in configuration or code', ['password', 'passwd', 'pwd', 'passphrase'], 8, 2.8, {
     pos: [
@@ -48,5 +59,26 @@ export default [
   generic('generic-api-key', 'API key assigned in configuration or code', ['api_key', 'apikey', 'api-key', 'access_key', 'accesskey', 'auth_key', 'app_key', 'client_key', 'license_key', 'subscription_key'], 12, 3.3, {
     pos: [P('MAPS_API_KEY=', F(C.alnum, 32)), P("apiKey: '", F(C.alnum, 24), "',"), P('[service]\napi_key = "', F(C.b64url, 40), '"')],
     neg: ['api_key = os.getenv("API_KEY")', 'apiKey: process.env.API_KEY,', 'api_key = "your-api-key-here"', 'API_KEY=<YOUR_API_KEY>', 'apiKeyHeader = "X-Api-Key"'],
+  }),
+  envEntry('generic-password-env-entry', 'Password as a name/value environment entry (Kubernetes, Compose, CI)', ['password', 'passwd', 'pwd', 'passphrase'], 8, 2.8, {
+    pos: [P('      - name: DB_PASSWORD\n        value: "', F(C.alnum, 16), '"'), P('- name: "SMTP_PASSWORD"\r\n  value: ', F(C.alnum, 14))],
+    neg: [
+      '      - name: DB_PASSWORD\n        valueFrom:\n          secretKeyRef: { name: db, key: password }',
+      '      - name: DB_PASSWORD\n        value: "${DB_PASSWORD}"',
+      '      - name: PASSWORD_MIN_LENGTH\n        value: "12345678901"',
+      '      - name: DB_PASSWORD value: "' + F(C.alnum, 16) + '"',
+    ],
+  }),
+  envEntry('generic-secret-env-entry', 'Secret as a name/value environment entry (Kubernetes, Compose, CI)', ['secret', 'credential', 'private_key', 'privatekey', 'signing_key', 'encryption_key', 'master_key'], 12, 3.3, {
+    pos: [P('        - name: CLIENT_SECRET\n          value: "', F(C.alnum, 36), '"'), P('  - name: JWT_SIGNING_KEY\n    value: ', F(C.b64, 44))],
+    neg: ['        - name: CLIENT_SECRET\n          value: "{{ .Values.clientSecret }}"', '        - name: SECRET_NAME\n          value: "prod-db-credentials"', '        - name: CLIENT_SECRET\n          value: "xxxxxxxxxxxxxxxxxxxx"'],
+  }),
+  envEntry('generic-token-env-entry', 'Token as a name/value environment entry (Kubernetes, Compose, CI)', ['token'], 12, 3.3, {
+    pos: [P('      - name: API_TOKEN\n        value: "', F(C.alnum, 44), '"')],
+    neg: ['      - name: MAX_TOKENS\n        value: "4096"', '      - name: TOKEN_TTL_SECONDS\n        value: "86400000000000"', '      - name: API_TOKEN\n        value: "$(cat /run/secrets/token)"'],
+  }),
+  envEntry('generic-api-key-env-entry', 'API key as a name/value environment entry (Kubernetes, Compose, CI)', ['api_key', 'apikey', 'api-key', 'access_key', 'accesskey', 'auth_key', 'app_key', 'client_key', 'license_key', 'subscription_key'], 12, 3.3, {
+    pos: [P('      - name: DATADOG_API_KEY\n        value: "', F(C.hex, 32), '"'), P('      - name: API_KEY\n        value: ', F(C.alnum, 26))],
+    neg: ['      - name: API_KEY\n        valueFrom:\n          secretKeyRef:\n            name: api', '      - name: API_KEY_HEADER\n        value: "X-Api-Key-Header-Name"', '      - name: API_KEY\n        value: "your-api-key-here"'],
   }),
 ];

@@ -151,12 +151,29 @@ export function isNonSecretPassword(value: string): boolean {
  * the name characters before them (bounded, so a long line costs nothing extra).
  */
 function assignedName(text: string, start: number): { name: string; at: number } {
-  let i = start;
   const floor = Math.max(0, start - 160);
+  const found = nameBefore(text, start, floor);
+  // A name/value entry (`- name: API_KEY` / `value: …` on the next line): the entry's name counts.
+  if (found.name.length === 5 && found.name.toLowerCase() === 'value') {
+    let i = found.at;
+    while (i > floor && (text.charCodeAt(i - 1) === 0x20 || text.charCodeAt(i - 1) === 0x09)) i--;
+    if (i > floor && text.charCodeAt(i - 1) === 0x0a) {
+      i--;
+      if (i > floor && text.charCodeAt(i - 1) === 0x0d) i--;
+      const entry = nameBefore(text, i, floor);
+      if (entry.name !== '') return entry;
+    }
+  }
+  return found;
+}
+
+/** The name characters right before `end`, past any separators (see {@link assignedName}). */
+function nameBefore(text: string, end: number, floor: number): { name: string; at: number } {
+  let i = end;
   while (i > floor && isIn(SEPARATOR, text.charCodeAt(i - 1))) i--;
-  const end = i;
+  const stop = i;
   while (i > floor && isIn(NAME, text.charCodeAt(i - 1))) i--;
-  return { name: text.slice(i, end), at: i };
+  return { name: text.slice(i, stop), at: i };
 }
 
 /** True when a match sits inside a `data:…;base64,` payload. */

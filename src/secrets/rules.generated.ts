@@ -11,7 +11,7 @@ export interface BuiltinRule {
 }
 
 /** Fingerprint of the rule set the core was built with. */
-export const RULESET_VERSION = 'd8adef2c3f2d3d4d';
+export const RULESET_VERSION = '0975efe6f726346d';
 
 /** Every built-in rule, in priority order (index = the core's rule number). */
 export const RULES: readonly BuiltinRule[] = [
@@ -848,6 +848,26 @@ export const RULES: readonly BuiltinRule[] = [
   {
     "id": "generic-api-key",
     "description": "API key assigned in configuration or code",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-password-env-entry",
+    "description": "Password as a name/value environment entry (Kubernetes, Compose, CI)",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-secret-env-entry",
+    "description": "Secret as a name/value environment entry (Kubernetes, Compose, CI)",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-token-env-entry",
+    "description": "Token as a name/value environment entry (Kubernetes, Compose, CI)",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-api-key-env-entry",
+    "description": "API key as a name/value environment entry (Kubernetes, Compose, CI)",
     "confidence": "medium"
   }
 ];

@@ -215,12 +215,26 @@ function isNonSecretPassword(value: string): boolean {
  * the name characters before them (bounded, so a long line costs nothing extra).
  */
 function assignedName(text: string, start: number): { name: string; at: number } {
-  let i = start;
   const floor = Math.max(0, start - 160);
+  const found = nameBefore(text, start, floor);
+  // Not frozen: the name/value entry rule came with the env-entry rules (ruleset 0975efe6…), after
+  // the speed work; the reference takes the entry's name the same way, written plainly.
+  if (found.name.toLowerCase() === 'value') {
+    const lineBreak = /\r?\n[ \t]*$/.exec(text.slice(floor, found.at));
+    if (lineBreak) {
+      const named = nameBefore(text, floor + lineBreak.index, floor);
+      if (named.name !== '') return named;
+    }
+  }
+  return found;
+}
+
+function nameBefore(text: string, end: number, floor: number): { name: string; at: number } {
+  let i = end;
   while (i > floor && ' \t"\'`]:=>'.includes(text[i - 1]!)) i--;
-  const end = i;
+  const stop = i;
   while (i > floor && /[\w.-]/.test(text[i - 1]!)) i--;
-  return { name: text.slice(i, end), at: i };
+  return { name: text.slice(i, stop), at: i };
 }
 
 /** True when a match sits inside a `data:…;base64,` payload. */
