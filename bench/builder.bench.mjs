@@ -6,7 +6,8 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const PACKAGES = ['zod', '@modelcontextprotocol/sdk', 'lodash', '@sinclair/typebox', 'gpt-tokenizer'];
+/** Installed packages whose files make the real tree (also the secrets bench's real-tree corpus). */
+export const PACKAGES = ['zod', '@modelcontextprotocol/sdk', 'lodash', '@sinclair/typebox', 'gpt-tokenizer'];
 
 function makeTree(root, packages) {
   const dir = mkdtempSync(join(tmpdir(), 'ctxgate-tree-'));
