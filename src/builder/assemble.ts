@@ -246,7 +246,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     }
     return out.text;
   };
-  const tokensOf = (title: string, content: string): number => gates.countTokens(`${title}\n${content}`).tokens;
+  const tokensOf = (title: string, content: string): number => gates.countBlockTokens(title, content).tokens;
   const single = (content: string, title: string) => new Map<SlicingLevel, Variant>([['FULL_FILE', { content, tokens: tokensOf(title, content) }]]);
 
   // ---- Step 3: blocks by priority.

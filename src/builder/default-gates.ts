@@ -1,6 +1,6 @@
 // The builder's gates wired to ctxgate's own modules: the path jail and deny rules, the content
 // gate, the WebAssembly secret scanner, and the estimator (or exact counts).
-import { ESTIMATOR_ID } from '../core/tokens.ts';
+import { ESTIMATOR_ID, estimateBlockTokens } from '../core/tokens.ts';
 import { createPathGate, normalizeProjectPath } from '../secrets/paths.ts';
 import { redactSecrets } from '../secrets/redact.ts';
 import { RULESET_VERSION } from '../secrets/rules.generated.ts';
@@ -58,6 +58,7 @@ export async function createBuilderGates(input: Pick<BuildContextInput, 'sandbox
       return { text: r.text, redactions: r.redactions.map(({ ruleId, placeholder, line, column, confidence }) => ({ ruleId, placeholder, line, column, confidence })) };
     },
     countTokens: count,
+    countBlockTokens: exact ? (title, content) => count(`${title}\n${content}`) : (title, content) => estimateBlockTokens(title, content, { encoding }),
     versions: {
       tokenizer: exact ? `exact:${encoding} (js-tiktoken)` : `${ESTIMATOR_ID}:${encoding}`,
       secretRules: RULESET_VERSION,

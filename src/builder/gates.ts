@@ -34,6 +34,8 @@ export interface BuilderGates {
   redactSecrets(text: string): GateRedaction;
   /** Token count of a text. */
   countTokens(text: string): TokenCount;
+  /** Token count of a block: its title, a newline, then its content (as `countTokens` would count that text). */
+  countBlockTokens(title: string, content: string): TokenCount;
   /** Identifies the gates' versions for the config fingerprint (ruleset, estimator). */
   readonly versions: Record<string, string>;
 }

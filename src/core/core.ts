@@ -52,6 +52,21 @@ export class Core {
     return { ptr, len: written };
   }
 
+  /**
+   * Encodes strings one after another into the input window, as the UTF-8 of their concatenation
+   * when no part ends in a high surrogate that the next part's low surrogate would pair with (the
+   * caller's guarantee), without building that string: concatenating a large text to a short one
+   * makes the engine copy the whole text to flatten it. Returns the address and the byte length.
+   */
+  writeStrings(first: string, second: string): { ptr: number; len: number } {
+    const cap = (first.length + second.length) * 3;
+    const ptr = this.#exports.ioInput(cap);
+    const view = new Uint8Array(this.#memory.buffer, ptr, cap);
+    const a = encoder.encodeInto(first, view).written;
+    const b = encoder.encodeInto(second, view.subarray(a)).written;
+    return { ptr, len: a + b };
+  }
+
   /** Writes either form of input; strings are encoded as UTF-8. */
   writeInput(input: string | Uint8Array): { ptr: number; len: number } {
     if (typeof input === 'string') return this.writeString(input);

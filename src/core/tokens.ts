@@ -33,6 +33,25 @@ export function estimateTokens(text: string, options: EncodingOptions = {}): Tok
   return { tokens, exact: false, encoder: estimatorEncoder(encoding) };
 }
 
+/**
+ * `estimateTokens(\`${title}\n${content}\`)` (a context block as the builder counts it) without
+ * building that string: the two parts are encoded straight into the core's window. Same count.
+ */
+export function estimateBlockTokens(title: string, content: string, options: EncodingOptions = {}): TokenCount {
+  requireText(title);
+  requireText(content);
+  const encoding = resolveEncoding(options.encoding);
+  const tokens = withCore((core) => {
+    // The newline ends the first part, so no surrogate pair can straddle the two.
+    const { ptr, len } = core.writeStrings(`${title}\n`, content);
+    return core.raw.tokensEstimate(ptr, len, ENC_CODE[encoding]) >>> 0;
+  });
+  if (tokens === 0xffffffff) {
+    throw new CtxgateError('CORE_FAILURE', `The loaded core does not know encoding ${encoding}; load the .wasm that ships with this version of ctxgate.`);
+  }
+  return { tokens, exact: false, encoder: estimatorEncoder(encoding) };
+}
+
 /** Version number of the estimator model inside the loaded core. Synchronous: needs `await init()`. */
 export function estimatorVersion(): number {
   return withCore((core) => core.raw.tokensEstimatorVersion() >>> 0);
