@@ -202,7 +202,8 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     const current = bytesHash === c.file.hash;
     if (!current) notes.push(`index stale for ${c.path}: hash updated from the filesystem read (${c.file.hash.slice(0, 12)}… → ${bytesHash.slice(0, 12)}…)`);
     // Secrets: decide on the whole file before anything is built from it.
-    const findings = gates.scanSecrets(text);
+    // A file that decoded as UTF-8 without a BOM is its own UTF-8: scanned as read.
+    const findings = gates.scanSecrets(text, roundTrips && typeof raw !== 'string' ? raw : undefined);
     const high = findings.filter((f) => f.confidence === 'high');
     const medium = findings.filter((f) => f.confidence === 'medium');
     const where = (list: typeof findings): string => list.map((f) => `${f.ruleId} at ${f.line}:${f.column}`).join(', ');

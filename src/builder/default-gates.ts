@@ -4,7 +4,7 @@ import { ESTIMATOR_ID, estimateBlockTokens } from '../core/tokens.ts';
 import { createPathGate, normalizeProjectPath } from '../secrets/paths.ts';
 import { redactSecrets } from '../secrets/redact.ts';
 import { RULESET_VERSION } from '../secrets/rules.generated.ts';
-import { scanSecrets } from '../secrets/scan.ts';
+import { findSecrets } from '../secrets/scan.ts';
 import { estimator } from '../tokens/estimator.ts';
 import { exactCounter } from '../tokens/exact.ts';
 import type { TokenCounter } from '../tokens/counter.ts';
@@ -52,7 +52,7 @@ export async function createBuilderGates(input: Pick<BuildContextInput, 'sandbox
     ...createPathGates(input.sandbox),
     decodeContent,
     classifyContent,
-    scanSecrets: (text) => scanSecrets(text).map(({ ruleId, confidence, line, column }) => ({ ruleId, confidence, line, column })),
+    scanSecrets: (text, utf8) => findSecrets(text, {}, utf8).map(({ ruleId, confidence, line, column }) => ({ ruleId, confidence, line, column })),
     redactSecrets(text) {
       const r = redactSecrets(text);
       return { text: r.text, redactions: r.redactions.map(({ ruleId, placeholder, line, column, confidence }) => ({ ruleId, placeholder, line, column, confidence })) };

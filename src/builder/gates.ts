@@ -28,8 +28,8 @@ export interface BuilderGates {
   decodeContent(bytes: Uint8Array): { binary: false; encoding: Encoding; text: string; lineCount: number } | { binary: true; encoding: Encoding; detail: string };
   /** The same decision as {@link decodeContent} without the text (indexing needs only the verdict). */
   classifyContent(bytes: Uint8Array): { binary: false; encoding: Encoding; lineCount: number } | { binary: true; encoding: Encoding; detail: string };
-  /** Secret findings in text. */
-  scanSecrets(text: string): GateFinding[];
+  /** Secret findings in text; `utf8`, when given, is exactly the text's UTF-8 (saves encoding it again). */
+  scanSecrets(text: string, utf8?: Uint8Array): GateFinding[];
   /** Redacts every finding with stable placeholders. */
   redactSecrets(text: string): GateRedaction;
   /** Token count of a text. */

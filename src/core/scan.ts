@@ -79,17 +79,18 @@ export function scanSecretBytes(input: string | Uint8Array, expectedRules: numbe
 }
 
 /**
- * Scans a string and returns its matches as packed u32 records, `n = length / 7` of them: rule
+ * Scans a string (given `utf8`, exactly its UTF-8 bytes, those are scanned) and returns its matches as packed u32 records, `n = length / 7` of them: rule
  * index, UTF-16 start, UTF-16 end and confidence (1 high) at `4k`; the line and column of the start
  * at `4n + 2k`; and at `6n + k` what the core saw of the value for the placeholder check (see
  * `isPlaceholderHinted`). The core works positions out over the bytes it already holds (an ASCII
  * text, as many bytes as code units, needs no offset mapping), so the host never walks the string
  * and makes no object per match.
  */
-export function scanSecretRecords(text: string, expectedRules: number): Uint32Array {
+export function scanSecretRecords(text: string, expectedRules: number, utf8?: Uint8Array): Uint32Array {
   return withCore((core) => {
     checkRules(core, expectedRules);
-    const { ptr, len } = core.writeString(text);
+    // Bytes the caller already holds as the text's UTF-8 are copied, not encoded again.
+    const { ptr, len } = utf8 === undefined ? core.writeString(text) : { ptr: core.writeBytes(utf8), len: utf8.byteLength };
     const n = core.raw.secretScan(ptr, len);
     if (n === 0) return new Uint32Array(0);
     const out = core.view(core.raw.secretPositions(n, len !== text.length ? 1 : 0), n * 28);

@@ -57,11 +57,12 @@ function enabledRules(options: ScanOptions): ((index: number) => boolean) | unde
 }
 
 /**
- * The scan pipeline shared by {@link scanSecrets} and redaction: core scan, host filters, user
+ * The scan pipeline shared by {@link scanSecrets} and redaction (`utf8`: the text's UTF-8 bytes
+ * when the caller holds them, so they are not encoded again; they must be exactly that): core scan, host filters, user
  * rules, then overlapping matches merged into one finding (union of spans, highest-priority rule,
  * high confidence if any part is high) so a redaction never leaves part of a secret behind.
  */
-export function findSecrets(text: string, options: ScanOptions = {}): SecretFinding[] {
+export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint8Array): SecretFinding[] {
   if (typeof text !== 'string') throw invalidParams('text', 'must be a string.');
   if (options === null || typeof options !== 'object') throw invalidParams('options', 'must be an object.');
   if (options.mediumConfidence !== undefined && options.mediumConfidence !== 'redact' && options.mediumConfidence !== 'refuse') {
@@ -70,7 +71,7 @@ export function findSecrets(text: string, options: ScanOptions = {}): SecretFind
   const enabled = enabledRules(options);
   const userRules = options.extraRules === undefined ? NO_USER_RULES : compileUserRules(options.extraRules);
   // Offsets come back in UTF-16 code units, with the line and column of each start.
-  const records = scanSecretRecords(text, RULES.length);
+  const records = scanSecretRecords(text, RULES.length, utf8);
   const n = records.length / 7;
 
   const candidates: Candidate[] = [];
