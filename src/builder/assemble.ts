@@ -122,7 +122,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
   // `textHash`: SHA-256 of the text's UTF-8 when that is exactly the bytes hashed (text given as a
   // string, or bytes that decoded as UTF-8 without a BOM, which round-trip byte for byte), so a
   // block carrying the whole text reuses the hash instead of hashing the file a second time.
-  const prepared = new Map<string, { text: string; hash: string; textHash: string | null; encoding: Encoding; byteSize: number; lineCount: number; current: boolean; clean: boolean }>();
+  const prepared = new Map<string, { text: string; utf8: Uint8Array | null; hash: string; textHash: string | null; encoding: Encoding; byteSize: number; lineCount: number; current: boolean; clean: boolean }>();
   const kept: Candidate[] = [];
   const intentOnly = input.purpose === 'intent';
   // Two passes so that every candidate's bytes are hashed in one batched call into the core: the
@@ -203,7 +203,8 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     if (!current) notes.push(`index stale for ${c.path}: hash updated from the filesystem read (${c.file.hash.slice(0, 12)}… → ${bytesHash.slice(0, 12)}…)`);
     // Secrets: decide on the whole file before anything is built from it.
     // A file that decoded as UTF-8 without a BOM is its own UTF-8: scanned as read.
-    const findings = gates.scanSecrets(text, roundTrips && typeof raw !== 'string' ? raw : undefined);
+    const utf8 = roundTrips && typeof raw !== 'string' ? raw : null;
+    const findings = gates.scanSecrets(text, utf8 ?? undefined);
     const high = findings.filter((f) => f.confidence === 'high');
     const medium = findings.filter((f) => f.confidence === 'medium');
     const where = (list: typeof findings): string => list.map((f) => `${f.ruleId} at ${f.line}:${f.column}`).join(', ');
@@ -218,7 +219,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
       exclude(c.path, 'secret_risk', `${list.length} finding(s): ${where(list)}`, info);
       continue;
     }
-    prepared.set(c.path, { text, hash: bytesHash, textHash: roundTrips ? bytesHash : null, encoding, byteSize, lineCount, current, clean: findings.length === 0 });
+    prepared.set(c.path, { text, utf8, hash: bytesHash, textHash: roundTrips ? bytesHash : null, encoding, byteSize, lineCount, current, clean: findings.length === 0 });
     kept.push(c);
   }
   if (held !== undefined) throw held;
@@ -247,7 +248,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     }
     return out.text;
   };
-  const tokensOf = (title: string, content: string): number => gates.countBlockTokens(title, content).tokens;
+  const tokensOf = (title: string, content: string, utf8?: Uint8Array): number => gates.countBlockTokens(title, content, utf8).tokens;
   const single = (content: string, title: string) => new Map<SlicingLevel, Variant>([['FULL_FILE', { content, tokens: tokensOf(title, content) }]]);
 
   // ---- Step 3: blocks by priority.
@@ -277,7 +278,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     for (const [level, raw] of availableSlices(r, p.text, p.lineCount, p.current)) {
       // The whole file was scanned in step 1; a clean file's full text needs no second pass.
       const content = level === 'FULL_FILE' && p.clean ? raw : safe(raw, r.path);
-      const variant: Variant = { content, tokens: tokensOf(r.path, content) };
+      const variant: Variant = { content, tokens: tokensOf(r.path, content, content === p.text && p.utf8 !== null ? p.utf8 : undefined) };
       if (content === p.text && p.textHash !== null) variant.contentHash = p.textHash;
       variants.set(level, variant);
     }

@@ -58,7 +58,7 @@ export async function createBuilderGates(input: Pick<BuildContextInput, 'sandbox
       return { text: r.text, redactions: r.redactions.map(({ ruleId, placeholder, line, column, confidence }) => ({ ruleId, placeholder, line, column, confidence })) };
     },
     countTokens: count,
-    countBlockTokens: exact ? (title, content) => count(`${title}\n${content}`) : (title, content) => estimateBlockTokens(title, content, { encoding }),
+    countBlockTokens: exact ? (title, content) => count(`${title}\n${content}`) : (title, content, utf8) => estimateBlockTokens(title, content, { encoding }, utf8),
     versions: {
       tokenizer: exact ? `exact:${encoding} (js-tiktoken)` : `${ESTIMATOR_ID}:${encoding}`,
       secretRules: RULESET_VERSION,

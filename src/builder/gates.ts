@@ -34,8 +34,11 @@ export interface BuilderGates {
   redactSecrets(text: string): GateRedaction;
   /** Token count of a text. */
   countTokens(text: string): TokenCount;
-  /** Token count of a block: its title, a newline, then its content (as `countTokens` would count that text). */
-  countBlockTokens(title: string, content: string): TokenCount;
+  /**
+   * Token count of a block: its title, a newline, then its content (as `countTokens` would count
+   * that text). `utf8`, when given, is exactly the content's UTF-8.
+   */
+  countBlockTokens(title: string, content: string, utf8?: Uint8Array): TokenCount;
   /** Identifies the gates' versions for the config fingerprint (ruleset, estimator). */
   readonly versions: Record<string, string>;
 }

@@ -56,13 +56,18 @@ export class Core {
    * Encodes strings one after another into the input window, as the UTF-8 of their concatenation
    * when no part ends in a high surrogate that the next part's low surrogate would pair with (the
    * caller's guarantee), without building that string: concatenating a large text to a short one
-   * makes the engine copy the whole text to flatten it. Returns the address and the byte length.
+   * makes the engine copy the whole text to flatten it. `second` may also be given as its UTF-8
+   * bytes, which are copied. Returns the address and the byte length.
    */
-  writeStrings(first: string, second: string): { ptr: number; len: number } {
-    const cap = (first.length + second.length) * 3;
+  writeStrings(first: string, second: string | Uint8Array): { ptr: number; len: number } {
+    const cap = first.length * 3 + (typeof second === 'string' ? second.length * 3 : second.byteLength);
     const ptr = this.#exports.ioInput(cap);
     const view = new Uint8Array(this.#memory.buffer, ptr, cap);
     const a = encoder.encodeInto(first, view).written;
+    if (typeof second !== 'string') {
+      view.set(second, a);
+      return { ptr, len: a + second.byteLength };
+    }
     const b = encoder.encodeInto(second, view.subarray(a)).written;
     return { ptr, len: a + b };
   }

@@ -36,14 +36,15 @@ export function estimateTokens(text: string, options: EncodingOptions = {}): Tok
 /**
  * `estimateTokens(\`${title}\n${content}\`)` (a context block as the builder counts it) without
  * building that string: the two parts are encoded straight into the core's window. Same count.
+ * `utf8`, when given, is exactly the content's UTF-8 and is copied instead of encoding the content.
  */
-export function estimateBlockTokens(title: string, content: string, options: EncodingOptions = {}): TokenCount {
+export function estimateBlockTokens(title: string, content: string, options: EncodingOptions = {}, utf8?: Uint8Array): TokenCount {
   requireText(title);
   requireText(content);
   const encoding = resolveEncoding(options.encoding);
   const tokens = withCore((core) => {
     // The newline ends the first part, so no surrogate pair can straddle the two.
-    const { ptr, len } = core.writeStrings(`${title}\n`, content);
+    const { ptr, len } = core.writeStrings(`${title}\n`, utf8 ?? content);
     return core.raw.tokensEstimate(ptr, len, ENC_CODE[encoding]) >>> 0;
   });
   if (tokens === 0xffffffff) {

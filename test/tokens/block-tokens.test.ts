@@ -15,7 +15,10 @@ describe('estimateBlockTokens', () => {
     const text = fc.array(piece, { maxLength: 60 }).map((parts) => parts.join(''));
     fc.assert(
       fc.property(text, text, fc.constantFrom('o200k_base' as const, 'cl100k_base' as const), (title, content, encoding) => {
-        expect(estimateBlockTokens(title, content, { encoding })).toEqual(estimateTokens(`${title}\n${content}`, { encoding }));
+        const whole = estimateTokens(`${title}\n${content}`, { encoding });
+        expect(estimateBlockTokens(title, content, { encoding })).toEqual(whole);
+        // The content given as its UTF-8 bytes (lone surrogates encode as U+FFFD either way).
+        expect(estimateBlockTokens(title, content, { encoding }, new TextEncoder().encode(content))).toEqual(whole);
       }),
       { numRuns: 2000 },
     );
