@@ -110,12 +110,12 @@ export async function nodeSection({ time, fmt }) {
   // serialising remembered). "After an edit" changes one field of reasoning before each call.
   const FRESH_BATCH = 10;
   // (3 warm-up + ITERATIONS timed batches of FRESH_BATCH calls.)
-  const pool = () => Array.from({ length: FRESH_BATCH * (3 + ITERATIONS) }, () => cloneContext(ctx));
-  const freshForSerialise = pool();
-  const freshForSize = pool();
-  const freshForTightSize = pool();
+  // Each such row makes its pool just before it runs and drops it after (and the heap is collected
+  // before every row): the three pools held from the start (~1,000 copies and what serialising
+  // or checking them kept) made every row, Diff capture included, pay for collecting them.
+  let copies = [];
   let nextFresh = 0;
-  const freshCopy = (copies) => {
+  const freshCopy = () => {
     if (nextFresh >= copies.length) throw new Error('bench: ran out of never-seen copies');
     return copies[nextFresh++];
   };
@@ -137,9 +137,9 @@ export async function nodeSection({ time, fmt }) {
       20,
       'Serialise (JSON)',
     ],
-    'Serialise, first call on a context': [() => serializeContext(freshCopy(freshForSerialise)), FRESH_BATCH, 'Serialise (JSON)'],
-    'Size check, first call on a context': [() => checker.check(freshCopy(freshForSize)), FRESH_BATCH, 'Size check'],
-    'Size check, first call, limits at the sizes': [() => tightChecker.check(freshCopy(freshForTightSize)), FRESH_BATCH, 'Size check'],
+    'Serialise, first call on a context': [() => serializeContext(freshCopy()), FRESH_BATCH, 'Serialise (JSON)', true],
+    'Size check, first call on a context': [() => checker.check(freshCopy()), FRESH_BATCH, 'Size check', true],
+    'Size check, first call, limits at the sizes': [() => tightChecker.check(freshCopy()), FRESH_BATCH, 'Size check', true],
   };
   // What the platform itself takes for the nearest plain operation on the same data, timed in the
   // same run: these move with the machine as ctxgate's rows do, so the last column compares across
@@ -154,9 +154,12 @@ export async function nodeSection({ time, fmt }) {
   const nativeUs = {};
   for (const [name, [, fn, batch]] of Object.entries(native)) nativeUs[name] = await perCall(time, fn, batch);
   const rows = [];
-  for (const [name, [fn, batch, specName = name]] of Object.entries(ops)) {
+  for (const [name, [fn, batch, specName = name, fresh = false]] of Object.entries(ops)) {
     nextFresh = 0;
+    copies = fresh ? Array.from({ length: FRESH_BATCH * (3 + ITERATIONS) }, () => cloneContext(ctx)) : [];
+    globalThis.gc?.();
     const us = await perCall(time, fn, batch);
+    copies = [];
     const spec = SPEC[specName];
     const floor = native[specName];
     const floorCells = floor === undefined ? ['—', '—'] : [`${floor[0]} ${fmt.ms(nativeUs[specName] / 1000)}`, fmt.ratio(us / nativeUs[specName])];
@@ -170,7 +173,7 @@ export async function nodeSection({ time, fmt }) {
     notes: [
       'The spec\'s figures are fixed numbers from an unnamed machine; the last two columns time the nearest plain platform operation on the same context in the same run (what ctxgate does on top: validation, RFC 8785 order, permissions-safe copies), so they compare across machines.',
       'Serialise validates the context (the zod schema + the JSON-safety walk) and writes RFC 8785 text. A namespace not known to be unchanged is checked, recorded and written in one walk (src/store/namespace-pass.ts): the JSON-safety rules and the namespace\'s zod schema, compiled once into a plan read off the schema\'s own definition (src/store/schema-plan.ts; what it does not recognise is asked of zod), a flat record of the namespace, and a copy with members in RFC 8785 order written by the native JSON.stringify, long strings with nothing to escape spliced in rather than passed through it. Anything the walk is not sure about (a failed check, an array-index member name, a lone surrogate, a toJSON) sends the whole context through zod, the JSON-safety walk and src/fingerprint/canonicalize.ts as before, which accept it or report the same error. Per context object it remembers, for each namespace, that it passed and its text; a later call first proves each namespace unchanged with one allocation-free walk against its flat record (src/store/json-tape.ts) and redoes the work only for namespaces that changed. Contexts are mutable plain objects, so nothing is trusted by identity: in-place edits are always seen.',
-      'Serialise, first call: a copy never serialised before each time, so every namespace is checked, recorded and written (and the record and text kept). After an edit: reasoning.summary changes before each call, so reasoning is checked and written again and the six other namespaces are reused.',
+      'Serialise, first call: a copy never serialised before each time, so every namespace is checked, recorded and written (and the record and text kept). Each first-call row makes its own pool of copies just before it runs and drops it after, and the heap is collected before every row, so no row is timed collecting another row\'s copies. After an edit: reasoning.summary changes before each call, so reasoning is checked and written again and the six other namespaces are reused.',
       'Deserialise parses with the native JSON.parse, then checks each namespace in one walk (src/store/namespace-pass.ts in check-only mode: the JSON-safety rules and the schema together, recording the namespace\'s flat record so a save right after the load reuses it); anything that walk is not sure about goes through the JSON-safety walk and zod, which accept it or report the same error.',
       'Clone walks the JSON data directly (no structuredClone byte round trip).',
       'Diff capture proves each field unchanged against a flat record of the baseline field (one walk, no allocation; a namespace whose fields all match carries over whole); only changed fields are diffed: arrays item by item, where an item still equal to the baseline item at its position (proven by that item\'s record) reuses its text, copy and record, so only new or changed items are written, copied and recorded for the next baseline. Here every capture sees one field changed (an intent added or removed).',
