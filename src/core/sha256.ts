@@ -45,15 +45,16 @@ export function sha256HexSync(input: HashInput): string {
  * Lowercase hex SHA-256 of many inputs in batched calls into the core (the builder hashes a whole
  * project this way). Synchronous: needs the core loaded.
  *
- * Inputs go in groups of about {@link SHA256_CHUNK} bytes (an input larger than that alone), not
- * all in one call: an engine runs a WebAssembly function in its baseline tier until its optimised
- * code is ready and swaps it in only between calls, so one call over a whole project would run
- * entirely in the slow tier (282 ms against 90 ms for 39 MiB, cold, in Node). Groups also keep
- * the core's input window, and so its memory, at about one group instead of the whole project.
+ * Inputs go in groups that start at 64 KiB and double up to 16 MiB (an input larger than its
+ * group goes alone), not all in one call: an engine runs a WebAssembly function in its baseline
+ * tier until its optimised code is ready and swaps that in only between calls, so one call over a
+ * whole project ran entirely in the slow tier (282 ms against about 90 ms for 39 MiB, cold, in
+ * Node). Groups also keep the core's input window, and so its memory, below the project's size.
  */
 export function sha256ManySync(inputs: readonly HashInput[]): string[] {
   const out: string[] = [];
   let from = 0;
+  let limit = FIRST_GROUP;
   while (from < inputs.length) {
     // Capacity: strings encode to at most 3 bytes per UTF-16 unit.
     let capacity = 0;
@@ -61,15 +62,24 @@ export function sha256ManySync(inputs: readonly HashInput[]): string[] {
     while (to < inputs.length) {
       const x = inputs[to]!;
       const size = typeof x === 'string' ? x.length * 3 : x.byteLength;
-      if (to > from && capacity + size > SHA256_CHUNK) break;
+      if (to > from && capacity + size > limit) break;
       capacity += size;
       to++;
     }
     for (const digest of hashGroup(inputs, from, to, capacity)) out.push(digest);
     from = to;
+    limit = Math.min(limit * 2, LAST_GROUP);
   }
   return out;
 }
+
+/** Bytes in the first group of {@link sha256ManySync}: small, so the engine soon has optimised code. */
+const FIRST_GROUP = 1 << 16;
+/**
+ * Largest group of {@link sha256ManySync}: groups double up to this size, because the four lanes
+ * are busy only while a group has inputs left to hand out, and each group ends with one lane.
+ */
+const LAST_GROUP = 1 << 24;
 
 /** Hashes inputs [from, to) in one call into the core. */
 function hashGroup(inputs: readonly HashInput[], from: number, to: number, capacity: number): string[] {

@@ -129,13 +129,14 @@ describe('sha256ManySync on mixed batches', () => {
     for (const batch of batches) expect(sha256ManySync(batch)).toEqual(batch.map(nodeSha));
   });
 
-  it('across the 1 MiB groups it hashes in: exact fills, one byte over, strings, 70,000 tiny inputs', () => {
+  it('across the groups it hashes in (64 KiB doubling to 16 MiB): fills, one byte over, strings, 70,000 tiny inputs', () => {
     const MiB = 1 << 20;
     const batches: (Uint8Array | string)[][] = [
       [bytes(MiB / 2, 1), bytes(MiB / 2, 2), bytes(1, 3)],
       [bytes(MiB - 1, 4), bytes(1, 5), bytes(1, 6), bytes(MiB + 1, 7), bytes(0, 8)],
       ['é'.repeat(MiB / 6), 'x'.repeat(MiB / 3), bytes(10, 9), '😀'.repeat(1000)],
       Array.from({ length: 70_000 }, (_, i) => bytes(i % 17, i + 1)),
+      [bytes(65_535, 10), bytes(1, 11), bytes(1, 12), bytes(131_072, 13), bytes(17 * MiB, 14), bytes(3, 15)],
     ];
     for (const batch of batches) expect(sha256ManySync(batch)).toEqual(batch.map(nodeSha));
   });
