@@ -79,7 +79,8 @@ export function scanSecretBytes(input: string | Uint8Array, expectedRules: numbe
 }
 
 /**
- * Scans a string (given `utf8`, exactly its UTF-8 bytes, those are scanned) and returns its matches as packed u32 records, `n = length / 7` of them: rule
+ * Scans a string (or `utf8`, when given: exactly the string's UTF-8 bytes, copied rather than
+ * encoded again) and returns its matches as packed u32 records, `n = length / 7` of them: rule
  * index, UTF-16 start, UTF-16 end and confidence (1 high) at `4k`; the line and column of the start
  * at `4n + 2k`; and at `6n + k` what the core saw of the value for the placeholder check (see
  * `isPlaceholderHinted`). The core works positions out over the bytes it already holds (an ASCII
