@@ -75,10 +75,22 @@ const inputSchema = z.object({
   createdAt: z.string().datetime({ offset: true }).optional(),
 });
 
+/**
+ * Inputs this module returned: zod's parsed copies, which ctxgate never hands to other code, so
+ * they cannot have changed since. An in-thread engine gets the very copy `buildContext` validated
+ * and need not validate it again (a large project's input took 25-50 ms each time); anything else,
+ * a caller's own object or one that crossed to a worker, is validated.
+ */
+const validated = new WeakSet<object>();
+
 /** Validates a builder input; throws INVALID_PARAMS naming the first bad field. */
 export function validateBuildInput(value: unknown): BuildContextInput {
+  if (typeof value === 'object' && value !== null && validated.has(value)) return value as BuildContextInput;
   const result = inputSchema.safeParse(value);
-  if (result.success) return result.data as BuildContextInput;
+  if (result.success) {
+    validated.add(result.data);
+    return result.data as BuildContextInput;
+  }
   const issue = result.error.issues[0]!;
   const field = issue.path.length ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : 'input';
   throw invalidParams(field, issue.message, { issues: result.error.issues.slice(0, 10).map((i) => ({ path: i.path.map(String), message: i.message })) });
