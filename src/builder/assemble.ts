@@ -11,7 +11,7 @@ import { decideBudget } from '../tokens/limits.ts';
 import { establishCandidates, type Candidate } from './candidates.ts';
 import { countLines } from './lines.ts';
 import type { BuilderGates } from './gates.ts';
-import { derivedUuid } from './ids.ts';
+import { derivedUuid, derivedUuids } from './ids.ts';
 import { projectIndexFingerprint } from './project-index.ts';
 import { rankCandidates, type Ranked } from './rank.ts';
 import { REDUCTION_ORDER, availableSlices } from './slicing.ts';
@@ -418,7 +418,8 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
   const fresh = sha256ManySync(unhashed.map((b) => b.content));
   let nextFresh = 0;
   const contentHashes = blocksNoId.map((b) => b.knownHash ?? fresh[nextFresh++]!);
-  const blocks: ContextBlock[] = blocksNoId.map(({ knownHash: _, ...b }, i) => ({ blockId: derivedUuid('block', b.blockType, b.priority, b.title, contentHashes[i]!), ...b }));
+  const blockIds = derivedUuids(blocksNoId.map((b, i) => ['block', b.blockType, b.priority, b.title, contentHashes[i]!]));
+  const blocks: ContextBlock[] = blocksNoId.map(({ knownHash: _, ...b }, i) => ({ blockId: blockIds[i]!, ...b }));
 
   const includedFiles = liveList
     .filter((w) => w.ranked)
