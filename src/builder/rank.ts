@@ -39,13 +39,16 @@ export function rankCandidates(candidates: readonly Candidate[], hashOf: (c: Can
   scored.sort(compareRanked);
   // Walk in rank order; a later candidate whose content an earlier one already carries is penalised.
   const seen = new Set<string>();
+  let penalised = false;
   for (const r of scored) {
     const h = hashOf(r);
     if (seen.has(h)) {
       r.penalties.duplicate = DUPLICATE_PENALTY;
       r.score -= DUPLICATE_PENALTY;
+      penalised = true;
     }
     seen.add(h);
   }
-  return scored.sort(compareRanked);
+  // Only a penalty can change the order (the sort is stable and total).
+  return penalised ? scored.sort(compareRanked) : scored;
 }
