@@ -631,9 +631,10 @@ const targets = new Array<u64>();
  * input window), in the terms of the JavaScript string that TextEncoder turned into those bytes:
  * after the records, two u32 per record, the 1-based line (lines end at `\n`) and column (UTF-16
  * code units) of its start, then one u32 per record, its value's flags (see valueFlags); and, when
- * `utf16` is set, the records' start and end rewritten as UTF-16 offsets. Every byte that is not a UTF-8 continuation byte is one code unit, and a 4-byte sequence
- * is two. Records come in keyword order, not offset order, so their boundaries are sorted first; one
- * forward pass to the last of them then counts 16 bytes at a time. Returns the output window's address.
+ * `utf16` is set, the records' start and end rewritten as UTF-16 offsets. Every byte that is not a
+ * UTF-8 continuation byte is one code unit, and a 4-byte sequence is two. Records come in keyword
+ * order, not offset order, so their boundaries are sorted first; one forward pass to the last of
+ * them then counts 16 bytes at a time. Returns the output window's address.
  */
 export function secretPositions(count: i32, utf16: i32): usize {
   const out = ioOutput();
