@@ -26,32 +26,40 @@ export function utf8Validate(ptr: usize, len: usize): i32 {
   let i: usize = 0;
   let count: i32 = 0;
   while (i < len) {
-    const b0 = <u32>load<u8>(ptr + i);
-    if (b0 < 0x80) {
-      i++;
-    } else if (b0 >= 0xc2 && b0 <= 0xdf) {
-      if (i + 1 >= len || !cont(ptr + i + 1)) return -(<i32>i + 1);
-      i += 2;
-    } else if (b0 >= 0xe0 && b0 <= 0xef) {
-      if (i + 2 >= len) return -(<i32>i + 1);
-      const b1 = <u32>load<u8>(ptr + i + 1);
-      const lo: u32 = b0 == 0xe0 ? 0xa0 : 0x80;
-      const hi: u32 = b0 == 0xed ? 0x9f : 0xbf;
-      if (b1 < lo || b1 > hi || !cont(ptr + i + 2)) return -(<i32>i + 1);
-      i += 3;
-    } else if (b0 >= 0xf0 && b0 <= 0xf4) {
-      if (i + 3 >= len) return -(<i32>i + 1);
-      const b1 = <u32>load<u8>(ptr + i + 1);
-      const lo: u32 = b0 == 0xf0 ? 0x90 : 0x80;
-      const hi: u32 = b0 == 0xf4 ? 0x8f : 0xbf;
-      if (b1 < lo || b1 > hi || !cont(ptr + i + 2) || !cont(ptr + i + 3)) return -(<i32>i + 1);
-      i += 4;
-    } else {
-      return -(<i32>i + 1);
-    }
+    const n = utf8SequenceLength(ptr + i, len - i);
+    if (n == 0) return -(<i32>i + 1);
+    i += n;
     count++;
   }
   return count;
+}
+
+/**
+ * Length in bytes (1 to 4) of the well-formed UTF-8 sequence at `p`, of which `avail` bytes are
+ * there to read; 0 if it is malformed or cut short (RFC 3629: no overlongs, no surrogates, nothing
+ * above U+10FFFF). Shared by utf8Validate and the content gate's pass (text.ts).
+ */
+// @ts-ignore: decorator
+@inline
+export function utf8SequenceLength(p: usize, avail: usize): usize {
+  const b0 = <u32>load<u8>(p);
+  if (b0 < 0x80) return 1;
+  if (b0 >= 0xc2 && b0 <= 0xdf) return avail >= 2 && cont(p + 1) ? 2 : 0;
+  if (b0 >= 0xe0 && b0 <= 0xef) {
+    if (avail < 3) return 0;
+    const b1 = <u32>load<u8>(p, 1);
+    const lo: u32 = b0 == 0xe0 ? 0xa0 : 0x80;
+    const hi: u32 = b0 == 0xed ? 0x9f : 0xbf;
+    return b1 >= lo && b1 <= hi && cont(p + 2) ? 3 : 0;
+  }
+  if (b0 >= 0xf0 && b0 <= 0xf4) {
+    if (avail < 4) return 0;
+    const b1 = <u32>load<u8>(p, 1);
+    const lo: u32 = b0 == 0xf0 ? 0x90 : 0x80;
+    const hi: u32 = b0 == 0xf4 ? 0x8f : 0xbf;
+    return b1 >= lo && b1 <= hi && cont(p + 2) && cont(p + 3) ? 4 : 0;
+  }
+  return 0;
 }
 
 // @ts-ignore: decorator

@@ -7,6 +7,7 @@
 //
 // Control characters, as the gate counts them (on code points of the decoded text): U+0000-0008,
 // U+000E-001A, U+001C-001F, U+007F-009F and U+FFFD. Tab, LF, VT, FF, CR and ESC are text.
+import { utf8SequenceLength } from './checksum';
 import { outReserve } from './io';
 
 /** Result word 0: the bytes are well-formed UTF-8 with no NUL. */
@@ -66,33 +67,16 @@ export function textFacts(ptr: usize, len: usize): u32 {
         continue;
       }
       high = 1;
-      if (b0 >= 0xc2 && b0 <= 0xdf) {
-        if (i + 1 >= len || !cont(ptr + i + 1)) return finish(out, INVALID, 0, 0, 0, 0);
-        // U+0080..U+009F (C1 controls) are C2 80 .. C2 9F.
-        if (b0 == 0xc2 && <u32>load<u8>(ptr + i + 1) <= 0x9f) controls++;
-        units++;
-        i += 2;
-      } else if (b0 >= 0xe0 && b0 <= 0xef) {
-        if (i + 2 >= len) return finish(out, INVALID, 0, 0, 0, 0);
-        const b1 = <u32>load<u8>(ptr + i + 1);
-        const lo: u32 = b0 == 0xe0 ? 0xa0 : 0x80;
-        const hi: u32 = b0 == 0xed ? 0x9f : 0xbf;
-        if (b1 < lo || b1 > hi || !cont(ptr + i + 2)) return finish(out, INVALID, 0, 0, 0, 0);
-        // U+FFFD is EF BF BD.
-        if (b0 == 0xef && b1 == 0xbf && <u32>load<u8>(ptr + i + 2) == 0xbd) controls++;
-        units++;
-        i += 3;
-      } else if (b0 >= 0xf0 && b0 <= 0xf4) {
-        if (i + 3 >= len) return finish(out, INVALID, 0, 0, 0, 0);
-        const b1 = <u32>load<u8>(ptr + i + 1);
-        const lo: u32 = b0 == 0xf0 ? 0x90 : 0x80;
-        const hi: u32 = b0 == 0xf4 ? 0x8f : 0xbf;
-        if (b1 < lo || b1 > hi || !cont(ptr + i + 2) || !cont(ptr + i + 3)) return finish(out, INVALID, 0, 0, 0, 0);
-        units += 2; // a surrogate pair
-        i += 4;
-      } else {
-        return finish(out, INVALID, 0, 0, 0, 0);
+      const n = utf8SequenceLength(ptr + i, len - i);
+      if (n == 0) return finish(out, INVALID, 0, 0, 0, 0);
+      // U+0080..U+009F (C1 controls) are C2 80 .. C2 9F; U+FFFD is EF BF BD.
+      if (n == 2) {
+        if (b0 == 0xc2 && <u32>load<u8>(ptr + i, 1) <= 0x9f) controls++;
+      } else if (n == 3) {
+        if (b0 == 0xef && <u32>load<u8>(ptr + i, 1) == 0xbf && <u32>load<u8>(ptr + i, 2) == 0xbd) controls++;
       }
+      units += n == 4 ? 2 : 1; // a 4-byte sequence is a surrogate pair
+      i += n;
     }
   }
   return finish(out, VALID, units, controls, newlines, high);
@@ -105,10 +89,4 @@ function finish(out: usize, status: u32, units: u32, controls: u32, newlines: u3
   store<u32>(out, newlines, 12);
   store<u32>(out, high, 16);
   return status;
-}
-
-// @ts-ignore: decorator
-@inline
-function cont(p: usize): bool {
-  return (<u32>load<u8>(p) & 0xc0) == 0x80;
 }
