@@ -91,7 +91,7 @@ export function scanSecretRecords(text: string, expectedRules: number, utf8?: Ui
   return withCore((core) => {
     checkRules(core, expectedRules);
     // Bytes the caller already holds as the text's UTF-8 are copied, not encoded again.
-    const { ptr, len } = utf8 === undefined ? core.writeString(text) : { ptr: core.writeBytes(utf8), len: utf8.byteLength };
+    const { ptr, len } = core.writeInput(utf8 ?? text);
     const n = core.raw.secretScan(ptr, len);
     if (n === 0) return new Uint32Array(0);
     const out = core.view(core.raw.secretPositions(n, len !== text.length ? 1 : 0), n * 28);

@@ -41,6 +41,14 @@ export function sha256HexSync(input: HashInput): string {
   return toHex(sha256BytesSync(input));
 }
 
+/** Bytes in the first group of {@link sha256ManySync}: small, so the engine soon has optimised code. */
+const FIRST_GROUP = 1 << 16;
+/**
+ * Largest group of {@link sha256ManySync}: groups double up to this size, because the four lanes
+ * are busy only while a group has inputs left to hand out, and each group ends with one lane.
+ */
+const LAST_GROUP = 1 << 24;
+
 /**
  * Lowercase hex SHA-256 of many inputs in batched calls into the core (the builder hashes a whole
  * project this way). Synchronous: needs the core loaded.
@@ -72,14 +80,6 @@ export function sha256ManySync(inputs: readonly HashInput[]): string[] {
   }
   return out;
 }
-
-/** Bytes in the first group of {@link sha256ManySync}: small, so the engine soon has optimised code. */
-const FIRST_GROUP = 1 << 16;
-/**
- * Largest group of {@link sha256ManySync}: groups double up to this size, because the four lanes
- * are busy only while a group has inputs left to hand out, and each group ends with one lane.
- */
-const LAST_GROUP = 1 << 24;
 
 /** Hashes inputs [from, to) in one call into the core. */
 function hashGroup(inputs: readonly HashInput[], from: number, to: number, capacity: number): string[] {

@@ -1,7 +1,7 @@
 import { CtxgateError } from '../errors.ts';
 import type { TokenCount } from '../tokens/counter.ts';
 import { requireText, resolveEncoding, type EncodingOptions, type TokenEncoding } from '../tokens/encoding.ts';
-import { withCore } from './core.ts';
+import { withCore, type Core } from './core.ts';
 
 /** Id of the estimator model; recorded in every estimate (`ctxgate-est/1:o200k_base`). */
 export const ESTIMATOR_ID = 'ctxgate-est/1';
@@ -23,14 +23,7 @@ export function estimateTokens(text: string, options: EncodingOptions = {}): Tok
   requireText(text);
   const encoding = resolveEncoding(options.encoding);
   if (text.length === 0) return { tokens: 0, exact: false, encoder: estimatorEncoder(encoding) };
-  const tokens = withCore((core) => {
-    const { ptr, len } = core.writeInput(text);
-    return core.raw.tokensEstimate(ptr, len, ENC_CODE[encoding]) >>> 0;
-  });
-  if (tokens === 0xffffffff) {
-    throw new CtxgateError('CORE_FAILURE', `The loaded core does not know encoding ${encoding}; load the .wasm that ships with this version of ctxgate.`);
-  }
-  return { tokens, exact: false, encoder: estimatorEncoder(encoding) };
+  return estimateWindow(encoding, (core) => core.writeInput(text));
 }
 
 /**
@@ -41,10 +34,14 @@ export function estimateTokens(text: string, options: EncodingOptions = {}): Tok
 export function estimateBlockTokens(title: string, content: string, options: EncodingOptions = {}, utf8?: Uint8Array): TokenCount {
   requireText(title);
   requireText(content);
-  const encoding = resolveEncoding(options.encoding);
+  // The newline ends the first part, so no surrogate pair can straddle the two.
+  return estimateWindow(resolveEncoding(options.encoding), (core) => core.writeStrings(`${title}\n`, utf8 ?? content));
+}
+
+/** Runs the core's estimator over what `write` put in the input window. */
+function estimateWindow(encoding: TokenEncoding, write: (core: Core) => { ptr: number; len: number }): TokenCount {
   const tokens = withCore((core) => {
-    // The newline ends the first part, so no surrogate pair can straddle the two.
-    const { ptr, len } = core.writeStrings(`${title}\n`, utf8 ?? content);
+    const { ptr, len } = write(core);
     return core.raw.tokensEstimate(ptr, len, ENC_CODE[encoding]) >>> 0;
   });
   if (tokens === 0xffffffff) {

@@ -153,7 +153,7 @@ function countFrom(tape: JsonTape, at: number): number {
         continue;
       }
       written++;
-      counted += exact ? memberNameBytes(name) : MAX_BYTES_PER_UNIT * name.length + 2;
+      counted += exact ? memberNameBytes(name) : stringBytes(name);
       if (typeof member === 'string') {
         counted += stringBytes(member);
         at++;
