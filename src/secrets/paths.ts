@@ -1,4 +1,4 @@
-import ignore from 'ignore';
+import ignore, { type Ignore } from 'ignore';
 import { invalidParams } from '../errors.ts';
 import type { ExclusionReason } from './reasons.ts';
 
@@ -65,24 +65,35 @@ const SLASH_OR_DOT_LOOKALIKE = /[\u2215\u2044\u29f8\u2216\u29f5\u29f9\u3002\uff6
 export function normalizeProjectPath(path: string): NormalizedPath {
   if (typeof path !== 'string' || path.length === 0) return { ok: false, detail: 'empty path' };
   let ascii = true;
+  let percent = false;
+  // Already in normal form: no empty, `.` or `..` segment (a final empty one is a trailing `/`).
+  // The builder normalises every path of a project several times, mostly paths it normalised
+  // before, so those skip the split and join.
+  let plain = true;
+  let segmentStart = 0;
   for (let i = 0; i < path.length; i++) {
     const c = path.charCodeAt(i);
     if (c < 0x20 || c === 0x7f) return { ok: false, detail: c === 0 ? 'NUL character in path' : 'control character in path' };
     if (c === 0x5c) return { ok: false, detail: 'backslash in path; use / separators relative to the project root' };
     if (c >= 0x80) ascii = false;
+    else if (c === 0x25) percent = true;
+    else if (c === 0x2f) {
+      if (isDotOrEmptySegment(path, segmentStart, i)) plain = false;
+      segmentStart = i + 1;
+    }
   }
-  if (path.startsWith('/')) return { ok: false, detail: 'absolute path; pass a path relative to the project root' };
-  if (/^[A-Za-z]:/.test(path)) return { ok: false, detail: 'drive-letter path; pass a path relative to the project root' };
-  if (ENCODED_SEPARATOR.test(path)) return { ok: false, detail: 'percent-encoded dot, separator or NUL in path' };
-  // The Unicode checks and NFC only matter past ASCII (NFC leaves ASCII unchanged); the builder
-  // normalises every path of a project several times, so most calls skip them.
+  if (segmentStart < path.length && isDotOrEmptySegment(path, segmentStart, path.length)) plain = false;
+  if (path.charCodeAt(0) === 0x2f) return { ok: false, detail: 'absolute path; pass a path relative to the project root' };
+  if (path.charCodeAt(1) === 0x3a && isAsciiLetter(path.charCodeAt(0))) return { ok: false, detail: 'drive-letter path; pass a path relative to the project root' };
+  if (percent && ENCODED_SEPARATOR.test(path)) return { ok: false, detail: 'percent-encoded dot, separator or NUL in path' };
+  // The Unicode checks and NFC only matter past ASCII (NFC leaves ASCII unchanged).
   if (!ascii) {
     for (const ch of path) {
       if (ch.charCodeAt(0) < 0x80) continue;
       if (FORMAT_CHAR.test(ch)) return { ok: false, detail: 'invisible Unicode format character in path' };
       if (SLASH_OR_DOT_LOOKALIKE.test(ch) || /[./\\:]/.test(ch.normalize('NFKC'))) return { ok: false, detail: 'Unicode look-alike of a path separator or dot' };
     }
-  }
+  } else if (plain) return { ok: true, path };
   const nfc = ascii ? path : path.normalize('NFC');
   const isDir = nfc.endsWith('/');
   const segments: string[] = [];
@@ -93,6 +104,18 @@ export function normalizeProjectPath(path: string): NormalizedPath {
   }
   if (segments.length === 0) return { ok: false, detail: 'path names the project root itself' };
   return { ok: true, path: segments.join('/') + (isDir ? '/' : '') };
+}
+
+/** True if `path[start, end)` is empty, `.` or `..`. */
+function isDotOrEmptySegment(path: string, start: number, end: number): boolean {
+  const n = end - start;
+  if (n === 0) return true;
+  if (n > 2 || path.charCodeAt(start) !== 0x2e) return false;
+  return n === 1 || path.charCodeAt(start + 1) === 0x2e;
+}
+
+function isAsciiLetter(c: number): boolean {
+  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
 }
 
 const checkPatterns = (field: string, value: readonly string[] | undefined): readonly string[] => {
@@ -109,10 +132,7 @@ const checkPatterns = (field: string, value: readonly string[] | undefined): rea
 export function createPathGate(options: PathGateOptions = {}): PathGate {
   const deny = checkPatterns('deny', options.deny);
   const allow = checkPatterns('allow', options.allow);
-  const matcher = ignore({ ignorecase: options.ignoreCase ?? false });
-  if (options.defaults ?? true) matcher.add([...NEVER_SEND_PATHS]);
-  matcher.add([...deny]);
-  matcher.add(allow.map((p) => (p.startsWith('!') ? p : `!${p}`)));
+  const matcher = sharedMatcher(options.defaults ?? true, options.ignoreCase ?? false, deny, allow);
 
   const check = (path: string): PathDecision => {
     const normalized = normalizeProjectPath(path);
@@ -134,6 +154,57 @@ export function createPathGate(options: PathGateOptions = {}): PathGate {
         seen.add(d.path);
         return d;
       });
+    },
+  };
+}
+
+/** A deny/allow matcher shared by every gate with the same rules (see {@link sharedMatcher}). */
+interface SharedMatcher {
+  ignores(path: string): boolean;
+}
+
+/**
+ * Matchers by their rules, most recently created last. A build passes every path through a gate
+ * several times (walking, indexing, the caller's side of buildContext, assembly), each stage with a
+ * gate of its own; `ignore` remembers each path's verdict, so stages that share its matcher decide
+ * a path once instead of once per stage (measured ~12 ms per stage on a 5,000-file tree). A
+ * matcher's verdicts depend only on its rules, so sharing cannot change a decision.
+ */
+const matchers = new Map<string, { matcher: Ignore; checks: number }>();
+/** Rule sets kept at once; the oldest is dropped first. */
+const MAX_MATCHERS = 16;
+/**
+ * Checks after which a matcher is built afresh: `ignore` keeps a verdict for every path and parent
+ * directory it was asked about, so a long-lived process checking ever new paths would otherwise
+ * keep them all.
+ */
+const MAX_CHECKS_PER_MATCHER = 100_000;
+
+function sharedMatcher(defaults: boolean, ignoreCase: boolean, deny: readonly string[], allow: readonly string[]): SharedMatcher {
+  const key = JSON.stringify([defaults, ignoreCase, deny, allow]);
+  const build = (): { matcher: Ignore; checks: number } => {
+    const matcher = ignore({ ignorecase: ignoreCase });
+    if (defaults) matcher.add([...NEVER_SEND_PATHS]);
+    matcher.add([...deny]);
+    matcher.add(allow.map((p) => (p.startsWith('!') ? p : `!${p}`)));
+    return { matcher, checks: 0 };
+  };
+  const current = (): { matcher: Ignore; checks: number } => {
+    let entry = matchers.get(key);
+    if (entry === undefined || entry.checks >= MAX_CHECKS_PER_MATCHER) {
+      matchers.delete(key);
+      if (matchers.size >= MAX_MATCHERS) matchers.delete(matchers.keys().next().value!);
+      matchers.set(key, (entry = build()));
+    }
+    return entry;
+  };
+  // Built now, so a pattern `ignore` rejects throws from createPathGate, as it always has.
+  current();
+  return {
+    ignores(path) {
+      const entry = current();
+      entry.checks++;
+      return entry.matcher.ignores(path);
     },
   };
 }

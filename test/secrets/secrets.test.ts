@@ -200,6 +200,67 @@ describe('properties', () => {
     );
   });
 
+  it('normalizeProjectPath decides as the plain split-and-join form does, fast path or not', () => {
+    // The straightforward form the fast path for already-normal paths must agree with.
+    const reference = (path: string): { ok: boolean; path?: string; detail?: string } => {
+      for (let i = 0; i < path.length; i++) {
+        const c = path.charCodeAt(i);
+        if (c < 0x20 || c === 0x7f) return { ok: false, detail: c === 0 ? 'NUL character in path' : 'control character in path' };
+        if (c === 0x5c) return { ok: false, detail: 'backslash in path; use / separators relative to the project root' };
+      }
+      if (path.startsWith('/')) return { ok: false, detail: 'absolute path; pass a path relative to the project root' };
+      if (/^[A-Za-z]:/.test(path)) return { ok: false, detail: 'drive-letter path; pass a path relative to the project root' };
+      if (/%(2e|2f|5c|00)/i.test(path)) return { ok: false, detail: 'percent-encoded dot, separator or NUL in path' };
+      if (/[^\x00-\x7f]/.test(path)) return normalizeProjectPath(path); // Unicode rules: not what this test is about
+      const segments: string[] = [];
+      for (const seg of path.split('/')) {
+        if (seg === '' || seg === '.') continue;
+        if (seg === '..') return { ok: false, detail: 'parent-directory segment (..) in path' };
+        segments.push(seg);
+      }
+      if (segments.length === 0) return { ok: false, detail: 'path names the project root itself' };
+      return { ok: true, path: segments.join('/') + (path.endsWith('/') ? '/' : '') };
+    };
+    const piece = fc.constantFrom('a', 'b.ts', '.', '..', '...', '.x', 'x.', '', '/', '//', '%2E', '%2f', '%41', '%', 'C:', 'z:', '1:', ':', '\\', '\u0001', '\u007f', '-', '_');
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 8 }), (pieces) => {
+        const path = pieces.join('');
+        if (path.length === 0) return;
+        expect(normalizeProjectPath(path)).toEqual(reference(path));
+      }),
+      { numRuns: 2000 },
+    );
+    // Known answers on both sides of the fast path.
+    expect(normalizeProjectPath('src/a.ts')).toEqual({ ok: true, path: 'src/a.ts' });
+    expect(normalizeProjectPath('src/lib/')).toEqual({ ok: true, path: 'src/lib/' });
+    expect(normalizeProjectPath('./src//a.ts/.')).toEqual({ ok: true, path: 'src/a.ts' });
+    expect(normalizeProjectPath('src/.../a')).toEqual({ ok: true, path: 'src/.../a' });
+    expect(normalizeProjectPath('src/..')).toEqual({ ok: false, detail: 'parent-directory segment (..) in path' });
+    expect(normalizeProjectPath('c:x')).toEqual({ ok: false, detail: 'drive-letter path; pass a path relative to the project root' });
+    expect(normalizeProjectPath('1:x')).toEqual({ ok: true, path: '1:x' });
+  });
+
+  it('gates share a matcher per rule set without one rule set deciding for another', () => {
+    const logs = createPathGate({ deny: ['*.log'] });
+    const plain = createPathGate({});
+    const reincluded = createPathGate({ deny: ['*.log'], allow: ['keep.log'] });
+    for (let round = 0; round < 3; round++) {
+      expect(logs.check('x/a.log')).toMatchObject({ allowed: false, reason: 'deny_rule' });
+      expect(plain.check('x/a.log')).toEqual({ allowed: true, path: 'x/a.log' });
+      expect(reincluded.check('keep.log')).toEqual({ allowed: true, path: 'keep.log' });
+      expect(logs.check('keep.log')).toMatchObject({ allowed: false, reason: 'deny_rule' });
+    }
+    // Past the checks after which a shared matcher is rebuilt (100,000), verdicts stay the same.
+    for (let i = 0; i < 100_010; i++) plain.check(`d${i % 50}/f${i}.ts`);
+    expect(plain.check('x/a.log')).toEqual({ allowed: true, path: 'x/a.log' });
+    expect(plain.check('node_modules/x/index.js')).toMatchObject({ allowed: false, reason: 'deny_rule' });
+    expect(logs.check('x/a.log')).toMatchObject({ allowed: false, reason: 'deny_rule' });
+    // More rule sets than are kept at once: the oldest are rebuilt when asked again, same verdicts.
+    const many = Array.from({ length: 40 }, (_, i) => createPathGate({ deny: [`*.x${i}`] }));
+    many.forEach((g, i) => expect(g.check(`a.x${i}`)).toMatchObject({ allowed: false, reason: 'deny_rule' }));
+    many.forEach((g, i) => expect(g.check(`a.x${(i + 1) % 40}`)).toEqual({ allowed: true, path: `a.x${(i + 1) % 40}` }));
+  });
+
   it('bytes with a NUL are always binary', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 200 }), fc.nat(), (bytes, at) => {
