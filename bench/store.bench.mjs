@@ -73,21 +73,20 @@ export function benchContext(scale = 1) {
   return ctx;
 }
 
-/** Timed batches per row: many, because single rows of a few µs move with the machine's noise. */
-const ITERATIONS = 31;
+/**
+ * Timed rounds: in each round every row (and every native reference) runs one batch, in turn, so
+ * a slow spell of the machine (runs here drift by up to ±40%) falls on all rows alike instead of
+ * on whichever rows happened to run during it. Many rounds, because single rows of a few µs move
+ * with the machine's noise.
+ */
+const ROUNDS = 31;
+/** Rounds run first and not timed (JIT warm-up). */
+const WARMUP_ROUNDS = 3;
 
-/** Median µs per call of `fn`, timing batches of `batch` calls. */
-async function perCall(time, fn, batch, iterations = ITERATIONS) {
-  const { median } = await time(
-    () => {
-      for (let i = 0; i < batch; i++) fn();
-    },
-    { iterations, warmup: 3 },
-  );
-  return (median * 1000) / batch;
-}
+/** Median of a list of numbers. */
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-export async function nodeSection({ time, fmt }) {
+export async function nodeSection({ fmt }) {
   const ctx = benchContext(1);
   const stats = getStats(ctx);
   const size = stats.totalSize;
@@ -109,10 +108,8 @@ export async function nodeSection({ time, fmt }) {
   // before each time (each row its own pool of copies, so the size check cannot reuse what
   // serialising remembered). "After an edit" changes one field of reasoning before each call.
   const FRESH_BATCH = 10;
-  // (3 warm-up + ITERATIONS timed batches of FRESH_BATCH calls.)
-  // Each such row makes its pool just before it runs and drops it after (and the heap is collected
-  // before every row): the three pools held from the start (~1,000 copies and what serialising
-  // or checking them kept) made every row, Diff capture included, pay for collecting them.
+  // The copies of a first-call row are made (untimed) just before its batch in each round and
+  // dropped after it, so no row is timed collecting a pool of copies held for another.
   let copies = [];
   let nextFresh = 0;
   const freshCopy = () => {
@@ -151,15 +148,30 @@ export async function nodeSection({ time, fmt }) {
     'Deserialise (JSON)': ['JSON.parse', () => JSON.parse(textForm), 20],
     'Size check': ['JSON.stringify + UTF-8 encode', () => encoder.encode(JSON.stringify(ctx)).length, 20],
   };
-  const nativeUs = {};
-  for (const [name, [, fn, batch]] of Object.entries(native)) nativeUs[name] = await perCall(time, fn, batch);
-  const rows = [];
-  for (const [name, [fn, batch, specName = name, fresh = false]] of Object.entries(ops)) {
-    nextFresh = 0;
-    copies = fresh ? Array.from({ length: FRESH_BATCH * (3 + ITERATIONS) }, () => cloneContext(ctx)) : [];
+  const entries = [
+    ...Object.entries(native).map(([name, [, fn, batch]]) => ({ id: `native:${name}`, fn, batch, fresh: false })),
+    ...Object.entries(ops).map(([name, [fn, batch, , fresh = false]]) => ({ id: name, fn, batch, fresh })),
+  ];
+  const samples = new Map(entries.map((e) => [e.id, []]));
+  for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
+    // Each round starts from a collected heap; within it, rows pay for the garbage they make.
     globalThis.gc?.();
-    const us = await perCall(time, fn, batch);
-    copies = [];
+    for (const e of entries) {
+      if (e.fresh) {
+        copies = Array.from({ length: e.batch }, () => cloneContext(ctx));
+        nextFresh = 0;
+      }
+      const t0 = performance.now();
+      for (let i = 0; i < e.batch; i++) e.fn();
+      const us = ((performance.now() - t0) * 1000) / e.batch;
+      copies = [];
+      if (round >= WARMUP_ROUNDS) samples.get(e.id).push(us);
+    }
+  }
+  const nativeUs = Object.fromEntries(Object.keys(native).map((name) => [name, median(samples.get(`native:${name}`))]));
+  const rows = [];
+  for (const [name, [, , specName = name]] of Object.entries(ops)) {
+    const us = median(samples.get(name));
     const spec = SPEC[specName];
     const floor = native[specName];
     const floorCells = floor === undefined ? ['—', '—'] : [`${floor[0]} ${fmt.ms(nativeUs[specName] / 1000)}`, fmt.ratio(us / nativeUs[specName])];
@@ -173,7 +185,7 @@ export async function nodeSection({ time, fmt }) {
     notes: [
       'The spec\'s figures are fixed numbers from an unnamed machine; the last two columns time the nearest plain platform operation on the same context in the same run (what ctxgate does on top: validation, RFC 8785 order, permissions-safe copies), so they compare across machines.',
       'Serialise validates the context (the zod schema + the JSON-safety walk) and writes RFC 8785 text. A namespace not known to be unchanged is checked, recorded and written in one walk (src/store/namespace-pass.ts): the JSON-safety rules and the namespace\'s zod schema, compiled once into a plan read off the schema\'s own definition (src/store/schema-plan.ts; what it does not recognise is asked of zod), a flat record of the namespace, and a copy with members in RFC 8785 order written by the native JSON.stringify, long strings with nothing to escape spliced in rather than passed through it. Anything the walk is not sure about (a failed check, an array-index member name, a lone surrogate, a toJSON) sends the whole context through zod, the JSON-safety walk and src/fingerprint/canonicalize.ts as before, which accept it or report the same error. Per context object it remembers, for each namespace, that it passed and its text; a later call first proves each namespace unchanged with one allocation-free walk against its flat record (src/store/json-tape.ts) and redoes the work only for namespaces that changed. Contexts are mutable plain objects, so nothing is trusted by identity: in-place edits are always seen.',
-      'Serialise, first call: a copy never serialised before each time, so every namespace is checked, recorded and written (and the record and text kept). Each first-call row makes its own pool of copies just before it runs and drops it after, and the heap is collected before every row, so no row is timed collecting another row\'s copies. After an edit: reasoning.summary changes before each call, so reasoning is checked and written again and the six other namespaces are reused.',
+      'How it is timed: 31 rounds after 3 untimed ones; in each round every row and every native reference runs one batch (50 calls, or 20, or 10 for first-call rows) in turn, and each figure is the median of its rounds, so a slow spell of the machine falls on all rows alike. The heap is collected at the start of each round. Serialise, first call: a copy never serialised before each time, so every namespace is checked, recorded and written (and the record and text kept). Each first-call row\'s copies are made, untimed, just before its batch and dropped after it, so no row is timed collecting another row\'s copies. After an edit: reasoning.summary changes before each call, so reasoning is checked and written again and the six other namespaces are reused.',
       'Deserialise parses with the native JSON.parse, then checks each namespace in one walk (src/store/namespace-pass.ts in check-only mode: the JSON-safety rules and the schema together, recording the namespace\'s flat record so a save right after the load reuses it); anything that walk is not sure about goes through the JSON-safety walk and zod, which accept it or report the same error.',
       'Clone walks the JSON data directly (no structuredClone byte round trip).',
       'Diff capture proves each field unchanged against a flat record of the baseline field (one walk, no allocation; a namespace whose fields all match carries over whole); only changed fields are diffed: arrays item by item, where an item still equal to the baseline item at its position (proven by that item\'s record) reuses its text, copy and record, so only new or changed items are written, copied and recorded for the next baseline. Here every capture sees one field changed (an intent added or removed).',
