@@ -181,14 +181,11 @@ const MAX_MATCHERS = 16;
 const MAX_CHECKS_PER_MATCHER = 100_000;
 
 function sharedMatcher(defaults: boolean, ignoreCase: boolean, deny: readonly string[], allow: readonly string[]): SharedMatcher {
+  // Copies: a matcher rebuilt later must have the rules as they were, whatever the caller's
+  // arrays hold by then.
+  const rules = [...(defaults ? NEVER_SEND_PATHS : []), ...deny, ...allow.map((p) => (p.startsWith('!') ? p : `!${p}`))];
   const key = JSON.stringify([defaults, ignoreCase, deny, allow]);
-  const build = (): { matcher: Ignore; checks: number } => {
-    const matcher = ignore({ ignorecase: ignoreCase });
-    if (defaults) matcher.add([...NEVER_SEND_PATHS]);
-    matcher.add([...deny]);
-    matcher.add(allow.map((p) => (p.startsWith('!') ? p : `!${p}`)));
-    return { matcher, checks: 0 };
-  };
+  const build = (): { matcher: Ignore; checks: number } => ({ matcher: ignore({ ignorecase: ignoreCase }).add(rules), checks: 0 });
   const current = (): { matcher: Ignore; checks: number } => {
     let entry = matchers.get(key);
     if (entry === undefined || entry.checks >= MAX_CHECKS_PER_MATCHER) {

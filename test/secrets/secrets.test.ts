@@ -255,6 +255,13 @@ describe('properties', () => {
     expect(plain.check('x/a.log')).toEqual({ allowed: true, path: 'x/a.log' });
     expect(plain.check('node_modules/x/index.js')).toMatchObject({ allowed: false, reason: 'deny_rule' });
     expect(logs.check('x/a.log')).toMatchObject({ allowed: false, reason: 'deny_rule' });
+    // A rebuilt matcher has the rules the gate was made with, not what the caller's array holds now.
+    const deny = ['*.tmp'];
+    const tmp = createPathGate({ deny });
+    deny[0] = '*.ts';
+    for (let i = 0; i < 100_010; i++) tmp.check(`e${i % 50}/g${i}.md`);
+    expect(tmp.check('a.tmp')).toMatchObject({ allowed: false, reason: 'deny_rule' });
+    expect(tmp.check('a.ts')).toEqual({ allowed: true, path: 'a.ts' });
     // More rule sets than are kept at once: the oldest are rebuilt when asked again, same verdicts.
     const many = Array.from({ length: 40 }, (_, i) => createPathGate({ deny: [`*.x${i}`] }));
     many.forEach((g, i) => expect(g.check(`a.x${i}`)).toMatchObject({ allowed: false, reason: 'deny_rule' }));
