@@ -197,7 +197,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
       }
       text = decoded.text;
       lineCount = decoded.lineCount;
-      roundTrips = (encoding === 'utf-8' || encoding === 'ascii') && !(raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf);
+      roundTrips = (encoding === 'utf-8' || encoding === 'ascii') && !decoded.bom;
     }
     const current = bytesHash === c.file.hash;
     if (!current) notes.push(`index stale for ${c.path}: hash updated from the filesystem read (${c.file.hash.slice(0, 12)}… → ${bytesHash.slice(0, 12)}…)`);

@@ -6,7 +6,7 @@
 // checkContent itself.
 import { textFacts } from '../core/text.ts';
 import { countLines } from './lines.ts';
-import { CONTROLS_DETAIL, MAX_CONTROL_RATIO, UNKNOWN_ENCODING_DETAIL, checkContent, type TextEncodingName } from '../secrets/content.ts';
+import { CONTROLS_DETAIL, MAX_CONTROL_RATIO, UNKNOWN_ENCODING_DETAIL, bomEncoding, checkContent, type TextEncodingName } from '../secrets/content.ts';
 
 /** The gate's verdict with the line count of the text; the text itself only when asked for. */
 export type GateVerdict =
@@ -15,16 +15,12 @@ export type GateVerdict =
 
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
-function hasBom(b: Uint8Array): boolean {
-  return (b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) || (b.length >= 2 && ((b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff)));
-}
-
 /**
  * Decides text or binary for bytes of any size (size limits are the caller's), as
  * {@link checkContent} does; `decode` adds the decoded text. Synchronous: needs the core loaded.
  */
 export function gateContent(bytes: Uint8Array, decode: boolean): GateVerdict {
-  const facts = hasBom(bytes) ? undefined : textFacts(bytes);
+  const facts = bomEncoding(bytes) === undefined ? textFacts(bytes) : undefined;
   if (facts === undefined || facts.status === 'malformed') {
     const d = checkContent(bytes, { maxBytes: Number.MAX_SAFE_INTEGER });
     if (!d.allowed) return { allowed: false, reason: 'binary', encoding: d.encoding, detail: d.detail };

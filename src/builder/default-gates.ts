@@ -35,7 +35,7 @@ export function createIndexGates(sandbox: BuildContextInput['sandbox'] = {}): Pi
 // Size limits are the builder's (maxFileBytes); the gate only decides text or not.
 function decodeContent(bytes: Uint8Array): ReturnType<BuilderGates['decodeContent']> {
   const d = gateContent(bytes, true);
-  return d.allowed ? { binary: false, encoding: d.encoding, text: d.text!, lineCount: d.lineCount } : { binary: true, encoding: d.encoding, detail: d.detail };
+  return d.allowed ? { binary: false, encoding: d.encoding, bom: d.bom, text: d.text!, lineCount: d.lineCount } : { binary: true, encoding: d.encoding, detail: d.detail };
 }
 
 function classifyContent(bytes: Uint8Array): ReturnType<BuilderGates['classifyContent']> {

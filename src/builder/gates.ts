@@ -25,7 +25,7 @@ export interface BuilderGates {
   /** Deny rules (never-send defaults plus the caller's), with allow rules re-including paths. */
   isDenied(path: string): { denied: boolean; rule?: string };
   /** Binary and encoding detection, and decoding; fail closed when unsure. */
-  decodeContent(bytes: Uint8Array): { binary: false; encoding: Encoding; text: string; lineCount: number } | { binary: true; encoding: Encoding; detail: string };
+  decodeContent(bytes: Uint8Array): { binary: false; encoding: Encoding; bom: boolean; text: string; lineCount: number } | { binary: true; encoding: Encoding; detail: string };
   /** The same decision as {@link decodeContent} without the text (indexing needs only the verdict). */
   classifyContent(bytes: Uint8Array): { binary: false; encoding: Encoding; lineCount: number } | { binary: true; encoding: Encoding; detail: string };
   /** Secret findings in text; `utf8`, when given, is exactly the text's UTF-8 (saves encoding it again). */

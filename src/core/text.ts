@@ -29,7 +29,7 @@ export function textFacts(bytes: Uint8Array): TextFacts {
     const status = core.raw.textFacts(ptr, bytes.byteLength);
     if (status === 2) return NUL;
     if (status === 1) return MALFORMED;
-    const w = new Uint32Array(core.view(core.raw.ioOutput(), 20).slice().buffer);
+    const w = new Uint32Array(core.readOutput().buffer);
     return { status: 'utf-8', units: w[1]!, controls: w[2]!, newlines: w[3]!, ascii: w[4] === 0 };
   });
 }

@@ -57,18 +57,26 @@ export function detectEncoding(bytes: Uint8Array): EncodingDetection {
   return detect(bytes).detection;
 }
 
+/** The encoding named by a byte-order mark at the start of `bytes`, if there is one. */
+export function bomEncoding(bytes: Uint8Array): 'utf-8' | 'utf-16le' | 'utf-16be' | undefined {
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  return undefined;
+}
+
 /**
  * {@link detectEncoding}'s decision plus, when it already decoded the bytes as UTF-8, the text, so
  * the content gate decodes once. Native scans first (`indexOf` for NUL, a fatal UTF-8 decode whose
  * length tells ASCII from UTF-8); a byte loop only for the rare text that is not UTF-8.
  */
 function detect(bytes: Uint8Array): { detection: EncodingDetection; text?: string } {
-  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+  const bom = bomEncoding(bytes);
+  if (bom === 'utf-8') {
     const text = validUtf8(bytes.subarray(3));
     return text === undefined ? { detection: { encoding: 'unknown', bom: true } } : { detection: { encoding: 'utf-8', bom: true }, text };
   }
-  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return { detection: { encoding: bytes.length % 2 === 0 ? 'utf-16le' : 'unknown', bom: true } };
-  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return { detection: { encoding: bytes.length % 2 === 0 ? 'utf-16be' : 'unknown', bom: true } };
+  if (bom !== undefined) return { detection: { encoding: bytes.length % 2 === 0 ? bom : 'unknown', bom: true } };
   if (bytes.indexOf(0) !== -1) return { detection: { encoding: 'unknown', bom: false } };
   const text = validUtf8(bytes);
   // Every UTF-8 sequence of two or more bytes decodes to fewer UTF-16 units than bytes, so equal
