@@ -262,6 +262,9 @@ describe('properties', () => {
     for (let i = 0; i < 100_010; i++) tmp.check(`e${i % 50}/g${i}.md`);
     expect(tmp.check('a.tmp')).toMatchObject({ allowed: false, reason: 'deny_rule' });
     expect(tmp.check('a.ts')).toEqual({ allowed: true, path: 'a.ts' });
+    // Rules that are not lists of patterns are refused before any matcher is built or shared.
+    expect(() => createPathGate({ deny: '*.log' as unknown as string[] })).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field: 'deny' }) }));
+    expect(() => createPathGate({ allow: ['a', 1] as unknown as string[] })).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field: 'allow' }) }));
     // More rule sets than are kept at once: the oldest are rebuilt when asked again, same verdicts.
     const many = Array.from({ length: 40 }, (_, i) => createPathGate({ deny: [`*.x${i}`] }));
     many.forEach((g, i) => expect(g.check(`a.x${i}`)).toMatchObject({ allowed: false, reason: 'deny_rule' }));
