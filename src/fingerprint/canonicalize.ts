@@ -1,3 +1,4 @@
+import { isWellFormed } from '../encoding/utf8-size.ts';
 import { CtxgateError } from '../errors.ts';
 
 /**
@@ -43,11 +44,6 @@ const FAST_MAX_DEPTH = 256;
 /** Member names an engine may not enumerate in insertion order: canonical array indices. */
 const INDEX_LIKE = /^(?:0|[1-9][0-9]*)$/;
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const nativeWellFormed = (String.prototype as { isWellFormed?: () => boolean }).isWellFormed;
-/** ES2024 `isWellFormed` where the engine has it (all four targets today), a regex otherwise. */
-const isWellFormed: (s: string) => boolean =
-  typeof nativeWellFormed === 'function' ? (s) => nativeWellFormed.call(s) as boolean : (s) => !LONE_SURROGATE.test(s);
 
 /** The RFC 8785 member order of one object shape, computed once per shape and reused. */
 interface Shape {
@@ -235,8 +231,7 @@ class Writer {
 
   #checkWellFormed(s: string, memberName: boolean): void {
     // The engine's native check first (ES2024); the loop only locates the fault for the message.
-    const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
-    if (native && native.call(s)) return;
+    if (isWellFormed(s)) return;
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);
       if (c < 0xd800 || c > 0xdfff) continue;

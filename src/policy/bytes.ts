@@ -4,30 +4,13 @@
  * (a string of 1,000 CJK characters is 3,000 bytes).
  */
 
+import { jsonStringBytes, utf8ByteLength } from '../encoding/utf8-size.ts';
+
 /** Bytes in one kilobyte as the policy counts it (1 KB = 1,024 bytes). */
 export const KB = 1024;
 
-/**
- * UTF-8 byte length of a string, without allocating an encoded copy (outputs can be megabytes).
- * A lone surrogate counts 3 bytes, as TextEncoder replaces it with U+FFFD.
- */
-export function utf8ByteLength(text: string): number {
-  let bytes = 0;
-  const n = text.length;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        bytes += 4;
-        i++;
-      } else bytes += 3;
-    } else bytes += 3;
-  }
-  return bytes;
-}
+/** UTF-8 byte length of a string (encoding/utf8-size.ts). */
+export { utf8ByteLength };
 
 /**
  * Compact JSON text of a value as it is sent (`JSON.stringify` without indentation). `undefined`
@@ -45,25 +28,8 @@ export function jsonByteLength(value: unknown): number {
 /**
  * UTF-8 bytes of `text` once written inside a JSON string (quotes excluded), as `JSON.stringify`
  * escapes it: `"` and `\` and the short escapes take 2 bytes, other control characters and lone
- * surrogates 6. Computed without building the JSON.
+ * surrogates 6. Counted without keeping an encoded copy (encoding/utf8-size.ts).
  */
 export function jsonStringByteLength(text: string): number {
-  let bytes = 0;
-  const n = text.length;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x20) bytes += c === 8 || c === 9 || c === 10 || c === 12 || c === 13 ? 2 : 6;
-    else if (c === 0x22 || c === 0x5c) bytes += 2;
-    else if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      const d = i + 1 < n ? text.charCodeAt(i + 1) : 0;
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        bytes += 4;
-        i++;
-      } else bytes += 6;
-    } else if (c >= 0xdc00 && c <= 0xdfff) bytes += 6;
-    else bytes += 3;
-  }
-  return bytes;
+  return jsonStringBytes(text) - 2;
 }

@@ -1,5 +1,6 @@
 import type { JsonTape } from './json-tape.ts';
 import { TAPE_ARRAY, TAPE_OBJECT } from './json-tape.ts';
+import { jsonStringBytes, utf8ByteLength } from '../encoding/utf8-size.ts';
 
 /**
  * UTF-8 byte sizes of JSON text, counted without writing the text: a value's JSON size is counted
@@ -7,64 +8,16 @@ import { TAPE_ARRAY, TAPE_OBJECT } from './json-tape.ts';
  * namespace recorded (or proven unchanged) once is measured by a loop over a flat array instead of
  * being written out by `JSON.stringify` only to be counted.
  *
- * Most of an exact count is reading the characters of the strings (a native scan for characters
- * JSON escapes, then the native UTF-8 encoder). A limit check only needs to know the size is not
- * over the limit, so {@link tapeMaxJsonBytes} counts an upper bound that reads no string's
- * characters; only a bound that reaches a limit needs the exact count.
+ * Most of an exact count is reading the characters of the strings (encoding/utf8-size.ts). A limit
+ * check only needs to know the size is not over the limit, so {@link tapeMaxJsonBytes} counts an
+ * upper bound that reads no string's characters; only a bound that reaches a limit needs the exact
+ * count.
  */
-
-const encoder = new TextEncoder();
-/** Reused output window for {@link utf8ByteLength}: only the count of bytes written is kept. */
-const scratch = new Uint8Array(64 * 1024);
-
-/**
- * Byte length of a string once UTF-8 encoded (a lone surrogate counts as U+FFFD, 3 bytes),
- * without allocating the encoding: the native encoder writes into a small reused window, which is
- * many times faster than counting code units in JavaScript.
- */
-export function utf8ByteLength(text: string): number {
-  let n = 0;
-  let rest = text;
-  while (rest.length > 0) {
-    // encodeInto stops before a character that does not fit, so a surrogate pair is never split.
-    const { read, written } = encoder.encodeInto(rest, scratch);
-    n += written;
-    rest = rest.slice(read);
-  }
-  return n;
-}
 
 /** Bytes of `value` as UTF-8 JSON; 0 for `undefined`, which JSON omits. */
 export function jsonByteLength(value: unknown): number {
   const text = JSON.stringify(value) as string | undefined;
   return text === undefined ? 0 : utf8ByteLength(text);
-}
-
-/** Printable ASCII but `"` and `\`: a string JSON writes as it is, one byte per character. */
-const PLAIN_ASCII = /^[\u0020\u0021\u0023-\u005b\u005d-\u007e]*$/;
-/** Nothing JSON escapes and no surrogate: the string's JSON text is its UTF-8 bytes and two quotes. */
-const PLAIN = /^[^"\\\u0000-\u001f\uD800-\uDFFF]*$/;
-/** Up to this many characters, a loop in JavaScript settles a string sooner than a native call. */
-const SHORT = 24;
-
-/** UTF-8 bytes of `s` as a JSON string, quotes included: what `jsonByteLength(s)` returns. */
-export function jsonStringBytes(s: string): number {
-  const n = s.length;
-  if (n <= SHORT) {
-    let bytes = n + 2;
-    for (let i = 0; i < n; i++) {
-      const c = s.charCodeAt(i);
-      if (c >= 0x20 && c < 0x7f) {
-        if (c === 0x22 || c === 0x5c) bytes++;
-      } else if (c >= 0x80 && (c < 0xd800 || c > 0xdfff)) bytes += c < 0x800 ? 1 : 2;
-      else if (c !== 0x7f) return jsonByteLength(s);
-    }
-    return bytes;
-  }
-  if (PLAIN_ASCII.test(s)) return n + 2;
-  if (PLAIN.test(s)) return utf8ByteLength(s) + 2;
-  // Escapes or surrogates (paired or not): the exact answer from JSON's own text.
-  return jsonByteLength(s);
 }
 
 /**
@@ -92,37 +45,55 @@ function numberBytes(value: number): number {
 /** Most bytes JSON writes for one UTF-16 unit of a string: a `\u001f` or a lone surrogate's `\udXXX`. */
 const MAX_BYTES_PER_UNIT = 6;
 
-/** The count under way: exact, or an upper bound that reads no string's characters. */
-let exact = true;
+/** The count under way. */
 let counted = 0;
 
 /** UTF-8 bytes of the JSON text of the value recorded as `tape`: what `jsonByteLength` returns for it. */
 export function tapeJsonBytes(tape: JsonTape): number {
-  return countTape(tape, true);
-}
-
-/**
- * An upper bound of {@link tapeJsonBytes}, counted without reading any string's characters: each
- * string (member names included) counts as 6 bytes per UTF-16 unit, the most JSON writes for one,
- * plus its quotes; everything else is counted exactly. At most 6 times the exact size, and several
- * times cheaper to count.
- */
-export function tapeMaxJsonBytes(tape: JsonTape): number {
-  return countTape(tape, false);
-}
-
-function countTape(tape: JsonTape, exactly: boolean): number {
   // Nothing here runs code of the caller's (the tape holds only primitives), so no count can start
   // inside another and the state needs no saving.
-  exact = exactly;
   counted = 0;
   if (countFrom(tape, 0) !== tape.length) throw new Error('json-size: not a whole tape');
   return counted;
 }
 
-function stringBytes(s: string): number {
-  return exact ? jsonStringBytes(s) : MAX_BYTES_PER_UNIT * s.length + 2;
+/** The most characters `Number#toString` writes for a finite number (`-0.0000012345678901234567`). */
+const MAX_NUMBER_BYTES = 25;
+
+/** At least the bytes of `value` in JSON: exact for integers under a billion, else the most any number writes. */
+function numberBound(value: number): number {
+  if (!Number.isInteger(value) || value <= -1e9 || value >= 1e9) return MAX_NUMBER_BYTES;
+  let digits = value < 0 ? 2 : 1;
+  for (let rest = Math.abs(value); rest >= 10; rest = Math.floor(rest / 10)) digits++;
+  return digits;
 }
+
+/**
+ * An upper bound of {@link tapeJsonBytes}, counted without reading any string's characters: each
+ * string (member names included) counts as 6 bytes per UTF-16 unit, the most JSON writes for one,
+ * plus its quotes; a number other than an integer under a billion as the longest a number can
+ * write; a member set to undefined as if written; structure exactly.
+ *
+ * One pass straight down the flat tape, without following its structure: a count after a marker
+ * is read with the marker, and every other entry is a name or a primitive, counted alike.
+ */
+export function tapeMaxJsonBytes(tape: JsonTape): number {
+  let bound = 0;
+  const end = tape.length;
+  for (let at = 0; at < end; at++) {
+    const entry = tape[at];
+    if (typeof entry === 'string') bound += MAX_BYTES_PER_UNIT * entry.length + 2;
+    else if (entry === TAPE_ARRAY || entry === TAPE_OBJECT) {
+      const n = tape[++at] as number;
+      // Brackets and commas; an object's colons too (two per member, less one comma).
+      bound += n === 0 ? 2 : entry === TAPE_ARRAY ? n + 1 : 2 * n + 1;
+    } else if (typeof entry === 'number') bound += numberBound(entry);
+    // true, false, null; undefined (a member JSON leaves out) counts as if it were null.
+    else bound += 5;
+  }
+  return bound;
+}
+
 
 /** Adds the bytes of the value recorded at `at` to `counted`; returns the position after it. */
 function countFrom(tape: JsonTape, at: number): number {
@@ -135,7 +106,7 @@ function countFrom(tape: JsonTape, at: number): number {
       const item = tape[at];
       // Strings (most of a context) are settled here, without a call per item.
       if (typeof item === 'string') {
-        counted += stringBytes(item);
+        counted += jsonStringBytes(item);
         at++;
       } else at = countFrom(tape, at);
     }
@@ -153,9 +124,9 @@ function countFrom(tape: JsonTape, at: number): number {
         continue;
       }
       written++;
-      counted += exact ? memberNameBytes(name) : stringBytes(name);
+      counted += memberNameBytes(name);
       if (typeof member === 'string') {
-        counted += stringBytes(member);
+        counted += jsonStringBytes(member);
         at++;
       } else at = countFrom(tape, at);
     }
@@ -165,7 +136,7 @@ function countFrom(tape: JsonTape, at: number): number {
   }
   switch (typeof entry) {
     case 'string':
-      counted += stringBytes(entry);
+      counted += jsonStringBytes(entry);
       break;
     case 'number':
       counted += numberBytes(entry);

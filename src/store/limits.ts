@@ -38,7 +38,8 @@ export function resolveLimits(limits: Partial<ContextLimits> = {}): ContextLimit
   return out;
 }
 
-export { jsonByteLength, utf8ByteLength } from './json-size.ts';
+export { jsonByteLength } from './json-size.ts';
+export { utf8ByteLength } from '../encoding/utf8-size.ts';
 
 /** Sizes and counts of one context (spec `GetStats`). */
 export interface ContextStats {

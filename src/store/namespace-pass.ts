@@ -1,5 +1,5 @@
 import { FORBIDDEN_KEYS, MAX_VALUE_DEPTH, inheritsEnumerableMembers } from './json-safety.ts';
-import { utf8ByteLength } from './json-size.ts';
+import { utf8ByteLength } from '../encoding/utf8-size.ts';
 import type { JsonTape } from './json-tape.ts';
 import { TAPE_ARRAY, TAPE_OBJECT } from './json-tape.ts';
 import type { Plan } from './schema-plan.ts';

@@ -6,6 +6,7 @@ import { initCore } from '../../src/core/core.ts';
 import { CtxgateError, isCtxgateError } from '../../src/errors.ts';
 import { getContextBudget, SessionBudget, withBudgetWarning } from '../../src/policy/budget.ts';
 import type { BudgetEvents } from '../../src/policy/budget.ts';
+import { jsonStringByteLength, utf8ByteLength } from '../../src/policy/bytes.ts';
 import { TtlCache, VersionedCache } from '../../src/policy/cache.ts';
 import type { Clock } from '../../src/policy/clock.ts';
 import { defineToolLimits } from '../../src/policy/limits.ts';
@@ -63,6 +64,28 @@ export function policyContract({ describe, it, expect, runtime }: Harness): void
       expect((big.systems as unknown[]).length).toBe(30);
       const top = wrapOutput({ systems: systems(20) }, 'systems', { maxItems: 3, truncation: { kind: 'topN', by: 'relevance', order: 'desc' }, clock: fixedClock });
       expect((top.systems as { name: string }[]).map((s) => s.name)).toEqual(['Système-6-日本', 'Système-13-日本', 'Système-5-日本']);
+    });
+
+    it('byte counts equal what this runtime\'s encoder and JSON.stringify write, every escape at every word offset', () => {
+      // The long-string path reads the encoder's bytes four at a time through a typed-array view of
+      // one buffer; each runtime's engine and encoder are checked here, not only Node's.
+      const units = ['"', '\\', '\n', '\t', '\u0001', '\u001f', '\u007f', '\ud800', '\udc00', '\ufffd', '\uff08', '😀'];
+      let checked = 0;
+      for (const unit of units) {
+        for (const filler of ['a', 'é', '構']) {
+          for (let offset = 0; offset < 8; offset++) {
+            const s = filler.repeat(25 + offset) + unit + filler.repeat(3) + unit;
+            expect(jsonStringByteLength(s)).toBe(bytesOf(JSON.stringify(s)) - 2);
+            expect(utf8ByteLength(s)).toBe(bytesOf(s));
+            checked++;
+          }
+        }
+      }
+      // Past the first 64 KiB window of the encoder.
+      const long = '構成 naïve "quoted"\n'.repeat(6000) + '\ud800';
+      expect(jsonStringByteLength(long)).toBe(bytesOf(JSON.stringify(long)) - 2);
+      expect(utf8ByteLength(long)).toBe(bytesOf(long));
+      expect(checked).toBe(units.length * 3 * 8);
     });
 
     it('byte limits hold on the UTF-8 of the whole JSON, `_meta` included, with non-ASCII items', () => {
