@@ -1,6 +1,6 @@
 import type { CanonicalParts } from './namespace-pass.ts';
 import type { JsonTape } from './json-tape.ts';
-import { recordTape, tapeMatches } from './json-tape.ts';
+import { recordTapeWithBound, tapeMatches } from './json-tape.ts';
 import type { AgentContext } from './model.ts';
 import { NAMESPACES } from './model.ts';
 
@@ -68,12 +68,12 @@ export function currentMemos(context: AgentContext): NamespaceMemo[] {
       out.push(known);
       continue;
     }
-    const tape = recordTape(context[NAMESPACES[i]!]);
-    if (tape === undefined) {
+    const recorded = recordTapeWithBound(context[NAMESPACES[i]!]);
+    if (recorded === undefined) {
       out.push({ tape: undefined });
       continue;
     }
-    const fresh: NamespaceMemo = { tape };
+    const fresh: NamespaceMemo = { tape: recorded.tape, maxJsonBytes: recorded.maxJsonBytes };
     rememberMemo(context, i, fresh);
     out.push(fresh);
   }

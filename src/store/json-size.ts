@@ -1,6 +1,7 @@
 import type { JsonTape } from './json-tape.ts';
 import { TAPE_ARRAY, TAPE_OBJECT } from './json-tape.ts';
 import { jsonStringBytes, utf8ByteLength } from '../encoding/utf8-size.ts';
+import { LITERAL_BOUND, arrayBound, numberBound, objectBound, stringBound } from './json-bound.ts';
 
 /**
  * UTF-8 byte sizes of JSON text, counted without writing the text: a value's JSON size is counted
@@ -10,8 +11,8 @@ import { jsonStringBytes, utf8ByteLength } from '../encoding/utf8-size.ts';
  *
  * Most of an exact count is reading the characters of the strings (encoding/utf8-size.ts). A limit
  * check only needs to know the size is not over the limit, so {@link tapeMaxJsonBytes} counts an
- * upper bound that reads no string's characters; only a bound that reaches a limit needs the exact
- * count.
+ * upper bound that reads no string's characters (json-bound.ts); only a bound that reaches a limit
+ * needs the exact count.
  */
 
 /** Bytes of `value` as UTF-8 JSON; 0 for `undefined`, which JSON omits. */
@@ -42,9 +43,6 @@ function numberBytes(value: number): number {
   return value >= 0 && value < 10 && Number.isInteger(value) ? 1 : String(value).length;
 }
 
-/** Most bytes JSON writes for one UTF-16 unit of a string: a `\u001f` or a lone surrogate's `\udXXX`. */
-const MAX_BYTES_PER_UNIT = 6;
-
 /** The count under way. */
 let counted = 0;
 
@@ -57,22 +55,9 @@ export function tapeJsonBytes(tape: JsonTape): number {
   return counted;
 }
 
-/** The most characters `Number#toString` writes for a finite number (`-0.0000012345678901234567`). */
-const MAX_NUMBER_BYTES = 25;
-
-/** At least the bytes of `value` in JSON: exact for integers under a billion, else the most any number writes. */
-function numberBound(value: number): number {
-  if (!Number.isInteger(value) || value <= -1e9 || value >= 1e9) return MAX_NUMBER_BYTES;
-  let digits = value < 0 ? 2 : 1;
-  for (let rest = Math.abs(value); rest >= 10; rest = Math.floor(rest / 10)) digits++;
-  return digits;
-}
-
 /**
- * An upper bound of {@link tapeJsonBytes}, counted without reading any string's characters: each
- * string (member names included) counts as 6 bytes per UTF-16 unit, the most JSON writes for one,
- * plus its quotes; a number other than an integer under a billion as the longest a number can
- * write; a member set to undefined as if written; structure exactly.
+ * An upper bound of {@link tapeJsonBytes}, counted without reading any string's characters, by the
+ * rules of json-bound.ts.
  *
  * One pass straight down the flat tape, without following its structure: a count after a marker
  * is read with the marker, and every other entry is a name or a primitive, counted alike.
@@ -82,18 +67,14 @@ export function tapeMaxJsonBytes(tape: JsonTape): number {
   const end = tape.length;
   for (let at = 0; at < end; at++) {
     const entry = tape[at];
-    if (typeof entry === 'string') bound += MAX_BYTES_PER_UNIT * entry.length + 2;
-    else if (entry === TAPE_ARRAY || entry === TAPE_OBJECT) {
-      const n = tape[++at] as number;
-      // Brackets and commas; an object's colons too (two per member, less one comma).
-      bound += n === 0 ? 2 : entry === TAPE_ARRAY ? n + 1 : 2 * n + 1;
-    } else if (typeof entry === 'number') bound += numberBound(entry);
-    // true, false, null; undefined (a member JSON leaves out) counts as if it were null.
-    else bound += 5;
+    if (typeof entry === 'string') bound += stringBound(entry);
+    else if (entry === TAPE_ARRAY) bound += arrayBound(tape[++at] as number);
+    else if (entry === TAPE_OBJECT) bound += objectBound(tape[++at] as number);
+    else if (typeof entry === 'number') bound += numberBound(entry);
+    else bound += LITERAL_BOUND;
   }
   return bound;
 }
-
 
 /** Adds the bytes of the value recorded at `at` to `counted`; returns the position after it. */
 function countFrom(tape: JsonTape, at: number): number {

@@ -15,6 +15,7 @@
  * costs the caller the work it would have done without a tape.
  */
 
+import { LITERAL_BOUND, arrayBound, numberBound, objectBound, stringBound } from './json-bound.ts';
 import { inheritsEnumerableMembers } from './json-safety.ts';
 
 /** An opaque record of one JSON value; see {@link recordTape}. */
@@ -54,6 +55,15 @@ export function recordTape(value: unknown): JsonTape | undefined {
 }
 
 /**
+ * {@link recordTape}, with the upper bound of the value's JSON size that json-size.ts's
+ * `tapeMaxJsonBytes` counts from the tape, counted in the same walk (json-bound.ts's rules).
+ */
+export function recordTapeWithBound(value: unknown): { tape: JsonTape; maxJsonBytes: number } | undefined {
+  const recorded = recordAt(value, 0);
+  return recorded === undefined ? undefined : { tape: recorded, maxJsonBytes: lastBound };
+}
+
+/**
  * The part of an array's tape that records its item `value`: {@link recordTape} of the item, as
  * deep in the array as it is, so an array's tape can be assembled from its items' tapes (an
  * array's tape is TAPE_ARRAY, its length and its items' tapes in a row).
@@ -70,6 +80,10 @@ let spareTape: unknown[] = [];
 const MAX_SPARE = 1 << 16;
 let tape: unknown[] = spareTape;
 let at = 0;
+/** The size bound of what the walk under way has recorded (see recordTapeWithBound). */
+let bound = 0;
+/** The bound of the last whole value recorded. */
+let lastBound = 0;
 /** A walk is under way (a getter inside the data started another): the inner one gets its own tape. */
 let busy = false;
 /** `Object.prototype` has enumerable members, which for-in lists too: each member is then checked to be own. */
@@ -79,14 +93,17 @@ function recordAt(value: unknown, depth: number): JsonTape | undefined {
   // Saved and restored, so a getter that itself records a value cannot upset this walk.
   const outerTape = tape;
   const outerAt = at;
+  const outerBound = bound;
   const outerBusy = busy;
   const outerPolluted = polluted;
   tape = busy ? [] : spareTape;
   at = 0;
+  bound = 0;
   busy = true;
   polluted = inheritsEnumerableMembers();
   try {
     record(value, depth);
+    lastBound = bound;
     return tape.slice(0, at);
   } catch (error) {
     if (error === NOT_JSON) return undefined;
@@ -96,6 +113,7 @@ function recordAt(value: unknown, depth: number): JsonTape | undefined {
     else tape.fill(undefined, 0, at);
     tape = outerTape;
     at = outerAt;
+    bound = outerBound;
     busy = outerBusy;
     polluted = outerPolluted;
   }
@@ -104,12 +122,17 @@ function recordAt(value: unknown, depth: number): JsonTape | undefined {
 function record(value: unknown, depth: number): void {
   switch (typeof value) {
     case 'string':
+      tape[at++] = value;
+      bound += stringBound(value);
+      return;
     case 'boolean':
       tape[at++] = value;
+      bound += LITERAL_BOUND;
       return;
     case 'number':
       if (!Number.isFinite(value)) throw NOT_JSON;
       tape[at++] = value;
+      bound += numberBound(value);
       return;
     case 'object':
       break;
@@ -118,6 +141,7 @@ function record(value: unknown, depth: number): void {
   }
   if (value === null) {
     tape[at++] = null;
+    bound += LITERAL_BOUND;
     return;
   }
   if (depth >= MAX_TAPE_DEPTH) throw NOT_JSON;
@@ -127,11 +151,14 @@ function record(value: unknown, depth: number): void {
     const n = obj.length;
     tape[at++] = ARRAY_MARK;
     tape[at++] = n;
+    bound += arrayBound(n);
     for (let i = 0; i < n; i++) {
       const item = obj[i];
       // Strings (most of a context) are settled here, without a call per item.
-      if (typeof item === 'string') tape[at++] = item;
-      else if (item === undefined) throw NOT_JSON;
+      if (typeof item === 'string') {
+        tape[at++] = item;
+        bound += stringBound(item);
+      } else if (item === undefined) throw NOT_JSON;
       else record(item, depth + 1);
     }
     return;
@@ -149,13 +176,19 @@ function record(value: unknown, depth: number): void {
     const member = obj[key];
     count++;
     tape[at++] = key;
+    bound += stringBound(key);
     // A member set to undefined is kept: JSON leaves it out, but the store's validation refuses it,
     // so a value with one must not match a tape of the value without it.
-    if (typeof member === 'string') tape[at++] = member;
-    else if (member === undefined) tape[at++] = undefined;
-    else record(member, depth + 1);
+    if (typeof member === 'string') {
+      tape[at++] = member;
+      bound += stringBound(member);
+    } else if (member === undefined) {
+      tape[at++] = undefined;
+      bound += LITERAL_BOUND;
+    } else record(member, depth + 1);
   }
   tape[countAt] = count;
+  bound += objectBound(count);
 }
 
 /**
