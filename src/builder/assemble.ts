@@ -7,6 +7,7 @@ import { sha256ManySync } from '../core/sha256.ts';
 import { sortBlockKeysSync } from '../core/sort.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
 import { fingerprintSync } from '../fingerprint/fingerprint.ts';
+import { utf8ByteLength } from '../encoding/utf8-size.ts';
 import { decideBudget } from '../tokens/limits.ts';
 import { establishCandidates, type Candidate } from './candidates.ts';
 import { countLines } from './lines.ts';
@@ -179,7 +180,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
       roundTrips = true;
       text = raw;
       encoding = 'utf-8';
-      byteSize = new TextEncoder().encode(raw).byteLength;
+      byteSize = utf8ByteLength(raw);
       lineCount = countLines(raw);
     } else {
       const decoded = gates.decodeContent(raw);

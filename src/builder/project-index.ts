@@ -7,6 +7,7 @@ import { fingerprintSync } from '../fingerprint/fingerprint.ts';
 import { countLines } from './lines.ts';
 import type { BuilderGates } from './gates.ts';
 import type { DependencyEdge, IndexedFile, IndexedSymbol, ProjectIndex } from './types.ts';
+import { utf8ByteLength } from '../encoding/utf8-size.ts';
 
 /** One file given to {@link indexProjectSync}. */
 export interface ProjectFile {
@@ -102,7 +103,6 @@ export function indexProjectSync(
   return index;
 }
 
-const encoder = new TextEncoder();
 function byteLength(content: Uint8Array | string): number {
-  return typeof content === 'string' ? encoder.encode(content).byteLength : content.byteLength;
+  return typeof content === 'string' ? utf8ByteLength(content) : content.byteLength;
 }

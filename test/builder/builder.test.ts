@@ -326,6 +326,9 @@ describe('block ids and content hashes', () => {
     // The manifest keeps the hash of the bytes read, which differs from the content's where decoding changed them.
     const bom = r.manifest.selection.includedFiles.find((f) => f.path === 'a/bom.ts')!;
     expect(bom.hash).toBe(createHash('sha256').update(files[2]!.bytes!).digest('hex'));
+    // A file given as text is sized by its UTF-8, in the index and in the manifest: "é" is 2 bytes.
+    expect(idx.files.find((f) => f.path === 'a/text.ts')!.byteSize).toBe(30);
+    expect(r.manifest.selection.includedFiles.find((f) => f.path === 'a/text.ts')!.byteSize).toBe(30);
   });
 });
 
