@@ -6,7 +6,7 @@
  */
 import { ContextTooLargeError } from '../errors.ts';
 import { toJsonText, utf8ByteLength } from './bytes.ts';
-import { codePointLength, safeCutIndex, safeCutIndexForward } from './text-limits.ts';
+import { codePointLength, safeCutIndex, safeCutIndexForward } from '../encoding/utf16.ts';
 
 /** One list to fit: its key in the output and the candidate items, best first. */
 export interface ListCandidate {

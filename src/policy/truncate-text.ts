@@ -9,7 +9,7 @@ import { invalidParams } from '../errors.ts';
 import type { TokenCounter } from '../tokens/counter.ts';
 import { estimator } from '../tokens/estimator.ts';
 import { jsonStringByteLength, utf8ByteLength } from './bytes.ts';
-import { codePointLength, safeCutIndex, safeCutIndexForward } from './text-limits.ts';
+import { codePointLength, safeCutIndex, safeCutIndexForward } from '../encoding/utf16.ts';
 
 /** Options of {@link truncateText}. At least one limit should be given. */
 export interface TruncateTextOptions {

@@ -1,4 +1,5 @@
 import { FORBIDDEN_KEYS, MAX_VALUE_DEPTH, inheritsEnumerableMembers } from './json-safety.ts';
+import { codePointLength } from '../encoding/utf16.ts';
 import { utf8ByteLength } from '../encoding/utf8-size.ts';
 import type { JsonTape } from './json-tape.ts';
 import { TAPE_ARRAY, TAPE_OBJECT } from './json-tape.ts';
@@ -229,23 +230,10 @@ function visit(plan: Plan, value: unknown, depth: number): unknown {
 function checkString(plan: Plan, value: string): void {
   const min = plan.minLength;
   // zod counts code points; fewer units than `min` never reach it, twice as many always do.
-  if (min > 0 && (value.length < min || (value.length < 2 * min && codePoints(value) < min))) throw REFUSE;
+  if (min > 0 && (value.length < min || (value.length < 2 * min && codePointLength(value) < min))) throw REFUSE;
   const patterns = plan.patterns;
   for (let i = 0; i < patterns.length; i++) if (!patterns[i]!.test(value)) throw REFUSE;
   if (plan.zodChecks.length > 0 && !passesZodChecks(plan.zodChecks, value)) throw REFUSE;
-}
-
-function codePoints(value: string): number {
-  let n = 0;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < value.length) {
-      const d = value.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
-    }
-    n++;
-  }
-  return n;
 }
 
 function checkNumber(plan: Plan, value: number): void {

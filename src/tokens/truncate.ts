@@ -1,3 +1,4 @@
+import { safeCutIndex } from '../encoding/utf16.ts';
 import { invalidParams } from '../errors.ts';
 import type { TokenCounter } from './counter.ts';
 import { estimator } from './estimator.ts';
@@ -8,15 +9,6 @@ const ELLIPSIS = '...';
 export function requireInt(field: string, v: unknown): number {
   if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw invalidParams(field, `expected an integer, got ${String(v)}.`);
   return v;
-}
-
-/** Moves a cut back off the middle of a surrogate pair. */
-function safeCut(text: string, cut: number): number {
-  if (cut > 0 && cut < text.length) {
-    const c = text.charCodeAt(cut - 1);
-    if (c >= 0xd800 && c <= 0xdbff) return cut - 1;
-  }
-  return cut;
 }
 
 /**
@@ -42,10 +34,10 @@ export function truncateToTokenBudget(text: string, budget: number, counter: Tok
   let hi = maxCut;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (fits(text.slice(0, safeCut(text, mid)) + ELLIPSIS)) lo = mid;
+    if (fits(text.slice(0, safeCutIndex(text, mid)) + ELLIPSIS)) lo = mid;
     else hi = mid - 1;
   }
-  const cut = safeCut(text, lo);
+  const cut = safeCutIndex(text, lo);
   const window = text.slice(0, cut);
 
   const sentence = Math.max(window.lastIndexOf('. '), window.lastIndexOf('.\n'));

@@ -1,0 +1,39 @@
+/**
+ * Code points and safe cut positions in UTF-16 strings: what a person calls a character, and where
+ * a string can be cut without splitting a surrogate pair (a lone half would be written as U+FFFD
+ * and corrupt the last character).
+ */
+
+/** Index at or before `index` that does not fall between the halves of a surrogate pair. */
+export function safeCutIndex(text: string, index: number): number {
+  if (index <= 0) return 0;
+  if (index >= text.length) return text.length;
+  const before = text.charCodeAt(index - 1);
+  return before >= 0xd800 && before <= 0xdbff ? index - 1 : index;
+}
+
+/** Index at or after `index` that does not fall between the halves of a surrogate pair. */
+export function safeCutIndexForward(text: string, index: number): number {
+  if (index <= 0) return 0;
+  if (index >= text.length) return text.length;
+  const at = text.charCodeAt(index);
+  return at >= 0xdc00 && at <= 0xdfff ? index + 1 : index;
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Number of Unicode code points in a string (what a person calls "characters"). */
+export function codePointLength(text: string): number {
+  // Most outputs have no surrogates at all; a native scan settles that fast for megabytes.
+  if (!SURROGATE.test(text)) return text.length;
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
