@@ -12,16 +12,19 @@
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const nativeWellFormed = (String.prototype as { isWellFormed?: () => boolean }).isWellFormed;
-/** True if `s` has no lone surrogate: ES2024 `isWellFormed` where the engine has it (all four targets today), a regex otherwise. */
+/**
+ * True if `s` has no lone surrogate: ES2024 `isWellFormed` where the engine has it (all four
+ * targets today), a regex otherwise.
+ */
 export const isWellFormed: (s: string) => boolean =
   typeof nativeWellFormed === 'function' ? (s) => nativeWellFormed.call(s) as boolean : (s) => !LONE_SURROGATE.test(s);
 
 const encoder = new TextEncoder();
 /** Reused output window: only the count of bytes written is kept (and, for JSON, what they hold). */
-const window = new ArrayBuffer(64 * 1024);
-const windowBytes = new Uint8Array(window);
+const windowBuffer = new ArrayBuffer(64 * 1024);
+const windowBytes = new Uint8Array(windowBuffer);
 /** The same window as 32-bit words, for checking four bytes at a time. */
-const windowWords = new Int32Array(window);
+const windowWords = new Int32Array(windowBuffer);
 
 /** Up to this many code units, a loop in JavaScript settles a string sooner than a native call. */
 const SHORT = 24;

@@ -44,7 +44,6 @@ const FAST_MAX_DEPTH = 256;
 /** Member names an engine may not enumerate in insertion order: canonical array indices. */
 const INDEX_LIKE = /^(?:0|[1-9][0-9]*)$/;
 
-
 /** The RFC 8785 member order of one object shape, computed once per shape and reused. */
 interface Shape {
   /** Own enumerable keys in the engine's enumeration order (what `Object.keys` returned). */
@@ -230,7 +229,7 @@ class Writer {
   }
 
   #checkWellFormed(s: string, memberName: boolean): void {
-    // The engine's native check first (ES2024); the loop only locates the fault for the message.
+    // The engine's native check first (ES2024's isWellFormed); the loop only locates the fault for the message.
     if (isWellFormed(s)) return;
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);
