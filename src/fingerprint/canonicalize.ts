@@ -229,7 +229,8 @@ class Writer {
   }
 
   #checkWellFormed(s: string, memberName: boolean): void {
-    // The engine's native check first (ES2024's isWellFormed); the loop only locates the fault for the message.
+    // The engine's native check first (ES2024's isWellFormed); the loop only locates the fault for
+    // the message.
     if (isWellFormed(s)) return;
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);

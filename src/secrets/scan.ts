@@ -57,10 +57,11 @@ function enabledRules(options: ScanOptions): ((index: number) => boolean) | unde
 }
 
 /**
- * The scan pipeline shared by {@link scanSecrets} and redaction (`utf8`: the text's UTF-8 bytes
- * when the caller holds them, so they are not encoded again; they must be exactly that): core scan, host filters, user
+ * The scan pipeline shared by {@link scanSecrets} and redaction: core scan, host filters, user
  * rules, then overlapping matches merged into one finding (union of spans, highest-priority rule,
  * high confidence if any part is high) so a redaction never leaves part of a secret behind.
+ * `utf8`: the text's UTF-8 bytes when the caller holds them (they must be exactly that), so they
+ * are not encoded again.
  */
 export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint8Array): SecretFinding[] {
   if (typeof text !== 'string') throw invalidParams('text', 'must be a string.');

@@ -39,7 +39,6 @@ export function resolveLimits(limits: Partial<ContextLimits> = {}): ContextLimit
 }
 
 export { jsonByteLength } from './json-size.ts';
-export { utf8ByteLength } from '../encoding/utf8-size.ts';
 
 /** Sizes and counts of one context (spec `GetStats`). */
 export interface ContextStats {
@@ -72,24 +71,42 @@ function memosOf(ctx: AgentContext): NamespaceMemo[] {
 }
 
 /**
- * The sizes of `ctx`, whose namespaces' memos are `memos`. Exact if `exact`; otherwise a namespace
- * whose exact size is not known yet counts at its upper bound (json-size.ts), which reads none of
- * its strings' characters, and so does the total: enough to show that no limit is reached.
+ * Bytes of the context's JSON outside its namespaces: the version, the ids and the keys, with each
+ * namespace present stood in for by nothing (its size is added from its memo).
  */
-function measure(ctx: AgentContext, memos: NamespaceMemo[], exact: boolean): Sizes {
-  const namespaces = {} as Record<Namespace, number>;
-  // The wrapper holds the version and the keys; each namespace is stood in for by `0` (1 byte).
+function wrapperBytes(ctx: AgentContext): number {
+  // Each namespace present is stood in for by `0` (1 byte), which is taken off again.
   const wrapper: Record<string, unknown> = { ...ctx };
+  let present = 0;
+  for (const ns of NAMESPACES) {
+    if (ctx[ns] === undefined) continue;
+    wrapper[ns] = 0;
+    present++;
+  }
+  return jsonByteLength(wrapper) - present;
+}
+
+/**
+ * The sizes of `ctx`'s namespaces, whose memos are `memos`, and their sum. Exact if `exact`;
+ * otherwise a namespace whose exact size is not known yet counts at its upper bound (json-size.ts),
+ * which reads none of its strings' characters: enough to show that no limit is reached.
+ */
+function measure(ctx: AgentContext, memos: NamespaceMemo[], exact: boolean): { sum: number; namespaces: Record<Namespace, number> } {
+  const namespaces = {} as Record<Namespace, number>;
   let sum = 0;
   for (let i = 0; i < NAMESPACES.length; i++) {
     const ns = NAMESPACES[i]!;
     const size = namespaceBytes(memos[i]!, ctx[ns], exact);
     namespaces[ns] = size;
     sum += size;
-    if (ctx[ns] !== undefined) wrapper[ns] = 0;
   }
-  const present = NAMESPACES.filter((ns) => ctx[ns] !== undefined).length;
-  return { total: jsonByteLength(wrapper) - present + sum, namespaces };
+  return { sum, namespaces };
+}
+
+/** The exact sizes of `ctx`: each namespace and the whole context. */
+function exactSizes(ctx: AgentContext): Sizes {
+  const { sum, namespaces } = measure(ctx, memosOf(ctx), true);
+  return { total: wrapperBytes(ctx) + sum, namespaces };
 }
 
 /** Bytes of namespace `value` as UTF-8 JSON (or its upper bound, unless `exact`), kept in its memo. */
@@ -104,7 +121,7 @@ function namespaceBytes(memo: NamespaceMemo, value: unknown, exact: boolean): nu
 
 /** Sizes and counts of a context: total, per namespace, array items, externalised artifacts. */
 export function getStats(ctx: AgentContext): ContextStats {
-  const { total, namespaces } = measure(ctx, memosOf(ctx), true);
+  const { total, namespaces } = exactSizes(ctx);
   const arrayCounts: Record<string, number> = {};
   for (const ns of NAMESPACES) {
     const fields = (ctx[ns] ?? {}) as unknown as Record<string, unknown>;
@@ -144,9 +161,12 @@ export class ContextSizeChecker {
     // Upper bounds first: where no bound reaches a limit, no exact size does, and counting exactly
     // would read every character of every string. Otherwise the exact sizes decide (and are reported).
     const memos = memosOf(ctx);
-    let sizes = measure(ctx, memos, false);
-    if (!this.within(sizes)) sizes = measure(ctx, memos, true);
-    const { total, namespaces } = sizes;
+    let measured = measure(ctx, memos, false);
+    // The wrapper is counted once, exactly, whichever sizes decide.
+    const wrapper = wrapperBytes(ctx);
+    if (!this.within(wrapper + measured.sum, measured.namespaces)) measured = measure(ctx, memos, true);
+    const namespaces = measured.namespaces;
+    const total = wrapper + measured.sum;
     for (const ns of NAMESPACES) {
       this.checkArrays(ns, (ctx[ns] ?? {}) as unknown as Record<string, unknown>);
       if (namespaces[ns] > this.limits.maxNamespaceSize) {
@@ -165,7 +185,7 @@ export class ContextSizeChecker {
     if (value === undefined) delete next[key];
     else next[key] = value;
     this.checkArrays(namespace, next);
-    const { total, namespaces } = measure(ctx, memosOf(ctx), true);
+    const { total, namespaces } = exactSizes(ctx);
     const nsSize = jsonByteLength(next);
     if (nsSize > this.limits.maxNamespaceSize) {
       throw sizeError('maxNamespaceSize', nsSize, this.limits.maxNamespaceSize, `namespace ${namespace}`, { namespace, key });
@@ -188,10 +208,10 @@ export class ContextSizeChecker {
     return total > this.limits.artifactExternalizationThreshold;
   }
 
-  /** True if no namespace of `sizes` is over `maxNamespaceSize` and the total is not over `maxTotalSize`. */
-  private within(sizes: Sizes): boolean {
-    for (const ns of NAMESPACES) if (sizes.namespaces[ns] > this.limits.maxNamespaceSize) return false;
-    return sizes.total <= this.limits.maxTotalSize;
+  /** True if no namespace is over `maxNamespaceSize` and the total is not over `maxTotalSize`. */
+  private within(total: number, namespaces: Record<Namespace, number>): boolean {
+    for (const ns of NAMESPACES) if (namespaces[ns] > this.limits.maxNamespaceSize) return false;
+    return total <= this.limits.maxTotalSize;
   }
 
   private checkArrays(namespace: Namespace, fields: Record<string, unknown>): void {

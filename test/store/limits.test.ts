@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ContextSizeChecker, DEFAULT_CONTEXT_LIMITS, getStats, jsonByteLength, resolveLimits, utf8ByteLength } from '../../src/store/limits.ts';
+import { ContextSizeChecker, DEFAULT_CONTEXT_LIMITS, getStats, jsonByteLength, resolveLimits } from '../../src/store/limits.ts';
+import { utf8ByteLength } from '../../src/encoding/utf8-size.ts';
 import { NAMESPACES, createAgentContext } from '../../src/store/model.ts';
 import { sampleContext } from './contract.ts';
 
