@@ -10,6 +10,8 @@
  * at byte by byte).
  */
 
+import { invalidParams } from '../errors.ts';
+
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const nativeWellFormed = (String.prototype as { isWellFormed?: () => boolean }).isWellFormed;
 /**
@@ -31,9 +33,11 @@ const SHORT = 24;
 
 /**
  * Byte length of `text` once UTF-8 encoded, without allocating the encoding. A lone surrogate
- * counts as U+FFFD (3 bytes), as `TextEncoder` writes it.
+ * counts as U+FFFD (3 bytes), as `TextEncoder` writes it. Anything but a string is INVALID_PARAMS.
  */
 export function utf8ByteLength(text: string): number {
+  // Public (the package root exports it): a number or undefined would otherwise count as 0 bytes.
+  if (typeof text !== 'string') throw invalidParams('text', `must be a string, got ${text === null ? 'null' : typeof text}.`);
   const n = text.length;
   if (n <= SHORT) {
     let bytes = n;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isWellFormed, jsonStringBytes, utf8ByteLength } from '../../src/encoding/utf8-size.ts';
+import { isCtxgateError } from '../../src/errors.ts';
 
 const encoder = new TextEncoder();
 /** The reference answers: the bytes the platform's own encoder writes. */
@@ -42,6 +43,19 @@ describe('utf8ByteLength', () => {
     // 200,000 units of 3 bytes: 600,000 bytes, about ten 64 KiB windows; a pair straddling each window edge.
     expect(utf8ByteLength('構'.repeat(200_000))).toBe(600_000);
     expect(utf8ByteLength('a😀'.repeat(70_000))).toBe(350_000);
+  });
+
+  it('refuses anything but a string with a typed INVALID_PARAMS naming the argument', () => {
+    for (const bad of [undefined, null, 42, ['a'], new Uint8Array(3)]) {
+      let error: unknown;
+      try {
+        utf8ByteLength(bad as unknown as string);
+      } catch (e) {
+        error = e;
+      }
+      expect(isCtxgateError(error) && error.code).toBe('INVALID_PARAMS');
+      expect((error as Error).message).toMatch(/^text: must be a string, got (undefined|null|number|object)\.$/);
+    }
   });
 });
 
