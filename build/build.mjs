@@ -42,6 +42,30 @@ async function buildCore() {
     const text = await readFile(path, 'utf8');
     if (!text.startsWith('// GENERATED')) await writeFile(path, GENERATED_HEADER + text);
   }
+  await buildJsonEscapes();
+}
+
+/**
+ * The JSON-escape kernel (assembly/json-escapes.ts) is a program of its own, a few hundred bytes,
+ * compiled synchronously where it is used (src/core/json-escapes.ts), so its bytes are embedded in
+ * a generated module instead of being fetched like the core's.
+ */
+async function buildJsonEscapes() {
+  step('kernel: asc assembly/json-escapes.ts -> src/core/wasm/json-escapes.ts (embedded bytes)');
+  const { error, stderr } = await asc.main(['--config', 'asconfig.json-escapes.json', '--target', 'release'], {
+    stdout: process.stdout,
+    stderr: process.stderr,
+  });
+  if (error) {
+    console.error(stderr.toString());
+    throw new Error(`asc failed: ${error.message}`);
+  }
+  const bytes = await readFile(join(root, 'src/core/wasm/json-escapes.wasm'));
+  const source =
+    GENERATED_HEADER.replace('from assembly/', 'from assembly/json-escapes.ts') +
+    `/** The JSON-escape kernel's WebAssembly module (${bytes.length} bytes), base64. */\n` +
+    `export const JSON_ESCAPES_WASM = '${bytes.toString('base64')}';\n`;
+  await writeFile(join(root, 'src/core/wasm/json-escapes.ts'), source);
 }
 
 async function buildLibrary() {

@@ -5,11 +5,14 @@
  * 3,000 bytes. The tool-output policy and the context store both count here.
  *
  * Short strings are counted by a loop in JavaScript; longer ones by the native encoder writing
- * into a small reused window, several times faster than a loop over code units, with the window's
- * bytes then checked four at a time for anything JSON escapes (only a word holding one is looked
- * at byte by byte).
+ * into a small reused window, several times faster than a loop over code units. For JSON, what the
+ * escapes add is then counted on the window's bytes by a small WebAssembly kernel sixteen bytes at
+ * a time (src/core/json-escapes.ts), or, where the runtime does not compile WebAssembly at run
+ * time, in JavaScript four bytes at a time (only a word holding an escape is looked at byte by
+ * byte). Both give the same answers; the tests hold them to it.
  */
 
+import { jsonEscapeKernel, type JsonEscapeKernel } from '../core/json-escapes.ts';
 import { invalidParams } from '../errors.ts';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -79,12 +82,18 @@ const BACKSLASHES = 0x5c5c5c5c;
 const EFS = 0xefefefef | 0;
 
 /**
- * Bytes JSON's escape of one byte adds to it: 1 for `"` and `\` and for the control characters
- * with a short escape (`\b \t \n \f \r`), 5 for the other control characters (`\u00XX`), else 0.
+ * Bytes JSON's escape of an ASCII character adds to it: 1 for `"` and `\` and for the control
+ * characters with a short escape (`\b \t \n \f \r`), 5 for the other control characters
+ * (`\u00XX`), else 0. A table, because a count reads it once per character.
  */
+const ESCAPE_EXTRA = new Uint8Array(128);
+for (let c = 0; c < 0x20; c++) ESCAPE_EXTRA[c] = c >= 0x08 && c <= 0x0d && c !== 0x0b ? 1 : 5;
+ESCAPE_EXTRA[0x22] = 1;
+ESCAPE_EXTRA[0x5c] = 1;
+
+/** {@link ESCAPE_EXTRA} for any byte: 0 from 0x80 up. */
 function escapeExtra(c: number): number {
-  if (c >= 0x20) return c === 0x22 || c === 0x5c ? 1 : 0;
-  return c === 0x08 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d ? 1 : 5;
+  return c < 0x80 ? ESCAPE_EXTRA[c]! : 0;
 }
 
 /** Set by {@link windowEscapeBytes} when the bytes it read held an 0xEF. */
@@ -122,25 +131,66 @@ function windowEscapeBytes(length: number): number {
  * surrogates 6).
  */
 export function jsonStringBytes(s: string): number {
+  if (s.length <= SHORT) return shortJsonBytes(s);
+  const found = kernel === undefined ? (kernel = jsonEscapeKernel()) : kernel;
+  return found !== null ? kernelJsonBytes(s, found) : portableJsonBytes(s);
+}
+
+/**
+ * {@link jsonStringBytes} counted in JavaScript only: what runs where the runtime does not compile
+ * WebAssembly at run time (workerd).
+ * @internal Exported for the tests that hold both ways of counting to the same answers.
+ */
+export function jsonStringBytesPortable(s: string): number {
+  return s.length <= SHORT ? shortJsonBytes(s) : portableJsonBytes(s);
+}
+
+/** The JSON-escape kernel (src/core/json-escapes.ts): undefined until first needed, null where unavailable. */
+let kernel: JsonEscapeKernel | null | undefined;
+
+/** A short string, by a loop over its code units. */
+function shortJsonBytes(s: string): number {
   const n = s.length;
-  if (n <= SHORT) {
-    let bytes = n + 2;
-    for (let i = 0; i < n; i++) {
-      const c = s.charCodeAt(i);
-      if (c < 0x80) bytes += escapeExtra(c);
-      else if (c < 0x800) bytes += 1;
-      else if (c < 0xd800 || c > 0xdfff) bytes += 2;
-      else if (c <= 0xdbff && i + 1 < n && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-        // A surrogate pair: two units, four bytes.
-        bytes += 2;
-        i++;
-      } else bytes += 5; // a lone surrogate: `\udXXX`
-    }
-    return bytes;
+  let bytes = n + 2;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) bytes += ESCAPE_EXTRA[c]!;
+    else if (c < 0x800) bytes += 1;
+    else if (c < 0xd800 || c > 0xdfff) bytes += 2;
+    else if (c <= 0xdbff && i + 1 < n && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // A surrogate pair: two units, four bytes.
+      bytes += 2;
+      i++;
+    } else bytes += 5; // a lone surrogate: `\udXXX`
   }
+  return bytes;
+}
+
+/**
+ * A long string: the native encoder writes it into the kernel's window, 64 KiB at a time, and the
+ * kernel counts what JSON's escapes add to those bytes, sixteen at a time.
+ */
+function kernelJsonBytes(s: string, k: JsonEscapeKernel): number {
+  let { read, written } = encoder.encodeInto(s, k.window);
+  let counted = k.count(written);
+  let bytes = 2 + written + (counted >>> 1);
+  let leads = counted & 1;
+  // Longer than one window (encodeInto stops before a character that does not fit, so a surrogate
+  // pair is never split).
+  for (let rest = s.slice(read); rest.length > 0; rest = rest.slice(read)) {
+    ({ read, written } = encoder.encodeInto(rest, k.window));
+    counted = k.count(written);
+    bytes += written + (counted >>> 1);
+    leads |= counted & 1;
+  }
+  return leads !== 0 && !isWellFormed(s) ? escapedJsonBytes(s) : bytes;
+}
+
+/** A long string without the kernel: the encoder's bytes checked four at a time in JavaScript. */
+function portableJsonBytes(s: string): number {
   // One-byte text usually passes this native check at once; other text fails it at its first
   // non-ASCII character, cheaply, and is encoded instead.
-  if (PLAIN_ASCII.test(s)) return n + 2;
+  if (PLAIN_ASCII.test(s)) return s.length + 2;
   let bytes = 2;
   let rest = s;
   sawEF = false;

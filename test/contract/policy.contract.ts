@@ -6,6 +6,8 @@ import { initCore } from '../../src/core/core.ts';
 import { CtxgateError, isCtxgateError } from '../../src/errors.ts';
 import { getContextBudget, SessionBudget, withBudgetWarning } from '../../src/policy/budget.ts';
 import type { BudgetEvents } from '../../src/policy/budget.ts';
+import { jsonEscapeKernel } from '../../src/core/json-escapes.ts';
+import { jsonStringBytesPortable } from '../../src/encoding/utf8-size.ts';
 import { jsonStringByteLength, utf8ByteLength } from '../../src/policy/bytes.ts';
 import { TtlCache, VersionedCache } from '../../src/policy/cache.ts';
 import type { Clock } from '../../src/policy/clock.ts';
@@ -66,16 +68,20 @@ export function policyContract({ describe, it, expect, runtime }: Harness): void
       expect((top.systems as { name: string }[]).map((s) => s.name)).toEqual(['Système-6-日本', 'Système-13-日本', 'Système-5-日本']);
     });
 
-    it('byte counts equal what this runtime\'s encoder and JSON.stringify write, every escape at every word offset', () => {
-      // The long-string path reads the encoder's bytes four at a time through a typed-array view of
-      // one buffer; each runtime's engine and encoder are checked here, not only Node's.
+    it('byte counts equal what this runtime\'s encoder and JSON.stringify write, every escape at every block offset', () => {
+      // A long string's JSON escapes are counted on the encoder's bytes by a WebAssembly kernel,
+      // sixteen at a time, or in JavaScript four at a time where the runtime does not compile
+      // WebAssembly at run time; each runtime's engine and encoder are checked here, on both ways
+      // of counting, not only Node's.
       const units = ['"', '\\', '\n', '\t', '\u0001', '\u001f', '\u007f', '\ud800', '\udc00', '\ufffd', '\uff08', '😀'];
       let checked = 0;
       for (const unit of units) {
         for (const filler of ['a', 'é', '構']) {
-          for (let offset = 0; offset < 8; offset++) {
+          for (let offset = 0; offset < 16; offset++) {
             const s = filler.repeat(25 + offset) + unit + filler.repeat(3) + unit;
-            expect(jsonStringByteLength(s)).toBe(bytesOf(JSON.stringify(s)) - 2);
+            const want = bytesOf(JSON.stringify(s));
+            expect(jsonStringByteLength(s)).toBe(want - 2);
+            expect(jsonStringBytesPortable(s)).toBe(want);
             expect(utf8ByteLength(s)).toBe(bytesOf(s));
             checked++;
           }
@@ -84,8 +90,17 @@ export function policyContract({ describe, it, expect, runtime }: Harness): void
       // Past the first 64 KiB window of the encoder.
       const long = '構成 naïve "quoted"\n'.repeat(6000) + '\ud800';
       expect(jsonStringByteLength(long)).toBe(bytesOf(JSON.stringify(long)) - 2);
+      expect(jsonStringBytesPortable(long)).toBe(bytesOf(JSON.stringify(long)));
       expect(utf8ByteLength(long)).toBe(bytesOf(long));
-      expect(checked).toBe(units.length * 3 * 8);
+      expect(checked).toBe(units.length * 3 * 16);
+    });
+
+    it('compiles the JSON-escape kernel where the runtime allows WebAssembly from bytes, and only there', () => {
+      // workerd refuses to compile WebAssembly at run time ("Wasm code generation disallowed by
+      // embedder"): there the JavaScript count above is the one in use.
+      const kernel = jsonEscapeKernel();
+      if (runtime === 'workerd') expect(kernel).toBeNull();
+      else expect(kernel?.window.byteLength).toBe(65536);
     });
 
     it('byte limits hold on the UTF-8 of the whole JSON, `_meta` included, with non-ASCII items', () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isWellFormed, jsonStringBytes, utf8ByteLength } from '../../src/encoding/utf8-size.ts';
+import { jsonEscapeKernel } from '../../src/core/json-escapes.ts';
+import { isWellFormed, jsonStringBytes, jsonStringBytesPortable, utf8ByteLength } from '../../src/encoding/utf8-size.ts';
 import { isCtxgateError } from '../../src/errors.ts';
 
 const encoder = new TextEncoder();
@@ -60,43 +61,95 @@ describe('utf8ByteLength', () => {
 });
 
 describe('jsonStringBytes', () => {
-  it('equals the bytes of JSON.stringify(s) for any string, lone surrogates included (property)', () => {
-    fc.assert(
-      fc.property(fc.oneof(codeUnits(60), mostlyPlain, fc.string({ unit: 'binary', maxLength: 80 }), fc.string({ maxLength: 200 })), (s) => {
-        expect(jsonStringBytes(s)).toBe(json(s));
-      }),
-      { numRuns: 3000 },
-    );
+  // Two ways of counting a long string: the WebAssembly kernel (Node, Deno, browsers) and the
+  // JavaScript one (workerd, or a page whose policy forbids compiling WebAssembly). Both are held to
+  // the platform's own JSON.stringify and encoder here.
+  const counters = { kernel: jsonStringBytes, portable: jsonStringBytesPortable };
+
+  it('has the kernel in Node', () => {
+    expect(jsonEscapeKernel()).not.toBeNull();
+    expect(jsonEscapeKernel()!.window.byteLength).toBe(65536);
   });
 
-  it('finds an escaped or replaced unit at every byte position of a word, in the tail and past the first window', () => {
-    // The long path checks encoded bytes four at a time, then the last few one by one: each kind of
-    // unit is placed at every offset, after text of 1-, 2- and 3-byte characters.
-    const special = ['"', '\\', '\n', '\u0001', '\u001f', '\ud800', '\udbff', '\udc00', '\ufffd', '\uffef', '\u007f'];
-    for (const unit of special) {
-      for (const filler of ['a', 'é', '構']) {
-        for (let offset = 0; offset < 12; offset++) {
-          const s = filler.repeat(30 + offset) + unit + filler.repeat(7);
-          expect(jsonStringBytes(s), `${JSON.stringify(unit)} after ${30 + offset} × ${filler}`).toBe(json(s));
+  for (const [name, count] of Object.entries(counters)) {
+    it(`${name}: equals the bytes of JSON.stringify(s) for any string, lone surrogates included (property)`, () => {
+      fc.assert(
+        fc.property(fc.oneof(codeUnits(60), mostlyPlain, fc.string({ unit: 'binary', maxLength: 80 }), fc.string({ maxLength: 200 })), (s) => {
+          expect(count(s)).toBe(json(s));
+        }),
+        { numRuns: 3000 },
+      );
+    });
+
+    it(`${name}: finds an escaped or replaced unit at every byte position of a block, in the tail and past the first window`, () => {
+      // The long paths check encoded bytes sixteen (kernel) or four (portable) at a time, then the
+      // last few one by one: each kind of unit is placed at every offset of a 16-byte block, after
+      // text of 1-, 2- and 3-byte characters.
+      const special = ['"', '\\', '\n', '\u0001', '\u000b', '\u001f', '\ud800', '\udbff', '\udc00', '\ufffd', '\uffef', '\u007f'];
+      for (const unit of special) {
+        for (const filler of ['a', 'é', '構']) {
+          for (let offset = 0; offset < 20; offset++) {
+            const s = filler.repeat(30 + offset) + unit + filler.repeat(7);
+            expect(count(s), `${JSON.stringify(unit)} after ${30 + offset} × ${filler}`).toBe(json(s));
+          }
         }
+        // Far into the second window of the encoder (64 KiB), and as the very last unit.
+        const far = '構'.repeat(30_000) + unit + 'é'.repeat(5);
+        expect(count(far)).toBe(json(far));
+        const last = 'é'.repeat(40_000) + unit;
+        expect(count(last)).toBe(json(last));
       }
-      // Far into the second window of the encoder (64 KiB), and as the very last unit.
-      const far = '構'.repeat(30_000) + unit + 'é'.repeat(5);
-      expect(jsonStringBytes(far)).toBe(json(far));
-      const last = 'é'.repeat(40_000) + unit;
-      expect(jsonStringBytes(last)).toBe(json(last));
+    });
+
+    it(`${name}: counts known answers`, () => {
+      expect(count('')).toBe(2);
+      expect(count('a'.repeat(100))).toBe(102);
+      expect(count('é'.repeat(100))).toBe(202);
+      // U+FFFD written by the caller is 3 bytes; a lone surrogate is `\udXXX`, 6.
+      expect(count('\ufffd'.repeat(30))).toBe(92);
+      expect(count('\ud800'.repeat(30))).toBe(182);
+      expect(count('x'.repeat(100) + '\u0000')).toBe(108);
+      expect(count('"'.repeat(30))).toBe(62);
+      // Every control character: the five short escapes (\b \t \n \f \r) take 2 bytes, the rest 6.
+      const controls = Array.from({ length: 32 }, (_, c) => String.fromCharCode(c)).join('');
+      expect(count(controls)).toBe(2 + 5 * 2 + 27 * 6);
+      // 300,000 units over five windows, one escape in each 100.
+      expect(count(('a'.repeat(99) + '\n').repeat(3000))).toBe(2 + 300_000 + 3000);
+    });
+  }
+});
+
+describe('the JSON-escape kernel', () => {
+  const kernel = jsonEscapeKernel()!;
+  const write = (bytes: number[]) => {
+    kernel.window.set(bytes);
+    return bytes.length;
+  };
+
+  it('returns twice the bytes escapes add, plus 1 when an 0xEF byte was seen', () => {
+    expect(kernel.count(write(Array(40).fill(0x61)))).toBe(0);
+    expect(kernel.count(write([0x22, 0x5c, 0x0a, 0x01, ...Array(36).fill(0x61)]))).toBe(2 * (1 + 1 + 1 + 5));
+    expect(kernel.count(write([0xef, 0xbf, 0xbd, ...Array(37).fill(0x61)]))).toBe(1);
+    expect(kernel.count(write([...Array(39).fill(0x61), 0xef]))).toBe(1);
+    // Only the first `length` bytes are read.
+    write([0x61, 0x61, 0x22, 0x22]);
+    expect(kernel.count(2)).toBe(0);
+    // Each byte value, alone at every position of a block and in the tail.
+    for (let b = 0; b < 256; b++) {
+      const extra = b === 0x22 || b === 0x5c || (b >= 0x08 && b <= 0x0d && b !== 0x0b) ? 1 : b < 0x20 ? 5 : 0;
+      for (let at = 0; at < 40; at++) {
+        const bytes = Array(40).fill(0x20);
+        bytes[at] = b;
+        expect(kernel.count(write(bytes)), `byte ${b} at ${at}`).toBe(2 * extra + (b === 0xef ? 1 : 0));
+      }
     }
   });
 
-  it('counts known answers', () => {
-    expect(jsonStringBytes('')).toBe(2);
-    expect(jsonStringBytes('a'.repeat(100))).toBe(102);
-    expect(jsonStringBytes('é'.repeat(100))).toBe(202);
-    // U+FFFD written by the caller is 3 bytes; a lone surrogate is `\udXXX`, 6.
-    expect(jsonStringBytes('\ufffd'.repeat(30))).toBe(92);
-    expect(jsonStringBytes('\ud800'.repeat(30))).toBe(182);
-    expect(jsonStringBytes('x'.repeat(100) + '\u0000')).toBe(108);
-    expect(jsonStringBytes('"'.repeat(30))).toBe(62);
+  it('never reads past its window, whatever length it is given', () => {
+    kernel.window.fill(0x22);
+    expect(kernel.count(65536)).toBe(2 * 65536);
+    expect(kernel.count(1 << 30)).toBe(2 * 65536);
+    kernel.window.fill(0);
   });
 });
 
