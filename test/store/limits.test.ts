@@ -84,6 +84,51 @@ describe('size limits and stats', () => {
     expect(() => checker.check(ctx)).toThrow(expect.objectContaining({ details: { limit: 'maxTotalSize', current: bytes(ctx), maximum: 1500 } }));
   });
 
+  it('one checker over a run of contexts, near its limits and far from them, decides and reports as the truth does (property)', () => {
+    // Bounds decide some checks and exact sizes others, and what a check learns about a context is
+    // kept for the next (sizes of namespaces proven unchanged); nothing decided or reported may
+    // depend on that. Each step is a context never seen or the last one edited in place.
+    const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 120 }), fc.string({ maxLength: 60 }).map((s) => `${s}構"\n\u0001`));
+    // Summaries from empty to thousands of bytes, so one run meets contexts whose bounds decide and
+    // contexts whose exact sizes must.
+    const summary = fc.tuple(text, fc.integer({ min: 1, max: 30 })).map(([t, k]) => t.repeat(k));
+    const step = fc.record({ fresh: fc.boolean(), summary, links: fc.array(text, { maxLength: 6 }) });
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), fc.integer({ min: 200, max: 8000 }), fc.integer({ min: 150, max: 4000 }), (steps, maxTotalSize, maxNamespaceSize) => {
+        const longLived = new ContextSizeChecker({ maxTotalSize, maxNamespaceSize });
+        const fresh = () => createAgentContext('s', 't', { createdAt: '2026-01-01T00:00:00.000Z' });
+        let ctx = fresh();
+        const outcome = (checker: ContextSizeChecker) => {
+          try {
+            checker.check(ctx);
+            return 'ok';
+          } catch (error) {
+            return (error as { details: unknown }).details;
+          }
+        };
+        const truth = () => {
+          for (const ns of NAMESPACES) {
+            const current = bytes(ctx[ns]);
+            if (current > maxNamespaceSize) return { limit: 'maxNamespaceSize', current, maximum: maxNamespaceSize, namespace: ns };
+          }
+          const current = bytes(ctx);
+          return current > maxTotalSize ? { limit: 'maxTotalSize', current, maximum: maxTotalSize } : 'ok';
+        };
+        for (const { fresh: isFresh, summary, links } of steps) {
+          if (isFresh) ctx = fresh();
+          ctx.reasoning.summary = summary;
+          ctx.enrichment.contextLinks = links;
+          const want = truth();
+          expect(outcome(longLived)).toEqual(want);
+          // Asked again (everything now known and proven unchanged), and by a checker new to it.
+          expect(outcome(longLived)).toEqual(want);
+          expect(outcome(new ContextSizeChecker({ maxTotalSize, maxNamespaceSize }))).toEqual(want);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('shouldExternalizeArtifacts: one artifact over 50 KB, or all inline ones over 100 KB', () => {
     const checker = new ContextSizeChecker();
     const ctx = createAgentContext('s', 't');
