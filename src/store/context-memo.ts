@@ -1,6 +1,6 @@
 import type { CanonicalParts } from './namespace-pass.ts';
 import type { JsonTape } from './json-tape.ts';
-import { recordTapeWithBound, tapeMatches } from './json-tape.ts';
+import { recordTapeWithSizes, tapeMatches } from './json-tape.ts';
 import type { AgentContext } from './model.ts';
 import { NAMESPACES } from './model.ts';
 
@@ -57,10 +57,11 @@ export function rememberMemo(context: AgentContext, index: number, memo: Namespa
 /**
  * The memos of the seven namespaces of `context`, in {@link NAMESPACES} order, each true of the
  * namespace as it is now: the remembered one where the namespace still matches its tape, else a
- * fresh one holding the namespace's tape (recorded now, remembered), or a throwaway one without a
- * tape where the namespace is not plain JSON data and so cannot be proven unchanged later.
+ * fresh one holding the namespace's tape (recorded now, remembered) and the upper bound of its JSON
+ * size, and its exact JSON size too if `exactSizes` (counted in the same walk), or a throwaway one
+ * without a tape where the namespace is not plain JSON data and so cannot be proven unchanged later.
  */
-export function currentMemos(context: AgentContext): NamespaceMemo[] {
+export function currentMemos(context: AgentContext, exactSizes = false): NamespaceMemo[] {
   const out: NamespaceMemo[] = [];
   for (let i = 0; i < NAMESPACES.length; i++) {
     const known = provenMemo(context, i);
@@ -68,12 +69,12 @@ export function currentMemos(context: AgentContext): NamespaceMemo[] {
       out.push(known);
       continue;
     }
-    const recorded = recordTapeWithBound(context[NAMESPACES[i]!]);
+    const recorded = recordTapeWithSizes(context[NAMESPACES[i]!], exactSizes);
     if (recorded === undefined) {
       out.push({ tape: undefined });
       continue;
     }
-    const fresh: NamespaceMemo = { tape: recorded.tape, maxJsonBytes: recorded.maxJsonBytes };
+    const fresh: NamespaceMemo = { tape: recorded.tape, maxJsonBytes: recorded.maxJsonBytes, jsonBytes: recorded.jsonBytes };
     rememberMemo(context, i, fresh);
     out.push(fresh);
   }

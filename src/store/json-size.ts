@@ -2,6 +2,7 @@ import type { JsonTape } from './json-tape.ts';
 import { TAPE_ARRAY, TAPE_OBJECT } from './json-tape.ts';
 import { jsonStringBytes, utf8ByteLength } from '../encoding/utf8-size.ts';
 import { LITERAL_BOUND, arrayBound, numberBound, objectBound, stringBound } from './json-bound.ts';
+import { memberNameBytes, numberBytes } from './json-exact.ts';
 
 /**
  * UTF-8 byte sizes of JSON text, counted without writing the text: a value's JSON size is counted
@@ -19,28 +20,6 @@ import { LITERAL_BOUND, arrayBound, numberBound, objectBound, stringBound } from
 export function jsonByteLength(value: unknown): number {
   const text = JSON.stringify(value) as string | undefined;
   return text === undefined ? 0 : utf8ByteLength(text);
-}
-
-/**
- * JSON bytes of member names, by name. Names repeat in every object of a kind (`id`, `content`,
- * ...), so a lookup usually replaces a scan. Keyed by the name itself (content, not identity), so
- * an entry is always right; bounded, cleared when full.
- */
-const nameBytes = new Map<string, number>();
-const MAX_NAMES = 2048;
-
-function memberNameBytes(name: string): number {
-  let known = nameBytes.get(name);
-  if (known === undefined) {
-    if (nameBytes.size >= MAX_NAMES) nameBytes.clear();
-    nameBytes.set(name, (known = jsonStringBytes(name)));
-  }
-  return known;
-}
-
-/** Bytes of a finite number in JSON: Number#toString's form (-0 included: both write "0"). */
-function numberBytes(value: number): number {
-  return value >= 0 && value < 10 && Number.isInteger(value) ? 1 : String(value).length;
 }
 
 /** The count under way. */

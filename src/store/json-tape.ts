@@ -15,7 +15,9 @@
  * costs the caller the work it would have done without a tape.
  */
 
+import { jsonStringBytes } from '../encoding/utf8-size.ts';
 import { LITERAL_BOUND, arrayBound, numberBound, objectBound, stringBound } from './json-bound.ts';
+import { memberNameBytes, numberBytes } from './json-exact.ts';
 import { inheritsEnumerableMembers } from './json-safety.ts';
 
 /** An opaque record of one JSON value; see {@link recordTape}. */
@@ -51,16 +53,27 @@ const NOT_JSON = new NotJson();
  * data nested deeper than 128 levels or cyclic), which callers then simply do not cache.
  */
 export function recordTape(value: unknown): JsonTape | undefined {
-  return recordAt(value, 0);
+  return recordAt(value, 0, false);
+}
+
+/** A tape with the value's JSON sizes counted while recording it (see {@link recordTapeWithSizes}). */
+export interface SizedTape {
+  tape: JsonTape;
+  /** The upper bound json-size.ts's `tapeMaxJsonBytes` counts from the tape (json-bound.ts's rules). */
+  maxJsonBytes: number;
+  /** What json-size.ts's `tapeJsonBytes` counts from the tape: `JSON.stringify`'s UTF-8 bytes; only if asked for. */
+  jsonBytes?: number;
 }
 
 /**
- * {@link recordTape}, with the upper bound of the value's JSON size that json-size.ts's
- * `tapeMaxJsonBytes` counts from the tape, counted in the same walk (json-bound.ts's rules).
+ * {@link recordTape}, with the upper bound of the value's JSON size counted in the same walk, and,
+ * if `exact`, its exact JSON size too: reading every string's characters while they are at hand
+ * costs less than a second walk over the tape to count them.
  */
-export function recordTapeWithBound(value: unknown): { tape: JsonTape; maxJsonBytes: number } | undefined {
-  const recorded = recordAt(value, 0);
-  return recorded === undefined ? undefined : { tape: recorded, maxJsonBytes: lastBound };
+export function recordTapeWithSizes(value: unknown, exact = false): SizedTape | undefined {
+  const recorded = recordAt(value, 0, exact);
+  if (recorded === undefined) return undefined;
+  return exact ? { tape: recorded, maxJsonBytes: lastBound, jsonBytes: lastBytes } : { tape: recorded, maxJsonBytes: lastBound };
 }
 
 /**
@@ -69,7 +82,7 @@ export function recordTapeWithBound(value: unknown): { tape: JsonTape; maxJsonBy
  * array's tape is TAPE_ARRAY, its length and its items' tapes in a row).
  */
 export function recordItemTape(value: unknown): JsonTape | undefined {
-  return recordAt(value, 1);
+  return recordAt(value, 1, false);
 }
 
 // Walk state, as module variables (faster than fields in this hot walk). The tape is written into
@@ -80,30 +93,37 @@ let spareTape: unknown[] = [];
 const MAX_SPARE = 1 << 16;
 let tape: unknown[] = spareTape;
 let at = 0;
-/** The size bound of what the walk under way has recorded (see recordTapeWithBound). */
+/** The size bound of what the walk under way has recorded (see recordTapeWithSizes). */
 let bound = 0;
 /** The bound of the last whole value recorded. */
 let lastBound = 0;
+/** Exact JSON bytes of what the walk under way has recorded, if it counts them (see recordTapeWithSizes). */
+let bytes = 0;
+/** The exact bytes of the last whole value recorded while counting. */
+let lastBytes = 0;
 /** A walk is under way (a getter inside the data started another): the inner one gets its own tape. */
 let busy = false;
 /** `Object.prototype` has enumerable members, which for-in lists too: each member is then checked to be own. */
 let polluted = false;
 
-function recordAt(value: unknown, depth: number): JsonTape | undefined {
+function recordAt(value: unknown, depth: number, exact: boolean): JsonTape | undefined {
   // Saved and restored, so a getter that itself records a value cannot upset this walk.
   const outerTape = tape;
   const outerAt = at;
   const outerBound = bound;
+  const outerBytes = bytes;
   const outerBusy = busy;
   const outerPolluted = polluted;
   tape = busy ? [] : spareTape;
   at = 0;
   bound = 0;
+  bytes = 0;
   busy = true;
   polluted = inheritsEnumerableMembers();
   try {
-    record(value, depth);
+    record(value, depth, exact);
     lastBound = bound;
+    lastBytes = bytes;
     return tape.slice(0, at);
   } catch (error) {
     if (error === NOT_JSON) return undefined;
@@ -114,25 +134,34 @@ function recordAt(value: unknown, depth: number): JsonTape | undefined {
     tape = outerTape;
     at = outerAt;
     bound = outerBound;
+    bytes = outerBytes;
     busy = outerBusy;
     polluted = outerPolluted;
   }
 }
 
-function record(value: unknown, depth: number): void {
+/**
+ * Records `value` at the end of the tape, adding its bound to `bound`, and its exact size to
+ * `bytes` if `counting`: a parameter, not walk state, because it is tested for every entry and a
+ * parameter costs least to test.
+ */
+function record(value: unknown, depth: number, counting: boolean): void {
   switch (typeof value) {
     case 'string':
       tape[at++] = value;
       bound += stringBound(value);
+      if (counting) bytes += jsonStringBytes(value);
       return;
     case 'boolean':
       tape[at++] = value;
       bound += LITERAL_BOUND;
+      if (counting) bytes += value ? 4 : 5;
       return;
     case 'number':
       if (!Number.isFinite(value)) throw NOT_JSON;
       tape[at++] = value;
       bound += numberBound(value);
+      if (counting) bytes += numberBytes(value);
       return;
     case 'object':
       break;
@@ -142,6 +171,7 @@ function record(value: unknown, depth: number): void {
   if (value === null) {
     tape[at++] = null;
     bound += LITERAL_BOUND;
+    if (counting) bytes += 4;
     return;
   }
   if (depth >= MAX_TAPE_DEPTH) throw NOT_JSON;
@@ -152,14 +182,17 @@ function record(value: unknown, depth: number): void {
     tape[at++] = ARRAY_MARK;
     tape[at++] = n;
     bound += arrayBound(n);
+    // Brackets and commas: the bound's count is exact.
+    if (counting) bytes += arrayBound(n);
     for (let i = 0; i < n; i++) {
       const item = obj[i];
       // Strings (most of a context) are settled here, without a call per item.
       if (typeof item === 'string') {
         tape[at++] = item;
         bound += stringBound(item);
+        if (counting) bytes += jsonStringBytes(item);
       } else if (item === undefined) throw NOT_JSON;
-      else record(item, depth + 1);
+      else record(item, depth + 1, counting);
     }
     return;
   }
@@ -169,6 +202,8 @@ function record(value: unknown, depth: number): void {
   const countAt = at;
   tape[at++] = 0;
   let count = 0;
+  // Members JSON writes: all but those set to undefined.
+  let written = 0;
   // for-in lists the own members in `Object.keys` order without allocating a list; the members it
   // lists after them from a polluted Object.prototype are not the object's and are skipped.
   for (const key in obj) {
@@ -179,16 +214,25 @@ function record(value: unknown, depth: number): void {
     bound += stringBound(key);
     // A member set to undefined is kept: JSON leaves it out, but the store's validation refuses it,
     // so a value with one must not match a tape of the value without it.
+    if (member === undefined) {
+      tape[at++] = undefined;
+      bound += LITERAL_BOUND;
+      continue;
+    }
+    if (counting) {
+      bytes += memberNameBytes(key);
+      written++;
+    }
     if (typeof member === 'string') {
       tape[at++] = member;
       bound += stringBound(member);
-    } else if (member === undefined) {
-      tape[at++] = undefined;
-      bound += LITERAL_BOUND;
-    } else record(member, depth + 1);
+      if (counting) bytes += jsonStringBytes(member);
+    } else record(member, depth + 1, counting);
   }
   tape[countAt] = count;
   bound += objectBound(count);
+  // Braces, a colon per member written and the commas between them.
+  if (counting) bytes += objectBound(written);
 }
 
 /**

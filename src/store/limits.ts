@@ -63,11 +63,12 @@ interface Sizes {
 /**
  * The memos of `ctx`'s namespaces (see context-memo.ts): a namespace proven unchanged since it was
  * last recorded keeps what is known about it (its size among them); proving that walks the data
- * once without writing text, several times cheaper than stringifying. Anything but an object has
- * no memos to keep.
+ * once without writing text, several times cheaper than stringifying. A namespace recorded now
+ * comes with the upper bound of its size, and with its exact size too if `exactSizes` (counted in
+ * the recording walk). Anything but an object has no memos to keep.
  */
-function memosOf(ctx: AgentContext): NamespaceMemo[] {
-  return typeof ctx === 'object' && ctx !== null ? currentMemos(ctx) : NAMESPACES.map(() => ({ tape: undefined }));
+function memosOf(ctx: AgentContext, exactSizes: boolean): NamespaceMemo[] {
+  return typeof ctx === 'object' && ctx !== null ? currentMemos(ctx, exactSizes) : NAMESPACES.map(() => ({ tape: undefined }));
 }
 
 /**
@@ -105,7 +106,7 @@ function measure(ctx: AgentContext, memos: NamespaceMemo[], exact: boolean): { s
 
 /** The exact sizes of `ctx`: each namespace and the whole context. */
 function exactSizes(ctx: AgentContext): Sizes {
-  const { sum, namespaces } = measure(ctx, memosOf(ctx), true);
+  const { sum, namespaces } = measure(ctx, memosOf(ctx, true), true);
   return { total: wrapperBytes(ctx) + sum, namespaces };
 }
 
@@ -143,6 +144,20 @@ function sizeError(limit: keyof ContextLimits, current: number, maximum: number,
   );
 }
 
+/** Each namespace's upper bound where one was counted, else its exact size, and their sum. */
+function upperSizes(memos: NamespaceMemo[]): { sum: number; namespaces: Record<Namespace, number> } {
+  const namespaces = {} as Record<Namespace, number>;
+  let sum = 0;
+  for (let i = 0; i < NAMESPACES.length; i++) {
+    const memo = memos[i]!;
+    // Every memo holds one or the other once measure() has run over it.
+    const size = memo.maxJsonBytes ?? memo.jsonBytes!;
+    namespaces[NAMESPACES[i]!] = size;
+    sum += size;
+  }
+  return { sum, namespaces };
+}
+
 /**
  * Enforces {@link ContextLimits} (spec `ContextSizeChecker`). {@link checkWrite} measures the
  * context as it would be after a write, so callers refuse before touching anything.
@@ -151,6 +166,16 @@ export class ContextSizeChecker {
   /** The limits in force. */
   readonly limits: Readonly<ContextLimits>;
 
+  /**
+   * Whether {@link check} counts exact sizes while recording a namespace it has not seen. Off at
+   * first: upper bounds, which read no string's characters, usually show that no limit is near.
+   * Once they do not decide a check (the contexts this checker sees sit near its limits), the
+   * following checks count exactly in the recording walk, one walk instead of a recording and then
+   * a count over the record, until bounds would have decided again. The sizes that decide, and
+   * every error, are the same either way; only the work differs.
+   */
+  #exactWhileRecording = false;
+
   /** Creates a checker; missing limits take the spec's defaults. */
   constructor(limits: Partial<ContextLimits> = {}) {
     this.limits = Object.freeze(resolveLimits(limits));
@@ -158,13 +183,20 @@ export class ContextSizeChecker {
 
   /** Throws {@link ContextSizeError} if the context as it stands breaks a limit. */
   check(ctx: AgentContext): void {
-    // Upper bounds first: where no bound reaches a limit, no exact size does, and counting exactly
-    // would read every character of every string. Otherwise the exact sizes decide (and are reported).
-    const memos = memosOf(ctx);
+    // Upper bounds first (or exact sizes where known): where no bound reaches a limit, no exact size
+    // does, and counting exactly would read every character of every string. Otherwise the exact
+    // sizes decide (and are reported).
+    const memos = memosOf(ctx, this.#exactWhileRecording);
     let measured = measure(ctx, memos, false);
     // The wrapper is counted once, exactly, whichever sizes decide.
     const wrapper = wrapperBytes(ctx);
-    if (!this.within(wrapper + measured.sum, measured.namespaces)) measured = measure(ctx, memos, true);
+    const boundsDecide = this.within(wrapper + measured.sum, measured.namespaces);
+    if (!boundsDecide) measured = measure(ctx, memos, true);
+    if (!this.#exactWhileRecording) this.#exactWhileRecording = !boundsDecide;
+    else {
+      const upper = upperSizes(memos);
+      this.#exactWhileRecording = !this.within(wrapper + upper.sum, upper.namespaces);
+    }
     const namespaces = measured.namespaces;
     const total = wrapper + measured.sum;
     for (const ns of NAMESPACES) {

@@ -6,7 +6,7 @@ import { DiffTracker } from '../../src/store/diff.ts';
 import { jsonEqual } from '../../src/store/json-data.ts';
 import { assertSafeJsonMember, isPlainObject, parseSafeJson } from '../../src/store/json-safety.ts';
 import { jsonByteLength, tapeJsonBytes, tapeMaxJsonBytes } from '../../src/store/json-size.ts';
-import { TAPE_ARRAY, TAPE_OBJECT, recordItemTape, recordTape, recordTapeWithBound, tapeMatches } from '../../src/store/json-tape.ts';
+import { TAPE_ARRAY, TAPE_OBJECT, recordItemTape, recordTape, recordTapeWithSizes, tapeMatches } from '../../src/store/json-tape.ts';
 import type { ContextLimits } from '../../src/store/limits.ts';
 import { ContextSizeChecker, getStats } from '../../src/store/limits.ts';
 import type { AgentContext, ContextChanges } from '../../src/store/model.ts';
@@ -554,8 +554,10 @@ describe('measuring while recording', () => {
         const exact = jsonByteLength(value);
         expect(tapeJsonBytes(tape)).toBe(exact);
         const bound = tapeMaxJsonBytes(tape);
-        // Counted while recording, the bound is the one counted from the tape.
-        expect(recordTapeWithBound(value)).toEqual({ tape, maxJsonBytes: bound });
+        // Counted while recording, the bound is the one counted from the tape, and so is the exact
+        // size when it is asked for.
+        expect(recordTapeWithSizes(value)).toEqual({ tape, maxJsonBytes: bound });
+        expect(recordTapeWithSizes(value, true)).toEqual({ tape, maxJsonBytes: bound, jsonBytes: exact });
         expect(bound).toBeGreaterThanOrEqual(exact);
         // Strings count 6 bytes a unit at most (3 times plain text's most); a number 25 bytes at most
         // (9 times the 3 of the shortest non-integer, or of a two-digit integer with its comma); a
