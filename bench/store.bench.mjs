@@ -117,6 +117,7 @@ export async function nodeSection({ fmt }) {
     return copies[nextFresh++];
   };
   const edited = cloneContext(ctx);
+  const newLinks = ctx.enrichment.contextLinks.map((link) => `${link}?v=2`);
   serializeContext(edited);
   let edits = 0;
   const ops = {
@@ -137,6 +138,7 @@ export async function nodeSection({ fmt }) {
     'Serialise, first call on a context': [() => serializeContext(freshCopy()), FRESH_BATCH, 'Serialise (JSON)', true],
     'Size check, first call on a context': [() => checker.check(freshCopy()), FRESH_BATCH, 'Size check', true],
     'Size check, first call, limits at the sizes': [() => tightChecker.check(freshCopy()), FRESH_BATCH, 'Size check', true],
+    'Size check of a write (checkWrite, as safeSet runs it)': [() => checker.checkWrite(ctx, 'enrichment', 'contextLinks', newLinks), 50, 'Size check'],
   };
   // What the platform itself takes for the nearest plain operation on the same data, timed in the
   // same run: these move with the machine as ctxgate's rows do, so the last column compares across
@@ -190,6 +192,7 @@ export async function nodeSection({ fmt }) {
       'Clone walks the JSON data directly (no structuredClone byte round trip).',
       'Diff capture proves each field unchanged against a flat record of the baseline field (one walk, no allocation; a namespace whose fields all match carries over whole); only changed fields are diffed: arrays item by item, where an item still equal to the baseline item at its position (proven by that item\'s record) reuses its text, copy and record, so only new or changed items are written, copied and recorded for the next baseline. Here every capture sees one field changed (an intent added or removed).',
       'Size check proves each namespace unchanged against its flat record (the same walk), or records a namespace it has not seen, and counts sizes from the record (src/store/json-size.ts), without writing JSON text; a namespace whose size is known and proven unchanged keeps it. Where no exact size is known yet it first counts an upper bound that reads no string\'s characters (each string at 6 bytes per UTF-16 unit, the most JSON writes for one; names at the same rate; numbers and structure exact): if no bound reaches a limit, no exact size can, and the check passes. Otherwise the exact sizes are counted (each string written by the native encoder into the window of a small WebAssembly kernel, src/core/json-escapes.ts, which counts what JSON\'s escapes add sixteen bytes at a time; a namespace serialised before from the text serialising kept), and they decide and are the ones reported, so the outcome and every error are those of counting JSON.stringify\'s text. A checker whose bounds did not decide its last check counts the exact sizes of namespaces it has not seen in the walk that records them (one walk instead of two), until bounds would decide again. Reading the strings\' characters is most of an exact count. First call: a copy neither serialised nor size-checked before, each time; under the default limits (2 MB a namespace, 10 MB in all) this context\'s bounds decide. Limits at the sizes: limits equal to the context\'s own total and largest namespace, so every bound reaches a limit and the exact sizes are counted after the bounds (and the check passes). getStats always counts exactly.',
+      'Size check of a write: what safeSet runs before it writes (enrichment.contextLinks, 20 links, replaced in the context\'s largest namespace): the context\'s sizes, known and proven unchanged, and the namespace\'s size after the write, counted on the written member alone (its old bytes out, its new bytes in) rather than by writing the whole namespace out again; a namespace that is not plain JSON data (a toJSON, a Date) is still sized by JSON.stringify of it as it would be.',
     ],
   };
 }

@@ -1,6 +1,8 @@
 import { ContextSizeError, invalidParams } from '../errors.ts';
 import type { NamespaceMemo } from './context-memo.ts';
 import { currentMemos } from './context-memo.ts';
+import { memberNameBytes } from './json-exact.ts';
+import { isPlainObject } from './json-safety.ts';
 import { jsonByteLength, tapeJsonBytes, tapeMaxJsonBytes } from './json-size.ts';
 import type { AgentContext, Namespace } from './model.ts';
 import { NAMESPACES } from './model.ts';
@@ -104,10 +106,34 @@ function measure(ctx: AgentContext, memos: NamespaceMemo[], exact: boolean): { s
   return { sum, namespaces };
 }
 
-/** The exact sizes of `ctx`: each namespace and the whole context. */
-function exactSizes(ctx: AgentContext): Sizes {
-  const { sum, namespaces } = measure(ctx, memosOf(ctx, true), true);
-  return { total: wrapperBytes(ctx) + sum, namespaces };
+/** The exact sizes of `ctx`: each namespace and the whole context, and the memos they came from. */
+function exactSizes(ctx: AgentContext): Sizes & { memos: NamespaceMemo[] } {
+  const memos = memosOf(ctx, true);
+  const { sum, namespaces } = measure(ctx, memos, true);
+  return { total: wrapperBytes(ctx) + sum, namespaces, memos };
+}
+
+/**
+ * Bytes of the JSON of `ns`, a plain object of plain JSON data whose JSON is `nsBytes` bytes, once
+ * member `key` is set to `value` (or removed, if undefined): the old member's bytes taken out and the
+ * new member's put in, so only that member is counted, not the whole namespace again.
+ */
+function bytesWithMember(ns: Record<string, unknown>, nsBytes: number, key: string, value: unknown): number {
+  // Members JSON writes: own enumerable ones not set to undefined (plain data holds nothing else JSON leaves out).
+  let written = 0;
+  for (const name in ns) if (Object.hasOwn(ns, name) && ns[name] !== undefined) written++;
+  let bytes = nsBytes;
+  // A member JSON writes now: own and enumerable (a non-enumerable one is not in the JSON).
+  const old = Object.prototype.propertyIsEnumerable.call(ns, key) ? ns[key] : undefined;
+  if (old !== undefined) {
+    // The name, its colon, the value, and a comma if it had a neighbour.
+    bytes -= memberNameBytes(key) + 1 + jsonByteLength(old) + (written > 1 ? 1 : 0);
+    written--;
+  }
+  // 0: JSON leaves the member out (undefined, a function).
+  const size = jsonByteLength(value);
+  if (size > 0) bytes += memberNameBytes(key) + 1 + size + (written > 0 ? 1 : 0);
+  return bytes;
 }
 
 /** Bytes of namespace `value` as UTF-8 JSON (or its upper bound, unless `exact`), kept in its memo. */
@@ -217,8 +243,13 @@ export class ContextSizeChecker {
     if (value === undefined) delete next[key];
     else next[key] = value;
     this.checkArrays(namespace, next);
-    const { total, namespaces } = exactSizes(ctx);
-    const nsSize = jsonByteLength(next);
+    const { total, namespaces, memos } = exactSizes(ctx);
+    // A namespace of plain JSON data (it has a tape) changes by one member, counted alone; anything
+    // else (a toJSON, a Date), or a key that assignment treats specially, is sized by JSON.stringify
+    // of the whole namespace as it would be.
+    const current: unknown = ctx[namespace];
+    const plain = isPlainObject(current) && memos[NAMESPACES.indexOf(namespace)]?.tape !== undefined && key !== '__proto__';
+    const nsSize = plain ? bytesWithMember(current, namespaces[namespace], key, value) : jsonByteLength(next);
     if (nsSize > this.limits.maxNamespaceSize) {
       throw sizeError('maxNamespaceSize', nsSize, this.limits.maxNamespaceSize, `namespace ${namespace}`, { namespace, key });
     }

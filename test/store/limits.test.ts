@@ -129,6 +129,62 @@ describe('size limits and stats', () => {
     );
   });
 
+  it('checkWrite sizes the namespace after a write as JSON.stringify of it would be, at the limit and one byte over (property)', () => {
+    // The size after a write is counted on the written member alone (its old bytes out, its new bytes
+    // in); held here to the JSON of the whole namespace as it would be, replaced, added or removed.
+    const key = fc.oneof(fc.constantFrom('provider', 'model', 'a', 'b'), fc.string({ maxLength: 6 })).filter((k) => k !== '__proto__');
+    const member = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ unit: 'binary', maxLength: 40 }).map((s) => `${s}"\n構`), fc.constant(undefined));
+    const createdAt = '2026-01-01T00:00:00.000Z';
+    fc.assert(
+      fc.property(fc.array(fc.tuple(key, member), { maxLength: 6 }), key, member, fc.boolean(), (members, name, value, seenBefore) => {
+        const ctx = createAgentContext('s', 't', { createdAt });
+        // Plain data put in place, as an agent may (undefined members included).
+        const llm: Record<string, unknown> = {};
+        for (const [k, v] of members) llm[k] = v;
+        (ctx as unknown as Record<string, unknown>).llm = llm;
+        if (seenBefore) getStats(ctx);
+        const next: Record<string, unknown> = { ...llm };
+        if (value === undefined) delete next[name];
+        else next[name] = value;
+        const nsSize = bytes(next);
+        const total = bytes({ ...ctx, llm: next });
+        const snapshot = JSON.stringify(ctx);
+        new ContextSizeChecker({ maxNamespaceSize: nsSize, maxTotalSize: total }).checkWrite(ctx, 'llm', name, value);
+        expect(() => new ContextSizeChecker({ maxNamespaceSize: nsSize - 1 }).checkWrite(ctx, 'llm', name, value)).toThrow(
+          expect.objectContaining({ details: { limit: 'maxNamespaceSize', current: nsSize, maximum: nsSize - 1, namespace: 'llm', key: name } }),
+        );
+        expect(() => new ContextSizeChecker({ maxNamespaceSize: nsSize, maxTotalSize: total - 1 }).checkWrite(ctx, 'llm', name, value)).toThrow(
+          expect.objectContaining({ details: { limit: 'maxTotalSize', current: total, maximum: total - 1, namespace: 'llm', key: name } }),
+        );
+        expect(JSON.stringify(ctx)).toBe(snapshot);
+      }),
+      { numRuns: 1000 },
+    );
+    // What JSON leaves out or writes differently: a non-enumerable member, a null-prototype object, a
+    // Date (toJSON), an array where an object belongs, a member whose value is a function.
+    const cases: [unknown, string, unknown][] = [
+      [Object.defineProperty({ a: 1 }, 'hidden', { value: 'x'.repeat(50), enumerable: false }), 'hidden', 'y'],
+      [Object.assign(Object.create(null) as object, { a: 'z', b: 2 }), 'a', 'longer value'],
+      [{ when: new Date(0), a: 1 }, 'a', 22],
+      [['x', 'y'], 'a', 1],
+      [{ a: 1, f: () => 1 }, 'a', 'q'],
+      [{ only: 'one' }, 'only', undefined],
+      [{}, 'first', { nested: ['v'] }],
+    ];
+    for (const [llm, name, value] of cases) {
+      const ctx = createAgentContext('s', 't', { createdAt });
+      (ctx as unknown as Record<string, unknown>).llm = llm;
+      const next: Record<string, unknown> = { ...(llm as Record<string, unknown>) };
+      if (value === undefined) delete next[name];
+      else next[name] = value;
+      const nsSize = bytes(next);
+      new ContextSizeChecker({ maxNamespaceSize: nsSize }).checkWrite(ctx, 'llm', name, value);
+      expect(() => new ContextSizeChecker({ maxNamespaceSize: nsSize - 1 }).checkWrite(ctx, 'llm', name, value)).toThrow(
+        expect.objectContaining({ details: expect.objectContaining({ current: nsSize }) }),
+      );
+    }
+  });
+
   it('shouldExternalizeArtifacts: one artifact over 50 KB, or all inline ones over 100 KB', () => {
     const checker = new ContextSizeChecker();
     const ctx = createAgentContext('s', 't');
