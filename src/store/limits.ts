@@ -130,9 +130,11 @@ function bytesWithMember(ns: Record<string, unknown>, nsBytes: number, key: stri
     bytes -= memberNameBytes(key) + 1 + jsonByteLength(old) + (written > 1 ? 1 : 0);
     written--;
   }
-  // 0: JSON leaves the member out (undefined, a function).
-  const size = jsonByteLength(value);
-  if (size > 0) bytes += memberNameBytes(key) + 1 + size + (written > 0 ? 1 : 0);
+  // The new member as JSON writes it, name and colon included, less the braces: stringified under
+  // its own key, as a toJSON(key) would be called inside the namespace; nothing if JSON leaves it
+  // out (undefined, a function).
+  const member = jsonByteLength({ [key]: value }) - 2;
+  if (member > 0) bytes += member + (written > 0 ? 1 : 0);
   return bytes;
 }
 

@@ -161,7 +161,8 @@ describe('size limits and stats', () => {
       { numRuns: 1000 },
     );
     // What JSON leaves out or writes differently: a non-enumerable member, a null-prototype object, a
-    // Date (toJSON), an array where an object belongs, a member whose value is a function.
+    // Date (toJSON), an array where an object belongs, a member whose value is a function, a value
+    // whose toJSON depends on the name it is written under.
     const cases: [unknown, string, unknown][] = [
       [Object.defineProperty({ a: 1 }, 'hidden', { value: 'x'.repeat(50), enumerable: false }), 'hidden', 'y'],
       [Object.assign(Object.create(null) as object, { a: 'z', b: 2 }), 'a', 'longer value'],
@@ -170,6 +171,8 @@ describe('size limits and stats', () => {
       [{ a: 1, f: () => 1 }, 'a', 'q'],
       [{ only: 'one' }, 'only', undefined],
       [{}, 'first', { nested: ['v'] }],
+      // toJSON is called with the member's name, inside the namespace.
+      [{ a: 1 }, 'keyed', { toJSON: (name: string) => name.repeat(10) }],
     ];
     for (const [llm, name, value] of cases) {
       const ctx = createAgentContext('s', 't', { createdAt });
