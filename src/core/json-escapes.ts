@@ -5,7 +5,7 @@ import { JSON_ESCAPES_WASM } from './wasm/json-escapes.ts';
  * JSON's escapes add to UTF-8 text written into its window. Byte counts of JSON strings are asked
  * for synchronously (a context's size check, a tool output's byte limit), so the kernel is a
  * separate module of a few hundred bytes, compiled synchronously on first use from bytes embedded
- * by the build, never the core (megabytes, loaded asynchronously).
+ * by the build, never the core (hundreds of kilobytes, loaded asynchronously).
  */
 export interface JsonEscapeKernel {
   /** The kernel's window: encode into it, then call {@link JsonEscapeKernel.count}. Valid for the life of the process. */
