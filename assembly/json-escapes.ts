@@ -1,5 +1,6 @@
 // A program of its own (not part of the core in index.ts): the bytes JSON's escapes add to UTF-8
-// text, sixteen bytes at a time. The context store's size checks and the tool-output policy count
+// text, sixteen bytes at a time, and the whole UTF-8 JSON size of UTF-16 text, sixteen code units
+// at a time. The context store's size checks and the tool-output policy count
 // the JSON bytes of strings synchronously, wherever they are called, so this kernel is a few
 // hundred bytes that the host compiles synchronously on first use (src/core/json-escapes.ts), not
 // a function of the core, which is hundreds of kilobytes and loads asynchronously. The host
@@ -68,4 +69,89 @@ export function jsonEscapeBytes(len: usize): u32 {
     else if (c < 0x20) extra += c - 0x08 < 6 && c != 0x0b ? 1 : 5;
   }
   return (extra << 1) | sawLead;
+}
+
+/**
+ * UTF-8 bytes of the JSON text of the first `units` UTF-16 code units (little-endian) in the
+ * window, quotes left out: 1 byte for ASCII, 2 below U+0800, 3 for the rest of the BMP, 4 for a
+ * surrogate pair, 6 for a lone surrogate (`\udXXX`), plus what escapes add (see
+ * {@link jsonEscapeBytes}). The host never ends a call between the two halves of a pair.
+ *
+ * Where the host can copy a string's code units into memory (Node's Buffer, at memory speed), this
+ * beats the platform's UTF-8 encoder on text that is not all ASCII, which that encoder takes one
+ * character at a time.
+ */
+export function jsonUtf16Bytes(units: usize): u32 {
+  if (units > WINDOW_SIZE >> 1) units = WINDOW_SIZE >> 1;
+  const high5 = i16x8.splat(<i16>0xf800);
+  const surrogate = i16x8.splat(<i16>0xd800);
+  const zero = i16x8.splat(0);
+  const latin1 = i16x8.splat(0xff);
+  const nonAscii = i16x8.splat(<i16>0xff80);
+  const space = i8x16.splat(0x20);
+  const quote = i8x16.splat(0x22);
+  const backslash = i8x16.splat(0x5c);
+  const backspace = i8x16.splat(0x08);
+  const six = i8x16.splat(6);
+  const verticalTab = i8x16.splat(0x0b);
+  let bytes: u32 = 0;
+  let i: usize = 0;
+  while (i < units) {
+    if (i + 16 <= units) {
+      const a = v128.load(WINDOW + (i << 1));
+      const b = v128.load(WINDOW + (i << 1), 16);
+      // Sixteen ASCII units (most text and code): one byte each, and what escapes add.
+      if (!v128.any_true(v128.and(v128.or(a, b), nonAscii))) {
+        const ascii = i8x16.narrow_i16x8_u(a, b);
+        const control = i8x16.lt_u(ascii, space);
+        const escaped = v128.or(control, v128.or(i8x16.eq(ascii, quote), i8x16.eq(ascii, backslash)));
+        bytes += 16;
+        if (v128.any_true(escaped)) {
+          const short = v128.andnot(i8x16.lt_u(i8x16.sub(ascii, backspace), six), i8x16.eq(ascii, verticalTab));
+          bytes += <u32>popcnt(i8x16.bitmask(escaped)) + 4 * <u32>popcnt(i8x16.bitmask(v128.andnot(control, short)));
+        }
+        i += 16;
+        continue;
+      }
+      const topA = v128.and(a, high5);
+      const topB = v128.and(b, high5);
+      // Sixteen units without a surrogate (nearly all text): counted together. A block with one
+      // is walked unit by unit below, so pairs and lone halves are told apart.
+      if (!v128.any_true(v128.or(i16x8.eq(topA, surrogate), i16x8.eq(topB, surrogate)))) {
+        // Each unit capped at 0xFF, then narrowed to a byte: ASCII stays itself, U+0080 and up keep
+        // a high bit, so the high bits count the units from U+0080 up and no unit JSON does not
+        // escape can look like one it does. (The cap comes first: narrowing alone reads its lanes
+        // as signed, and would turn U+8000 and up into 0x00.)
+        const narrow = i8x16.narrow_i16x8_u(i16x8.min_u(a, latin1), i16x8.min_u(b, latin1));
+        const below800 = <u32>popcnt(i16x8.bitmask(i16x8.eq(topA, zero))) + <u32>popcnt(i16x8.bitmask(i16x8.eq(topB, zero)));
+        // One byte each, one more from U+0080 up, one more again from U+0800 up.
+        bytes += 16 + <u32>popcnt(i8x16.bitmask(narrow)) + (16 - below800);
+        const control = i8x16.lt_u(narrow, space);
+        const escaped = v128.or(control, v128.or(i8x16.eq(narrow, quote), i8x16.eq(narrow, backslash)));
+        if (v128.any_true(escaped)) {
+          const short = v128.andnot(i8x16.lt_u(i8x16.sub(narrow, backspace), six), i8x16.eq(narrow, verticalTab));
+          bytes += <u32>popcnt(i8x16.bitmask(escaped)) + 4 * <u32>popcnt(i8x16.bitmask(v128.andnot(control, short)));
+        }
+        i += 16;
+        continue;
+      }
+    }
+    // Unit by unit to the end of this block (a pair may run one unit past it).
+    const stop = min(units, i + 16);
+    while (i < stop) {
+      const c = <u32>load<u16>(WINDOW + (i << 1));
+      if (c < 0x80) {
+        bytes += 1;
+        if (c == 0x22 || c == 0x5c) bytes += 1;
+        else if (c < 0x20) bytes += c - 0x08 < 6 && c != 0x0b ? 1 : 5;
+      } else if (c < 0x800) bytes += 2;
+      else if (c < 0xd800 || c > 0xdfff) bytes += 3;
+      else if (c <= 0xdbff && i + 1 < units && (<u32>load<u16>(WINDOW + ((i + 1) << 1)) & 0xfc00) == 0xdc00) {
+        bytes += 4;
+        i++;
+      } else bytes += 6;
+      i++;
+    }
+  }
+  return bytes;
 }

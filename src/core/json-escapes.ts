@@ -1,8 +1,10 @@
+import { utf16Writer } from '#utf16-writer';
 import { JSON_ESCAPES_WASM } from './wasm/json-escapes.ts';
 
 /**
  * The JSON-escape kernel (assembly/json-escapes.ts): counts, sixteen bytes at a time, the bytes
- * JSON's escapes add to UTF-8 text written into its window. Byte counts of JSON strings are asked
+ * JSON's escapes add to UTF-8 text written into its window, and, where the runtime can copy UTF-16
+ * into it (Node), the whole JSON size of UTF-16 text, sixteen code units at a time. Byte counts of JSON strings are asked
  * for synchronously (a context's size check, a tool output's byte limit), so the kernel is a
  * separate module of a few hundred bytes, compiled synchronously on first use from bytes embedded
  * by the build, never the core (hundreds of kilobytes, loaded asynchronously).
@@ -15,6 +17,18 @@ export interface JsonEscapeKernel {
    * byte is 0xEF (the lead byte of U+FFFD, which the encoder writes for a lone surrogate).
    */
   count(length: number): number;
+  /**
+   * Where the runtime can copy a string's UTF-16 code units into the window natively (Node), the
+   * whole JSON size counted from them; null elsewhere.
+   */
+  readonly utf16: {
+    /** Copies `s` (at most {@link JsonEscapeKernel.maxUnits} code units) into the window; returns the bytes written. */
+    write(s: string): number;
+    /** UTF-8 bytes of the JSON text of the first `units` code units in the window, quotes left out. */
+    count(units: number): number;
+  } | null;
+  /** Code units the window holds. */
+  readonly maxUnits: number;
 }
 
 interface KernelExports {
@@ -22,6 +36,7 @@ interface KernelExports {
   jsonEscapeWindow(): number;
   jsonEscapeWindowSize(): number;
   jsonEscapeBytes(length: number): number;
+  jsonUtf16Bytes(units: number): number;
 }
 
 /** undefined: not tried yet; null: this runtime does not compile WebAssembly at run time. */
@@ -49,6 +64,12 @@ function instantiate(): JsonEscapeKernel | null {
   // The module grows its memory once, while instantiating, and never again (it allocates nothing),
   // so this one view stays attached.
   const view = new Uint8Array(exports.memory.buffer, exports.jsonEscapeWindow(), exports.jsonEscapeWindowSize());
+  const write = utf16Writer(view);
   // An exported function needs no `this`: it is handed out as it is.
-  return { window: view, count: exports.jsonEscapeBytes };
+  return {
+    window: view,
+    count: exports.jsonEscapeBytes,
+    utf16: write === null ? null : { write, count: exports.jsonUtf16Bytes },
+    maxUnits: view.byteLength >>> 1,
+  };
 }

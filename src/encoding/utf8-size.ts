@@ -9,7 +9,9 @@
  * escapes add is then counted on the window's bytes by a small WebAssembly kernel sixteen bytes at
  * a time (src/core/json-escapes.ts), or, where the runtime does not compile WebAssembly at run
  * time, in JavaScript four bytes at a time (only a word holding an escape is looked at byte by
- * byte). Both give the same answers; the tests hold them to it.
+ * byte). In Node, which copies a string's UTF-16 code units at memory speed, the kernel counts
+ * the whole JSON size from those instead of the encoder's bytes. All give the same answers; the
+ * tests hold them to it.
  */
 
 import { jsonEscapeKernel, type JsonEscapeKernel } from '../core/json-escapes.ts';
@@ -167,10 +169,28 @@ function shortJsonBytes(s: string): number {
 }
 
 /**
- * A long string: the native encoder writes it into the kernel's window, 64 KiB at a time, and the
- * kernel counts what JSON's escapes add to those bytes, sixteen at a time.
+ * A long string: where the runtime copies UTF-16 natively (Node), its code units are copied into
+ * the kernel's window and the kernel counts their whole JSON size; elsewhere the native encoder
+ * writes it into the window, 64 KiB at a time, and the kernel counts what JSON's escapes add to
+ * those bytes, sixteen at a time.
  */
 function kernelJsonBytes(s: string, k: JsonEscapeKernel): number {
+  return k.utf16 !== null ? utf16JsonBytes(s, k.utf16, k.maxUnits) : encodedJsonBytes(s, k);
+}
+
+/**
+ * {@link jsonStringBytes} as it runs where the runtime has the kernel but no native UTF-16 copy
+ * (browsers, Deno): the encoder's bytes, escapes counted by the kernel.
+ * @internal Exported for the tests that hold every way of counting to the same answers in Node.
+ */
+export function jsonStringBytesEncoded(s: string): number {
+  if (s.length <= SHORT) return shortJsonBytes(s);
+  const found = kernel === undefined ? (kernel = jsonEscapeKernel()) : kernel;
+  return found !== null ? encodedJsonBytes(s, found) : portableJsonBytes(s);
+}
+
+/** A long string from the encoder's bytes: see {@link kernelJsonBytes}. */
+function encodedJsonBytes(s: string, k: JsonEscapeKernel): number {
   let { read, written } = encoder.encodeInto(s, k.window);
   let counted = k.count(written);
   let bytes = 2 + written + (counted >>> 1);
@@ -184,6 +204,25 @@ function kernelJsonBytes(s: string, k: JsonEscapeKernel): number {
     leads |= counted & 1;
   }
   return leads !== 0 && !isWellFormed(s) ? escapedJsonBytes(s) : bytes;
+}
+
+/** {@link kernelJsonBytes} from UTF-16, a window's worth of code units at a time. */
+function utf16JsonBytes(s: string, utf16: NonNullable<JsonEscapeKernel['utf16']>, maxUnits: number): number {
+  const n = s.length;
+  if (n <= maxUnits) {
+    utf16.write(s);
+    return 2 + utf16.count(n);
+  }
+  let bytes = 2;
+  for (let from = 0; from < n; ) {
+    let to = Math.min(n, from + maxUnits);
+    // Never between the halves of a pair: a high surrogate at the end of a part waits for the next.
+    if (to < n && (s.charCodeAt(to - 1) & 0xfc00) === 0xd800) to--;
+    utf16.write(s.slice(from, to));
+    bytes += utf16.count(to - from);
+    from = to;
+  }
+  return bytes;
 }
 
 /** A long string without the kernel: the encoder's bytes checked four at a time in JavaScript. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonEscapeKernel } from '../../src/core/json-escapes.ts';
-import { isWellFormed, jsonStringBytes, jsonStringBytesPortable, utf8ByteLength } from '../../src/encoding/utf8-size.ts';
+import { isWellFormed, jsonStringBytes, jsonStringBytesEncoded, jsonStringBytesPortable, utf8ByteLength } from '../../src/encoding/utf8-size.ts';
 import { isCtxgateError } from '../../src/errors.ts';
 
 const encoder = new TextEncoder();
@@ -61,14 +61,17 @@ describe('utf8ByteLength', () => {
 });
 
 describe('jsonStringBytes', () => {
-  // Two ways of counting a long string: the WebAssembly kernel (Node, Deno, browsers) and the
-  // JavaScript one (workerd, or a page whose policy forbids compiling WebAssembly). Both are held to
-  // the platform's own JSON.stringify and encoder here.
-  const counters = { kernel: jsonStringBytes, portable: jsonStringBytesPortable };
+  // Three ways of counting a long string: the kernel from the string's UTF-16 code units (Node),
+  // the kernel on the encoder's bytes (Deno, browsers), and JavaScript alone (workerd, or a page
+  // whose policy forbids compiling WebAssembly). All are held to the platform's own JSON.stringify
+  // and encoder here.
+  const counters = { 'kernel, UTF-16': jsonStringBytes, 'kernel, encoded': jsonStringBytesEncoded, portable: jsonStringBytesPortable };
 
-  it('has the kernel in Node', () => {
+  it('has the kernel, with its UTF-16 count, in Node', () => {
     expect(jsonEscapeKernel()).not.toBeNull();
     expect(jsonEscapeKernel()!.window.byteLength).toBe(65536);
+    expect(jsonEscapeKernel()!.utf16).not.toBeNull();
+    expect(jsonEscapeKernel()!.maxUnits).toBe(32768);
   });
 
   for (const [name, count] of Object.entries(counters)) {
@@ -115,6 +118,13 @@ describe('jsonStringBytes', () => {
       expect(count(controls)).toBe(2 + 5 * 2 + 27 * 6);
       // 300,000 units over five windows, one escape in each 100.
       expect(count(('a'.repeat(99) + '\n').repeat(3000))).toBe(2 + 300_000 + 3000);
+      // A window holds 32,768 code units: a pair, or a lone half, at that edge.
+      for (const at of [32_766, 32_767, 32_768]) {
+        for (const unit of ['😀', '\ud800', '\udc00', '\ud800\ud800']) {
+          const s = 'a'.repeat(at) + unit + 'b'.repeat(5);
+          expect(count(s), `${JSON.stringify(unit)} at ${at}`).toBe(json(s));
+        }
+      }
     });
   }
 });
@@ -149,7 +159,32 @@ describe('the JSON-escape kernel', () => {
     kernel.window.fill(0x22);
     expect(kernel.count(65536)).toBe(2 * 65536);
     expect(kernel.count(1 << 30)).toBe(2 * 65536);
+    // As UTF-16: 32,768 units of 0x2222 ('∢', 3 bytes each), however many are asked for.
+    expect(kernel.utf16!.count(1 << 30)).toBe(3 * 32768);
     kernel.window.fill(0);
+  });
+
+  it('counts the JSON size of UTF-16 code units: each kind of unit at every position of a block', () => {
+    const utf16 = kernel.utf16!;
+    // Ends of every range the count tells apart, lone halves and a pair among them.
+    const units = [
+      0x00, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x1f, 0x20, 0x22, 0x5c, 0x7e, 0x7f, 0x80, 0xef, 0xff, 0x100,
+      0x7ff, 0x800, 0x7fff, 0x8000, 0xd7ff, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0xe000, 0xfeff, 0xfffd, 0xffff,
+    ];
+    const pieces = [...units.map((u) => String.fromCharCode(u)), '😀', '\udbff\udfff'];
+    for (const piece of pieces) {
+      for (const filler of ['a', 'é', '構']) {
+        for (let at = 0; at < 40; at++) {
+          const s = filler.repeat(at) + piece + filler.repeat(40 - at);
+          expect(utf16.write(s)).toBe(2 * s.length);
+          expect(utf16.count(s.length), `${JSON.stringify(piece)} after ${at} × ${filler}`).toBe(json(s) - 2);
+        }
+      }
+    }
+    // Only the first `units` code units are read: a pair cut there is a lone half.
+    utf16.write('ab😀');
+    expect(utf16.count(3)).toBe(2 + 6);
+    expect(utf16.count(4)).toBe(2 + 4);
   });
 });
 
