@@ -31,6 +31,22 @@ export function jsonEscapeWindowSize(): usize {
 }
 
 /**
+ * Bytes JSON's escapes add to sixteen bytes: 1 for each `"`, `\` and control character with a
+ * short escape (0x08..0x0D but 0x0B, the vertical tab: `\b \t \n \f \r`), 5 for each other
+ * control character (`\u00XX`). Inlined, so its constants fold into each loop that uses it.
+ */
+// @ts-ignore: decorator
+@inline
+function escapeExtra16(v: v128): u32 {
+  const control = i8x16.lt_u(v, i8x16.splat(0x20));
+  const escaped = v128.or(control, v128.or(i8x16.eq(v, i8x16.splat(0x22)), i8x16.eq(v, i8x16.splat(0x5c))));
+  // Most blocks of text hold nothing JSON escapes.
+  if (!v128.any_true(escaped)) return 0;
+  const short = v128.andnot(i8x16.lt_u(i8x16.sub(v, i8x16.splat(0x08)), i8x16.splat(6)), i8x16.eq(v, i8x16.splat(0x0b)));
+  return <u32>popcnt(i8x16.bitmask(escaped)) + 4 * <u32>popcnt(i8x16.bitmask(v128.andnot(control, short)));
+}
+
+/**
  * Bytes JSON's escapes add to the first `len` bytes of the window, times two, plus 1 if any of
  * them is 0xEF. `"`, `\` and the control characters with a short escape (`\b \t \n \f \r`) add 1
  * each; the other control characters (below 0x20) add 5 (`\u00XX`). 0xEF leads the UTF-8 of
@@ -39,27 +55,14 @@ export function jsonEscapeWindowSize(): usize {
  */
 export function jsonEscapeBytes(len: usize): u32 {
   if (len > WINDOW_SIZE) len = WINDOW_SIZE;
-  const space = i8x16.splat(0x20);
-  const quote = i8x16.splat(0x22);
-  const backslash = i8x16.splat(0x5c);
   const lead = i8x16.splat(<i8>0xef);
-  const backspace = i8x16.splat(0x08);
-  const six = i8x16.splat(6);
-  const verticalTab = i8x16.splat(0x0b);
   let leads = i8x16.splat(0);
   let extra: u32 = 0;
   let i: usize = 0;
   for (; i + 16 <= len; i += 16) {
     const v = v128.load(WINDOW + i);
     leads = v128.or(leads, i8x16.eq(v, lead));
-    const control = i8x16.lt_u(v, space);
-    const escaped = v128.or(control, v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)));
-    // Most blocks of text hold nothing JSON escapes.
-    if (v128.any_true(escaped)) {
-      // 0x08..0x0D but 0x0B (vertical tab): the short escapes among the control characters.
-      const short = v128.andnot(i8x16.lt_u(i8x16.sub(v, backspace), six), i8x16.eq(v, verticalTab));
-      extra += <u32>popcnt(i8x16.bitmask(escaped)) + 4 * <u32>popcnt(i8x16.bitmask(v128.andnot(control, short)));
-    }
+    extra += escapeExtra16(v);
   }
   let sawLead: u32 = v128.any_true(leads) ? 1 : 0;
   for (; i < len; i++) {
@@ -88,12 +91,6 @@ export function jsonUtf16Bytes(units: usize): u32 {
   const zero = i16x8.splat(0);
   const latin1 = i16x8.splat(0xff);
   const nonAscii = i16x8.splat(<i16>0xff80);
-  const space = i8x16.splat(0x20);
-  const quote = i8x16.splat(0x22);
-  const backslash = i8x16.splat(0x5c);
-  const backspace = i8x16.splat(0x08);
-  const six = i8x16.splat(6);
-  const verticalTab = i8x16.splat(0x0b);
   let bytes: u32 = 0;
   let i: usize = 0;
   while (i < units) {
@@ -102,14 +99,7 @@ export function jsonUtf16Bytes(units: usize): u32 {
       const b = v128.load(WINDOW + (i << 1), 16);
       // Sixteen ASCII units (most text and code): one byte each, and what escapes add.
       if (!v128.any_true(v128.and(v128.or(a, b), nonAscii))) {
-        const ascii = i8x16.narrow_i16x8_u(a, b);
-        const control = i8x16.lt_u(ascii, space);
-        const escaped = v128.or(control, v128.or(i8x16.eq(ascii, quote), i8x16.eq(ascii, backslash)));
-        bytes += 16;
-        if (v128.any_true(escaped)) {
-          const short = v128.andnot(i8x16.lt_u(i8x16.sub(ascii, backspace), six), i8x16.eq(ascii, verticalTab));
-          bytes += <u32>popcnt(i8x16.bitmask(escaped)) + 4 * <u32>popcnt(i8x16.bitmask(v128.andnot(control, short)));
-        }
+        bytes += 16 + escapeExtra16(i8x16.narrow_i16x8_u(a, b));
         i += 16;
         continue;
       }
@@ -124,14 +114,8 @@ export function jsonUtf16Bytes(units: usize): u32 {
         // as signed, and would turn U+8000 and up into 0x00.)
         const narrow = i8x16.narrow_i16x8_u(i16x8.min_u(a, latin1), i16x8.min_u(b, latin1));
         const below800 = <u32>popcnt(i16x8.bitmask(i16x8.eq(topA, zero))) + <u32>popcnt(i16x8.bitmask(i16x8.eq(topB, zero)));
-        // One byte each, one more from U+0080 up, one more again from U+0800 up.
-        bytes += 16 + <u32>popcnt(i8x16.bitmask(narrow)) + (16 - below800);
-        const control = i8x16.lt_u(narrow, space);
-        const escaped = v128.or(control, v128.or(i8x16.eq(narrow, quote), i8x16.eq(narrow, backslash)));
-        if (v128.any_true(escaped)) {
-          const short = v128.andnot(i8x16.lt_u(i8x16.sub(narrow, backspace), six), i8x16.eq(narrow, verticalTab));
-          bytes += <u32>popcnt(i8x16.bitmask(escaped)) + 4 * <u32>popcnt(i8x16.bitmask(v128.andnot(control, short)));
-        }
+        // One byte each, one more from U+0080 up, one more again from U+0800 up, and the escapes.
+        bytes += 16 + <u32>popcnt(i8x16.bitmask(narrow)) + (16 - below800) + escapeExtra16(narrow);
         i += 16;
         continue;
       }
