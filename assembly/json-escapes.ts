@@ -1,12 +1,12 @@
 // A program of its own (not part of the core in index.ts): the bytes JSON's escapes add to UTF-8
 // text, sixteen bytes at a time, and the whole UTF-8 JSON size of UTF-16 text, sixteen code units
-// at a time. The context store's size checks and the tool-output policy count
-// the JSON bytes of strings synchronously, wherever they are called, so this kernel is a few
-// hundred bytes that the host compiles synchronously on first use (src/core/json-escapes.ts), not
-// a function of the core, which is hundreds of kilobytes and loads asynchronously. The host
-// encodes a string into the window with the platform's encoder and asks for the count; where it
-// cannot compile WebAssembly at run time (workerd) it counts in JavaScript
-// (src/encoding/utf8-size.ts), and the tests hold the two to the same answers.
+// at a time. The context store's size checks and the tool-output policy count the JSON bytes of
+// strings synchronously, wherever they are called, so this kernel is about a kilobyte that the
+// host compiles synchronously on first use (src/core/json-escapes.ts), not a function of the core,
+// which is hundreds of kilobytes and loads asynchronously. The host writes a string into the
+// window (its UTF-8 from the platform's encoder, or in Node its UTF-16 code units) and asks for the
+// count; where it cannot compile WebAssembly at run time (workerd) it counts in JavaScript
+// (src/encoding/utf8-size.ts), and the tests hold them all to the same answers.
 //
 // No allocation, no imports: the window is fixed at instantiation, so the memory never grows and
 // the host's one view of the window stays valid for the life of the instance.

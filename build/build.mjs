@@ -46,7 +46,7 @@ async function buildCore() {
 }
 
 /**
- * The JSON-escape kernel (assembly/json-escapes.ts) is a program of its own, a few hundred bytes,
+ * The JSON-escape kernel (assembly/json-escapes.ts) is a program of its own, about a kilobyte,
  * compiled synchronously where it is used (src/core/json-escapes.ts), so its bytes are embedded in
  * a generated module instead of being fetched like the core's.
  */

@@ -4,10 +4,10 @@ import { JSON_ESCAPES_WASM } from './wasm/json-escapes.ts';
 /**
  * The JSON-escape kernel (assembly/json-escapes.ts): counts, sixteen bytes at a time, the bytes
  * JSON's escapes add to UTF-8 text written into its window, and, where the runtime can copy UTF-16
- * into it (Node), the whole JSON size of UTF-16 text, sixteen code units at a time. Byte counts of JSON strings are asked
- * for synchronously (a context's size check, a tool output's byte limit), so the kernel is a
- * separate module of a few hundred bytes, compiled synchronously on first use from bytes embedded
- * by the build, never the core (hundreds of kilobytes, loaded asynchronously).
+ * into it (Node), the whole JSON size of UTF-16 text, sixteen code units at a time. Byte counts of
+ * JSON strings are asked for synchronously (a context's size check, a tool output's byte limit),
+ * so the kernel is a separate module of about a kilobyte, compiled synchronously on first use from
+ * bytes embedded by the build, never the core (hundreds of kilobytes, loaded asynchronously).
  */
 export interface JsonEscapeKernel {
   /** The kernel's window: encode into it, then call {@link JsonEscapeKernel.count}. Valid for the life of the process. */

@@ -141,7 +141,7 @@ export function jsonStringBytes(s: string): number {
 /**
  * {@link jsonStringBytes} counted in JavaScript only: what runs where the runtime does not compile
  * WebAssembly at run time (workerd).
- * @internal Exported for the tests that hold both ways of counting to the same answers.
+ * @internal Exported for the tests that hold every way of counting to the same answers.
  */
 export function jsonStringBytesPortable(s: string): number {
   return s.length <= SHORT ? shortJsonBytes(s) : portableJsonBytes(s);
