@@ -134,8 +134,8 @@ function windowEscapeBytes(length: number): number {
  */
 export function jsonStringBytes(s: string): number {
   if (s.length <= SHORT) return shortJsonBytes(s);
-  const found = kernel === undefined ? (kernel = jsonEscapeKernel()) : kernel;
-  return found !== null ? kernelJsonBytes(s, found) : portableJsonBytes(s);
+  const kernel = jsonEscapeKernel();
+  return kernel !== null ? kernelJsonBytes(s, kernel) : portableJsonBytes(s);
 }
 
 /**
@@ -146,9 +146,6 @@ export function jsonStringBytes(s: string): number {
 export function jsonStringBytesPortable(s: string): number {
   return s.length <= SHORT ? shortJsonBytes(s) : portableJsonBytes(s);
 }
-
-/** The JSON-escape kernel (src/core/json-escapes.ts): undefined until first needed, null where unavailable. */
-let kernel: JsonEscapeKernel | null | undefined;
 
 /** A short string, by a loop over its code units. */
 function shortJsonBytes(s: string): number {
@@ -185,8 +182,8 @@ function kernelJsonBytes(s: string, k: JsonEscapeKernel): number {
  */
 export function jsonStringBytesEncoded(s: string): number {
   if (s.length <= SHORT) return shortJsonBytes(s);
-  const found = kernel === undefined ? (kernel = jsonEscapeKernel()) : kernel;
-  return found !== null ? encodedJsonBytes(s, found) : portableJsonBytes(s);
+  const kernel = jsonEscapeKernel();
+  return kernel !== null ? encodedJsonBytes(s, kernel) : portableJsonBytes(s);
 }
 
 /** A long string from the encoder's bytes: see {@link kernelJsonBytes}. */

@@ -60,8 +60,8 @@ function countFrom(tape: JsonTape, at: number): number {
   const entry = tape[at++];
   if (entry === TAPE_ARRAY) {
     const n = tape[at++] as number;
-    // Brackets and the commas between items.
-    counted += n === 0 ? 2 : n + 1;
+    // Brackets and the commas between items: the bound's count is exact.
+    counted += arrayBound(n);
     for (let i = 0; i < n; i++) {
       const item = tape[at];
       // Strings (most of a context) are settled here, without a call per item.
@@ -91,7 +91,7 @@ function countFrom(tape: JsonTape, at: number): number {
       } else at = countFrom(tape, at);
     }
     // Braces, a colon per member written and the commas between them.
-    counted += written === 0 ? 2 : 2 * written + 1;
+    counted += objectBound(written);
     return at;
   }
   switch (typeof entry) {

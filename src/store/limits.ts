@@ -172,20 +172,6 @@ function sizeError(limit: keyof ContextLimits, current: number, maximum: number,
   );
 }
 
-/** Each namespace's upper bound where one was counted, else its exact size, and their sum. */
-function upperSizes(memos: NamespaceMemo[]): { sum: number; namespaces: Record<Namespace, number> } {
-  const namespaces = {} as Record<Namespace, number>;
-  let sum = 0;
-  for (let i = 0; i < NAMESPACES.length; i++) {
-    const memo = memos[i]!;
-    // Every memo holds one or the other once measure() has run over it.
-    const size = memo.maxJsonBytes ?? memo.jsonBytes!;
-    namespaces[NAMESPACES[i]!] = size;
-    sum += size;
-  }
-  return { sum, namespaces };
-}
-
 /**
  * Enforces {@link ContextLimits} (spec `ContextSizeChecker`). {@link checkWrite} measures the
  * context as it would be after a write, so callers refuse before touching anything.
@@ -193,16 +179,6 @@ function upperSizes(memos: NamespaceMemo[]): { sum: number; namespaces: Record<N
 export class ContextSizeChecker {
   /** The limits in force. */
   readonly limits: Readonly<ContextLimits>;
-
-  /**
-   * Whether {@link check} counts exact sizes while recording a namespace it has not seen. Off at
-   * first: upper bounds, which read no string's characters, usually show that no limit is near.
-   * Once they do not decide a check (the contexts this checker sees sit near its limits), the
-   * following checks count exactly in the recording walk, one walk instead of a recording and then
-   * a count over the record, until bounds would have decided again. The sizes that decide, and
-   * every error, are the same either way; only the work differs.
-   */
-  #exactWhileRecording = false;
 
   /** Creates a checker; missing limits take the spec's defaults. */
   constructor(limits: Partial<ContextLimits> = {}) {
@@ -214,17 +190,11 @@ export class ContextSizeChecker {
     // Upper bounds first (or exact sizes where known): where no bound reaches a limit, no exact size
     // does, and counting exactly would read every character of every string. Otherwise the exact
     // sizes decide (and are reported).
-    const memos = memosOf(ctx, this.#exactWhileRecording);
+    const memos = memosOf(ctx, false);
     let measured = measure(ctx, memos, false);
     // The wrapper is counted once, exactly, whichever sizes decide.
     const wrapper = wrapperBytes(ctx);
-    const boundsDecide = this.within(wrapper + measured.sum, measured.namespaces);
-    if (!boundsDecide) measured = measure(ctx, memos, true);
-    if (!this.#exactWhileRecording) this.#exactWhileRecording = !boundsDecide;
-    else {
-      const upper = upperSizes(memos);
-      this.#exactWhileRecording = !this.within(wrapper + upper.sum, upper.namespaces);
-    }
+    if (!this.within(wrapper + measured.sum, measured.namespaces)) measured = measure(ctx, memos, true);
     const namespaces = measured.namespaces;
     const total = wrapper + measured.sum;
     for (const ns of NAMESPACES) {
