@@ -85,13 +85,32 @@ export function recordItemTape(value: unknown): JsonTape | undefined {
   return recordAt(value, 1, false);
 }
 
-// Walk state, as module variables (faster than fields in this hot walk). The tape is written into
-// a reused array and copied out at its exact size at the end, so recording leaves no garbage of a
-// growing array and a kept tape holds no spare capacity.
-let spareTape: unknown[] = [];
-/** A spare tape longer than this (a huge value) is dropped after use rather than kept. */
-const MAX_SPARE = 1 << 16;
-let tape: unknown[] = spareTape;
+// The tape under way is written into a reused scratch array and copied out at its exact size at
+// the end, so recording leaves no garbage of a growing array and a kept tape holds no spare
+// capacity. Both recorders (this one and namespace-pass.ts's) draw on the one scratch array.
+let scratch: unknown[] = [];
+/** A walk holds the scratch array (a getter inside the data started another walk, which gets a fresh one). */
+let scratchTaken = false;
+/** A scratch array longer than this (a huge value) is dropped after use rather than kept. */
+const MAX_SCRATCH = 1 << 16;
+
+/** An empty array to record a tape into: the reused scratch array if no walk holds it, else a fresh one. */
+export function takeTapeArray(): unknown[] {
+  if (scratchTaken) return [];
+  scratchTaken = true;
+  return scratch;
+}
+
+/** Gives back an array from {@link takeTapeArray}, of which the first `used` entries were written. */
+export function releaseTapeArray(array: unknown[], used: number): void {
+  if (array !== scratch) return;
+  if (array.length > MAX_SCRATCH) scratch = [];
+  else array.fill(undefined, 0, used);
+  scratchTaken = false;
+}
+
+// Walk state, as module variables (faster than fields in this hot walk).
+let tape: unknown[] = [];
 let at = 0;
 /** The size bound of what the walk under way has recorded (see recordTapeWithSizes). */
 let bound = 0;
@@ -101,8 +120,6 @@ let lastBound = 0;
 let bytes = 0;
 /** The exact bytes of the last whole value recorded while counting. */
 let lastBytes = 0;
-/** A walk is under way (a getter inside the data started another): the inner one gets its own tape. */
-let busy = false;
 /** `Object.prototype` has enumerable members, which for-in lists too: each member is then checked to be own. */
 let polluted = false;
 
@@ -112,13 +129,11 @@ function recordAt(value: unknown, depth: number, exact: boolean): JsonTape | und
   const outerAt = at;
   const outerBound = bound;
   const outerBytes = bytes;
-  const outerBusy = busy;
   const outerPolluted = polluted;
-  tape = busy ? [] : spareTape;
+  tape = takeTapeArray();
   at = 0;
   bound = 0;
   bytes = 0;
-  busy = true;
   polluted = inheritsEnumerableMembers();
   try {
     record(value, depth, exact);
@@ -129,13 +144,11 @@ function recordAt(value: unknown, depth: number, exact: boolean): JsonTape | und
     if (error === NOT_JSON) return undefined;
     throw error;
   } finally {
-    if (tape === spareTape && tape.length > MAX_SPARE) spareTape = [];
-    else tape.fill(undefined, 0, at);
+    releaseTapeArray(tape, at);
     tape = outerTape;
     at = outerAt;
     bound = outerBound;
     bytes = outerBytes;
-    busy = outerBusy;
     polluted = outerPolluted;
   }
 }

@@ -2,7 +2,7 @@ import { FORBIDDEN_KEYS, MAX_VALUE_DEPTH, inheritsEnumerableMembers } from './js
 import { codePointLength } from '../encoding/utf16.ts';
 import { utf8ByteLength } from '../encoding/utf8-size.ts';
 import type { JsonTape } from './json-tape.ts';
-import { TAPE_ARRAY, TAPE_OBJECT } from './json-tape.ts';
+import { TAPE_ARRAY, TAPE_OBJECT, releaseTapeArray, takeTapeArray } from './json-tape.ts';
 import type { Plan } from './schema-plan.ts';
 import { INDEX_LIKE, PLAN_ARRAY, PLAN_BOOLEAN, PLAN_JSON, PLAN_NUMBER, PLAN_OBJECT, PLAN_RECORD, PLAN_STRING, PLAN_ZOD, passesZodChecks } from './schema-plan.ts';
 
@@ -37,17 +37,14 @@ export interface CanonicalParts {
 }
 
 // Walk state, as module variables (faster than fields in this hot walk). The tape is written into
-// a reused array and copied out at the end at its exact size, so a first walk neither leaves the
-// garbage of a growing array nor retains its spare capacity in the memo. `kids` is a stack of
-// member copies: an object's members are visited in their own order (the tape's) and their copies
-// parked in slots by RFC 8785 position, then inserted into the copy in that order.
-let spareTape: unknown[] = [];
-/** A spare tape longer than this (a huge namespace) is dropped after use rather than kept. */
-const MAX_SPARE = 1 << 16;
-let tape: unknown[] = spareTape;
+// json-tape.ts's reused scratch array and copied out at the end at its exact size, so a first walk
+// neither leaves the garbage of a growing array nor retains its spare capacity in the memo. `kids`
+// is a stack of member copies: an object's members are visited in their own order (the tape's)
+// and their copies parked in slots by RFC 8785 position, then inserted into the copy in that order.
+let tape: unknown[] = [];
 let at = 0;
-/** A walk is under way (a getter inside the data started another): the inner one gets its own tape. */
-let busy = false;
+/** A `kids` stack longer than this (a huge namespace) is cut back after use rather than kept. */
+const MAX_KIDS = 1 << 16;
 /** Long strings of the namespace, in the copy as placeholders; see {@link written}. */
 let longs: string[] = [];
 /** The walk only checks and records: long strings stay in place and no copy needs writing. */
@@ -74,12 +71,10 @@ function walkNamespace(plan: Plan, value: unknown, checkOnly: boolean): Walked |
   const outerTape = tape;
   const outerAt = at;
   const outerTop = top;
-  const outerBusy = busy;
   const outerLongs = longs;
   const outerChecking = checking;
-  tape = busy ? [] : spareTape;
+  tape = takeTapeArray();
   at = 0;
-  busy = true;
   longs = [];
   checking = checkOnly;
   try {
@@ -90,14 +85,12 @@ function walkNamespace(plan: Plan, value: unknown, checkOnly: boolean): Walked |
     return undefined;
   } finally {
     // Drop what the walk parked, so nothing outlives it.
-    if (tape === spareTape && tape.length > MAX_SPARE) spareTape = [];
-    else tape.fill(undefined, 0, at);
-    if (kids.length > MAX_SPARE) kids.length = outerTop;
+    releaseTapeArray(tape, at);
+    if (kids.length > MAX_KIDS) kids.length = outerTop;
     else kids.fill(undefined, outerTop);
     top = outerTop;
     tape = outerTape;
     at = outerAt;
-    busy = outerBusy;
     longs = outerLongs;
     checking = outerChecking;
   }

@@ -546,6 +546,34 @@ describe('measuring while recording', () => {
     }
   });
 
+  it('a walk started by a getter while another walk is under way leaves both records whole', () => {
+    // Both recorders (recordTape's and the namespace pass's) write into one reused scratch array; a
+    // walk that starts while another holds it gets an array of its own.
+    const inner = { list: ['x', 'y', 3], flag: true };
+    const innerTape = recordTape(inner)!;
+    const innerPlan = planOf(z.object({ provider: z.string(), model: z.string() }));
+    const seen: unknown[] = [];
+    const outer: Record<string, unknown> = { a: 'first', c: [1, 2, { d: null }] };
+    Object.defineProperty(outer, 'b', {
+      enumerable: true,
+      get: () => {
+        seen.push(recordTape(inner), recordTapeWithSizes(inner, true), passNamespace(innerPlan, { provider: 'p', model: 'm' })?.canonical);
+        return 'second';
+      },
+    });
+    const plain = { a: 'first', c: [1, 2, { d: null }], b: 'second' };
+    const want = recordTape(plain)!;
+    seen.length = 0;
+    expect(recordTape(outer)).toEqual(want);
+    expect(seen).toEqual([innerTape, { tape: innerTape, maxJsonBytes: tapeMaxJsonBytes(innerTape), jsonBytes: jsonByteLength(inner) }, passNamespace(innerPlan, { provider: 'p', model: 'm' })!.canonical]);
+    // The same from inside the namespace pass, and the scratch array is free again afterwards.
+    seen.length = 0;
+    expect(passNamespace(planOf(z.record(z.string(), z.unknown())), outer)?.tape).toEqual(want);
+    expect(seen[0]).toEqual(innerTape);
+    expect(recordTape(plain)).toEqual(want);
+    expect(recordTape(inner)).toEqual(innerTape);
+  });
+
   it('counts from a tape the bytes jsonByteLength counts, and an upper bound of them (property)', () => {
     fc.assert(
       fc.property(fc.oneof(valueArb, fc.dictionary(fc.oneof(fc.string(), codeUnits), fc.oneof(valueArb, codeUnits), { maxKeys: 5 })), (value) => {
