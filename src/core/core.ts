@@ -1,12 +1,20 @@
 import { CtxgateError } from '../errors.ts';
 import { instantiate } from './wasm/ctxgate.js';
 import { loadDefaultModule } from '#wasm-source';
+import { utf16Writer } from '#utf16-writer';
 import { compileSource, type WasmSource } from './source.ts';
 
 /** The raw exports of the core, as the generated glue types them. */
 export type CoreExports = Awaited<ReturnType<typeof instantiate>>;
 
 const encoder = new TextEncoder();
+
+/**
+ * Strings at least this long are copied as UTF-16 code units and encoded by the core where the
+ * runtime can copy code units natively (Node); shorter ones go through the encoder, whose fixed cost
+ * per call is lower than a copy plus a call into the core.
+ */
+const UTF16_MIN_UNITS = 256;
 
 /**
  * One instance of the WebAssembly core with the only code that touches its memory. Inputs are
@@ -16,6 +24,9 @@ const encoder = new TextEncoder();
 export class Core {
   readonly #exports: CoreExports;
   readonly #memory: WebAssembly.Memory;
+  /** The code-unit writer over `#utf16Buffer` (Node), rebuilt when memory grows; null elsewhere. */
+  #utf16: ((s: string, at?: number) => number) | null = null;
+  #utf16Buffer: ArrayBuffer | undefined;
 
   /** @internal Use {@link initCore} / {@link getCore}. */
   constructor(exports: CoreExports) {
@@ -46,10 +57,33 @@ export class Core {
    */
   writeString(text: string): { ptr: number; len: number } {
     // A UTF-16 code unit encodes to at most 3 UTF-8 bytes.
-    const cap = text.length * 3;
+    const n = text.length;
+    const cap = n * 3;
     const ptr = this.#exports.ioInput(cap);
+    if (n >= UTF16_MIN_UNITS) {
+      const write = this.#utf16Writer();
+      if (write !== null) {
+        // The code units go to the window's last 2n bytes and are encoded in place to its start
+        // (utf16ToUtf8 reads every unit before the bytes it writes can reach it).
+        write(text, ptr + n);
+        return { ptr, len: this.#exports.utf16ToUtf8(ptr + n, n, ptr) };
+      }
+    }
     const { written } = encoder.encodeInto(text, new Uint8Array(this.#memory.buffer, ptr, cap));
     return { ptr, len: written };
+  }
+
+  /**
+   * The runtime's native code-unit copy over the whole of memory (see `#utf16-writer`), or null.
+   * Memory that grew is a new buffer (the old one is detached), so the writer follows it.
+   */
+  #utf16Writer(): ((s: string, at?: number) => number) | null {
+    const buffer = this.#memory.buffer;
+    if (buffer !== this.#utf16Buffer) {
+      this.#utf16Buffer = buffer;
+      this.#utf16 = utf16Writer(new Uint8Array(buffer));
+    }
+    return this.#utf16;
   }
 
   /**

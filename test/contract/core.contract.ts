@@ -1,6 +1,6 @@
 import { createCtxgate, isCtxgateError, CtxgateError } from '../../src/index.ts';
 import { crc32, utf8Check } from '../../src/core/checksum.ts';
-import { initCore, resetCore } from '../../src/core/core.ts';
+import { initCore, resetCore, withCore } from '../../src/core/core.ts';
 import type { Harness } from './harness.ts';
 
 const enc = new TextEncoder();
@@ -23,6 +23,37 @@ export function coreContract({ describe, it, expect, runtime }: Harness): void {
       await using cg = await createCtxgate();
       expect(await cg.crc32('hé😀')).toBe(await cg.crc32(enc.encode('hé😀')));
       expect(await cg.utf8Check(enc.encode('hé😀'))).toEqual({ valid: true, codePoints: 3, invalidAt: -1, byteLength: 7 });
+    });
+
+    it('long strings go in as the same UTF-8 as TextEncoder writes; only Node copies code units for the core to encode', async () => {
+      await initCore();
+      const texts = [
+        'plain ASCII line\n'.repeat(40),
+        'café crème, Straße: ' + 'x'.repeat(300) + ' 構成 😀 \u8000\uffff',
+        ('ab\ud800cd\ude00' + 'é'.repeat(17) + '\ud83d\ude00').repeat(30),
+      ];
+      await using cg = await createCtxgate();
+      for (const text of texts) {
+        const bytes = enc.encode(text);
+        expect(await cg.crc32(text)).toBe(await cg.crc32(bytes));
+        withCore((core) => {
+          const { ptr, len } = core.writeString(text);
+          expect(core.view(ptr, len)).toEqual(bytes);
+          // Known answer for the core's transcoder itself, whichever path writeString took.
+          const src = core.reserve(text.length * 5) + text.length * 3;
+          const units = new DataView(core.view(0, 0).buffer);
+          for (let k = 0; k < text.length; k++) units.setUint16(src + k * 2, text.charCodeAt(k), true);
+          const at = src - text.length * 3;
+          expect(core.view(at, core.raw.utf16ToUtf8(src, text.length, at))).toEqual(bytes);
+        });
+      }
+      // The code units go to the window's last 2n bytes, where the encoder never writes.
+      const lastUnit = withCore((core) => {
+        core.writeBytes(new Uint8Array(900).fill(0xee));
+        const { ptr } = core.writeString('é'.repeat(300));
+        return [...core.view(ptr + 898, 2)];
+      });
+      expect(lastUnit).toEqual(runtime === 'node' ? [0xe9, 0] : [0xee, 0xee]);
     });
 
     it('rejects malformed UTF-8 at the exact offset', async () => {
