@@ -16,7 +16,22 @@ export function utf16ToUtf8(src: usize, units: usize, dst: usize): usize {
   const cap = i16x8.splat(0xff);
   let i: usize = 0;
   let o = dst;
+  const nonAscii = i16x8.splat(<i16>0xff80);
   while (i + 16 <= units) {
+    // Thirty-two ASCII units at a time while they last (most of code and logs): one test, no mask.
+    while (i + 32 <= units) {
+      const p = src + (i << 1);
+      const a = v128.load(p);
+      const b = v128.load(p, 16);
+      const c = v128.load(p, 32);
+      const d = v128.load(p, 48);
+      if (v128.any_true(v128.and(v128.or(v128.or(a, b), v128.or(c, d)), nonAscii))) break;
+      v128.store(o, i8x16.narrow_i16x8_u(a, b));
+      v128.store(o, i8x16.narrow_i16x8_u(c, d), 16);
+      o += 32;
+      i += 32;
+    }
+    if (i + 16 > units) break;
     const a = v128.load(src + (i << 1));
     const b = v128.load(src + (i << 1), 16);
     // Narrowing reads the lanes as signed, so U+8000 and up would become 0: cap them at 0xFF
@@ -27,6 +42,13 @@ export function utf16ToUtf8(src: usize, units: usize, dst: usize): usize {
     v128.store(o, bytes);
     if (high == 0) {
       o += 16;
+      i += 16;
+      continue;
+    }
+    // No unit of U+0800 or above: one or two bytes each, eight units at a time (accented text).
+    if (!v128.any_true(v128.and(v128.or(a, b), i16x8.splat(<i16>0xf800)))) {
+      o = twoByteLanes(a, o);
+      o = twoByteLanes(b, o);
       i += 16;
       continue;
     }
@@ -44,6 +66,38 @@ export function utf16ToUtf8(src: usize, units: usize, dst: usize): usize {
     i = nextUnit;
   }
   return o - dst;
+}
+
+/**
+ * For each mask of ASCII lanes among eight units, the swizzle that keeps both bytes of each other
+ * lane's two-byte form and the low byte of each ASCII lane, in order (unused bytes: 0x80, zero).
+ */
+const COMPACT: usize = memory.data(256 << 4);
+for (let m: u32 = 0; m < 256; m++) {
+  let at: usize = COMPACT + (<usize>m << 4);
+  const end = at + 16;
+  for (let k: u8 = 0; k < 8; k++) {
+    store<u8>(at++, k << 1);
+    if (((m >> k) & 1) == 0) store<u8>(at++, (k << 1) | 1);
+  }
+  while (at < end) store<u8>(at++, 0x80);
+}
+
+/**
+ * Writes the UTF-8 of eight units below U+0800 at `o` (sixteen bytes are stored, only what they
+ * encode to is kept); returns the new end.
+ */
+// @ts-ignore: decorator
+@inline
+function twoByteLanes(v: v128, o: usize): usize {
+  const ascii = i16x8.lt_u(v, i16x8.splat(0x80));
+  // Lead byte 110xxxxx low, continuation 10xxxxxx high: the two bytes in memory order.
+  const lead = v128.or(i16x8.shr_u(v, 6), i16x8.splat(0xc0));
+  const trail = v128.or(v128.and(v, i16x8.splat(0x3f)), i16x8.splat(0x80));
+  const words = v128.bitselect(v, v128.or(lead, i16x8.shl(trail, 8)), ascii);
+  const mask = <u32>i16x8.bitmask(ascii);
+  v128.store(o, i8x16.swizzle(words, v128.load(COMPACT + (<usize>mask << 4))));
+  return o + 16 - <usize>popcnt(mask);
 }
 
 // Index of the unit after the one (or the pair) the last encodeUnit encoded.
