@@ -57,20 +57,26 @@ export class Core {
    */
   writeString(text: string): { ptr: number; len: number } {
     // A UTF-16 code unit encodes to at most 3 UTF-8 bytes.
+    const ptr = this.#exports.ioInput(text.length * 3);
+    return { ptr, len: this.#encodeAt(text, ptr) };
+  }
+
+  /**
+   * Writes `text` as UTF-8 at `at`, which has room for 3 bytes per code unit; returns the bytes
+   * written. Long strings go in as code units where the runtime copies them natively (Node), to
+   * the last 2n of those bytes, and the core encodes them in place (utf16ToUtf8 reads every unit
+   * before the bytes it writes can reach it); the rest go through the encoder.
+   */
+  #encodeAt(text: string, at: number): number {
     const n = text.length;
-    const cap = n * 3;
-    const ptr = this.#exports.ioInput(cap);
     if (n >= UTF16_MIN_UNITS) {
       const write = this.#utf16Writer();
       if (write !== null) {
-        // The code units go to the window's last 2n bytes and are encoded in place to its start
-        // (utf16ToUtf8 reads every unit before the bytes it writes can reach it).
-        write(text, ptr + n);
-        return { ptr, len: this.#exports.utf16ToUtf8(ptr + n, n, ptr) };
+        write(text, at + n);
+        return this.#exports.utf16ToUtf8(at + n, n, at);
       }
     }
-    const { written } = encoder.encodeInto(text, new Uint8Array(this.#memory.buffer, ptr, cap));
-    return { ptr, len: written };
+    return encoder.encodeInto(text, new Uint8Array(this.#memory.buffer, at, n * 3)).written;
   }
 
   /**
@@ -96,14 +102,12 @@ export class Core {
   writeStrings(first: string, second: string | Uint8Array): { ptr: number; len: number } {
     const cap = first.length * 3 + (typeof second === 'string' ? second.length * 3 : second.byteLength);
     const ptr = this.#exports.ioInput(cap);
-    const view = new Uint8Array(this.#memory.buffer, ptr, cap);
-    const a = encoder.encodeInto(first, view).written;
+    const a = this.#encodeAt(first, ptr);
     if (typeof second !== 'string') {
-      view.set(second, a);
+      new Uint8Array(this.#memory.buffer, ptr + a, second.byteLength).set(second);
       return { ptr, len: a + second.byteLength };
     }
-    const b = encoder.encodeInto(second, view.subarray(a)).written;
-    return { ptr, len: a + b };
+    return { ptr, len: a + this.#encodeAt(second, ptr + a) };
   }
 
   /** Writes either form of input; strings are encoded as UTF-8. */

@@ -82,6 +82,23 @@ describe('utf16ToUtf8 (the core transcoder behind writeString in Node)', () => {
     });
   });
 
+  it('writeStrings writes the UTF-8 of the concatenation, each part by its own path (property)', () => {
+    withCore((core) => {
+      // Parts that do not split a surrogate pair between them (writeStrings' precondition).
+      const part = fc.oneof(mixed(40), mixed(400)).map((s) => s.replace(/[\ud800-\udbff]$/, 'x'));
+      fc.assert(
+        fc.property(part, part, (first, second) => {
+          const expected = encoder.encode(first + second);
+          const { ptr, len } = core.writeStrings(first, second);
+          expect(core.view(ptr, len)).toEqual(expected);
+          const bytes = core.writeStrings(first, encoder.encode(second));
+          expect(core.view(bytes.ptr, bytes.len)).toEqual(expected);
+        }),
+        { numRuns: 400 },
+      );
+    });
+  });
+
   it('in Node a string of 256 units or more goes in as code units, a shorter one through the encoder', () => {
     withCore((core) => {
       // The units are copied to the window's last 2n bytes; the encoder never writes there.
