@@ -6,7 +6,7 @@ const encoder = new TextEncoder();
 
 /** Any UTF-16 code units, lone surrogates included. */
 const codeUnits = (maxLength: number) =>
-  fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength }).map((units) => String.fromCharCode(...units));
+  fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength, size: 'max' }).map((units) => String.fromCharCode(...units));
 /**
  * Text as the transcoder meets it: ASCII runs of any length (so non-ASCII units fall on every lane
  * of a 16-unit block and runs cross block ends), then accented, CJK, emoji and broken units.
@@ -19,7 +19,8 @@ const mixed = (maxParts: number) =>
         { weight: 3, arbitrary: fc.constantFrom('é', 'ß', 'ÿ', '\u0080', '\u07ff', '\u0800', '構成', '\u7fff', '\u8000', '\uffff', '\ufffd') },
         { weight: 2, arbitrary: fc.constantFrom('😀', '\u{10000}', '\u{10ffff}', '\ud800', '\udfff', '\ud83d\ud83d\ude00', '\ude00\ud83d') },
       ),
-      { maxLength: maxParts },
+      // size 'max': lengths up to maxParts, so texts span many 16- and 32-unit blocks.
+      { maxLength: maxParts, size: 'max' },
     )
     .map((parts) => parts.join(''));
 

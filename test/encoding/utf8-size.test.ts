@@ -11,7 +11,7 @@ const json = (s: string) => encoder.encode(JSON.stringify(s)).length;
 
 /** Any UTF-16 code units, lone surrogates and control characters included. */
 const codeUnits = (maxLength: number) =>
-  fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength }).map((units) => String.fromCharCode(...units));
+  fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength, size: 'max' }).map((units) => String.fromCharCode(...units));
 /** Mostly plain text (ASCII, Latin-1, CJK, emoji) with now and then a unit JSON escapes or the encoder replaces. */
 const mostlyPlain = fc
   .array(
@@ -19,7 +19,9 @@ const mostlyPlain = fc
       { weight: 12, arbitrary: fc.constantFrom('a', 'Z', ' ', '.', 'é', 'ß', '構', '成', '😀', '\u007f', '\u00a0', '\uffef', '\ufffd', '\uff08') },
       { weight: 1, arbitrary: fc.constantFrom('"', '\\', '\n', '\t', '\u0000', '\u001f', '\ud800', '\udfff', '\ud83d') },
     ),
-    { maxLength: 300 },
+    // size 'max': up to 300 parts (fast-check's default size stops near ten), so strings reach
+    // the long-string counters too.
+    { maxLength: 300, size: 'max' },
   )
   .map((parts) => parts.join(''));
 
