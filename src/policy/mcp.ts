@@ -130,7 +130,8 @@ function renderJson(value: Record<string, unknown>, o: RenderOptions): CallToolR
 /** Bounds a text-only `CallToolResult`: texts cut head+tail, `_meta` on the result and as a note. */
 function boundTextResult(raw: CallToolResult, maxBytes: number, clock: Clock): CallToolResult {
   const timestamp = isoTimestamp(clock);
-  const render = (budget: number, warning?: string): CallToolResult => {
+  /** The result with the texts cut to `budget` bytes in all, and the bytes the texts kept. */
+  const render = (budget: number, warning?: string): { out: CallToolResult; textBytes: number } => {
     let remaining = budget;
     let truncated = false;
     let omittedLines = 0;
@@ -154,14 +155,16 @@ function boundTextResult(raw: CallToolResult, maxBytes: number, clock: Clock): C
     // The model does not read result._meta, so truncation and warnings are also stated in a note.
     if (truncated || warning !== undefined) content.push({ type: 'text', text: toJsonText({ _meta: withWarning }) });
     const out: CallToolResult = { ...raw, content, _meta: { ...(raw._meta ?? {}), ...withWarning } };
-    return out;
+    return { out, textBytes: budget - remaining };
   };
   const fit = (warning?: string): CallToolResult => {
     let budget = maxBytes;
-    let out = render(budget, warning);
-    for (let i = 0; i < 6 && visibleBytes(out) > maxBytes; i++) {
-      budget -= visibleBytes(out) - maxBytes;
-      out = render(budget, warning);
+    let { out, textBytes } = render(budget, warning);
+    for (let i = 0; i < 6 && budget > 0 && visibleBytes(out) > maxBytes; i++) {
+      // Only the texts can give way, so the overshoot comes off what they kept, not off the budget
+      // they had: texts that fit whole next to a note that does not would otherwise never be cut.
+      budget = Math.max(0, Math.min(budget, textBytes) - (visibleBytes(out) - maxBytes));
+      ({ out, textBytes } = render(budget, warning));
     }
     return out;
   };

@@ -196,21 +196,47 @@ describe('property: every MCP result is bounded', () => {
   });
 
   it('text-only CallToolResults stay within the limit, the note and budget warning included', async () => {
-    const budget = new SessionBudget({ softBytes: 1, hardBytes: 3000 });
-    budget.record('', { bytes: 2 }); // already past the soft limit, so every result must carry a warning
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.string({ maxLength: 600, unit: 'binary' }), { maxLength: 4 }), fc.integer({ min: 500, max: 1500 }), async (texts, maxBytes) => {
-        const handler = withToolPolicy('t', async () => ({ content: texts.map((text) => ({ type: 'text' as const, text })) }), {
-          budget,
-          clock: fixedClock,
-          defaultLimits: { maxItems: 20, maxBytes, truncation: { kind: 'head' } },
-        });
-        const r = await handler();
-        expect(textBytes(r)).toBeLessThanOrEqual(maxBytes);
-        expect(r._meta?.budgetWarning).toBeDefined();
-      }),
-      { numRuns: 100 },
+      fc.asyncProperty(
+        // size 'medium': texts of hundreds of bytes, so they and the note compete for the limit.
+        fc.array(fc.string({ maxLength: 600, unit: 'binary', size: 'medium' }), { maxLength: 4 }),
+        fc.integer({ min: 500, max: 1500 }),
+        fc.integer({ min: 2, max: 200_000 }),
+        async (texts, maxBytes, before) => {
+          // Already past the soft limit (or the hard one), so every result must carry a warning.
+          const budget = new SessionBudget({ softBytes: 1, hardBytes: 3000 });
+          budget.record('', { bytes: before });
+          const handler = withToolPolicy('t', async () => ({ content: texts.map((text) => ({ type: 'text' as const, text })) }), {
+            budget,
+            clock: fixedClock,
+            defaultLimits: { maxItems: 20, maxBytes, truncation: { kind: 'head' } },
+          });
+          const r = await handler();
+          expect(textBytes(r)).toBeLessThanOrEqual(maxBytes);
+          expect(r._meta?.budgetWarning).toBeDefined();
+        },
+      ),
+      { numRuns: 300 },
     );
+  });
+
+  it('a text that fits whole beside a note that does not is cut to make room for the warning', async () => {
+    // 296 bytes of text under a 500-byte limit, and a soft-budget note of about 210 bytes: the text
+    // must give way. (The fit loop used to take the overshoot off the text budget, 500, which the
+    // text never reached, so the warning was dropped.)
+    const text = '\u0000' + '𐀀'.repeat(73) + 'ࠀ';
+    expect(new TextEncoder().encode(text).length).toBe(296);
+    const budget = new SessionBudget({ softBytes: 1, hardBytes: 3000 });
+    budget.record('', { bytes: 2 });
+    const handler = withToolPolicy('t', async () => ({ content: [{ type: 'text' as const, text }] }), {
+      budget,
+      clock: fixedClock,
+      defaultLimits: { maxItems: 20, maxBytes: 500, truncation: { kind: 'head' } },
+    });
+    const r = await handler();
+    expect(r._meta?.budgetWarning).toMatch(/past the 0\.0 KB soft budget/);
+    expect(r._meta?.truncated).toBe(true);
+    expect(textBytes(r)).toBeLessThanOrEqual(500);
   });
 
   it('boundToolResult of a string output keeps head and tail', () => {
