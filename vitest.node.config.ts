@@ -11,6 +11,7 @@ export default defineConfig({
     include: process.env.GOLDEN === '1' ? ['test/**/*.gen.ts'] : ['test/**/*.test.ts'],
     exclude: ['test/**/*.browser.test.ts', 'test/**/*.workerd.test.ts', 'test/deno/**', 'test/e2e/**', 'node_modules/**'],
     environment: 'node',
+    setupFiles: ['test/setup/fast-check.ts'],
     pool: 'threads',
     maxWorkers: 2,
   },
