@@ -7,10 +7,11 @@
 /**
  * Encodes `units` UTF-16 code units at `src` as UTF-8 at `dst` and returns the byte count.
  *
- * In place: `src` may lie at or after `dst + units` inside the same window. Each step reads its
- * units before it writes, and after k units at most 3k bytes are written (a pair of units makes 4
- * bytes), so a write never reaches a unit not yet read: 3k + 16 <= units + 2(k + 16) for a
- * 16-unit step, 3(k + 1) <= units + 2(k + 1) for one unit.
+ * In place: `src` may lie at or after `dst + units` inside the same window. After k units the
+ * output ends at or before dst + 3k, and each step reads its s units before it stores, at most 2s
+ * bytes for a vector step (16 or 32 units; the stores past the kept bytes included) and 3 for one
+ * unit (4 for a pair), so no store reaches a unit not yet read: 3k + 2s <= units + 2(k + s) and
+ * 3k + 3 <= units + 2(k + 1) hold whenever k + s <= units.
  */
 export function utf16ToUtf8(src: usize, units: usize, dst: usize): usize {
   const cap = i16x8.splat(0xff);
