@@ -16,6 +16,7 @@
 
 import { jsonEscapeKernel, type JsonEscapeKernel } from '../core/json-escapes.ts';
 import { invalidParams } from '../errors.ts';
+import { safeCutIndex } from './utf16.ts';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const nativeWellFormed = (String.prototype as { isWellFormed?: () => boolean }).isWellFormed;
@@ -212,9 +213,8 @@ function utf16JsonBytes(s: string, utf16: NonNullable<JsonEscapeKernel['utf16']>
   }
   let bytes = 2;
   for (let from = 0; from < n; ) {
-    let to = Math.min(n, from + maxUnits);
     // Never between the halves of a pair: a high surrogate at the end of a part waits for the next.
-    if (to < n && (s.charCodeAt(to - 1) & 0xfc00) === 0xd800) to--;
+    const to = safeCutIndex(s, Math.min(n, from + maxUnits));
     utf16.write(s.slice(from, to));
     bytes += utf16.count(to - from);
     from = to;

@@ -58,10 +58,10 @@ export function rememberMemo(context: AgentContext, index: number, memo: Namespa
  * The memos of the seven namespaces of `context`, in {@link NAMESPACES} order, each true of the
  * namespace as it is now: the remembered one where the namespace still matches its tape, else a
  * fresh one holding the namespace's tape (recorded now, remembered) and the upper bound of its JSON
- * size, and its exact JSON size too if `exactSizes` (counted in the same walk), or a throwaway one
+ * size, and its exact JSON size too if `exact` (counted in the same walk), or a throwaway one
  * without a tape where the namespace is not plain JSON data and so cannot be proven unchanged later.
  */
-export function currentMemos(context: AgentContext, exactSizes = false): NamespaceMemo[] {
+export function currentMemos(context: AgentContext, exact = false): NamespaceMemo[] {
   const out: NamespaceMemo[] = [];
   for (let i = 0; i < NAMESPACES.length; i++) {
     const known = provenMemo(context, i);
@@ -69,7 +69,7 @@ export function currentMemos(context: AgentContext, exactSizes = false): Namespa
       out.push(known);
       continue;
     }
-    const recorded = recordTapeWithSizes(context[NAMESPACES[i]!], exactSizes);
+    const recorded = recordTapeWithSizes(context[NAMESPACES[i]!], exact);
     if (recorded === undefined) {
       out.push({ tape: undefined });
       continue;

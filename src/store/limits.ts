@@ -66,11 +66,11 @@ interface Sizes {
  * The memos of `ctx`'s namespaces (see context-memo.ts): a namespace proven unchanged since it was
  * last recorded keeps what is known about it (its size among them); proving that walks the data
  * once without writing text, several times cheaper than stringifying. A namespace recorded now
- * comes with the upper bound of its size, and with its exact size too if `exactSizes` (counted in
+ * comes with the upper bound of its size, and with its exact size too if `exact` (counted in
  * the recording walk). Anything but an object has no memos to keep.
  */
-function memosOf(ctx: AgentContext, exactSizes: boolean): NamespaceMemo[] {
-  return typeof ctx === 'object' && ctx !== null ? currentMemos(ctx, exactSizes) : NAMESPACES.map(() => ({ tape: undefined }));
+function memosOf(ctx: AgentContext, exact: boolean): NamespaceMemo[] {
+  return typeof ctx === 'object' && ctx !== null ? currentMemos(ctx, exact) : NAMESPACES.map(() => ({ tape: undefined }));
 }
 
 /**
