@@ -125,6 +125,32 @@ describe('INV-CONTEXT-4 secrets never sent', () => {
     expect(JSON.stringify(e.details) + e.message).not.toContain(FAKE_GITHUB_TOKEN);
   });
 
+  it('a slice cut to fit the budget is redacted too: a target region and signatures from the index', async () => {
+    // client.ts holds the token on line 3; the target symbol is that line alone, and the index's
+    // signatures for table.ts (P1, imported by client.ts) carry the token as well.
+    const withSecrets: ProjectIndex = {
+      ...index,
+      symbols: [...(index.symbols ?? []), { name: 'dbToken', path: 'src/db/client.ts', kind: 'const', startLine: 3, endLine: 3 }],
+      files: index.files.map((f) => (f.path === 'src/generated/table.ts' ? { ...f, signatures: `export const value0..value3999: number // ${FAKE_GITHUB_TOKEN}` } : f)),
+    };
+    const step = { planStep: { id: 's', targetFiles: ['src/db/client.ts'], targetSymbols: ['dbToken'] }, projectIndex: withSecrets };
+    const roomy = await build(step);
+    const p0 = roomy.bundle.blocks.filter((b) => b.priority === 'P0').reduce((n, b) => n + b.meta.tokens, 0);
+    // One token short of the P0 blocks: every P1 goes and the target is cut to its region.
+    const tight = await build({ ...step, ...budget(p0 - 1) });
+    const target = tight.bundle.blocks.find((b) => b.title === 'src/db/client.ts')!;
+    expect(target.meta.slicing).toBe('TARGET_REGION_ONLY');
+    expect(target.content).toBe("// lines 3-3\nconst token = '[REDACTED:github-pat:1]';");
+    // With room for the P0 blocks and a little more, the P2 files go and table.ts (P1) is cut to
+    // its signatures before it would be removed.
+    const p1Sliced = await build({ ...step, ...budget(p0 + 100) });
+    const table = p1Sliced.bundle.blocks.find((b) => b.title === 'src/generated/table.ts')!;
+    expect(table.meta.slicing).toBe('SIGNATURES_ONLY');
+    expect(table.content).toBe('export const value0..value3999: number // [REDACTED:github-pat:1]');
+    expect(p1Sliced.redactionReport.redactions).toContainEqual(expect.objectContaining({ type: 'pattern_redacted', target: 'src/generated/table.ts', reason: 'secret' }));
+    for (const r of [roomy, tight, p1Sliced]) expect(JSON.stringify(r)).not.toContain(FAKE_GITHUB_TOKEN);
+  });
+
   it('a secret in the constraints is redacted too (all text that would be sent is scanned)', async () => {
     const r = await build({ constraints: { user: [`use token ${FAKE_GITHUB_TOKEN}`] } });
     const c = r.bundle.blocks.find((b) => b.blockType === 'constraints')!;
