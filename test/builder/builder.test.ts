@@ -151,6 +151,23 @@ describe('INV-CONTEXT-4 secrets never sent', () => {
     for (const r of [roomy, tight, p1Sliced]) expect(JSON.stringify(r)).not.toContain(FAKE_GITHUB_TOKEN);
   });
 
+  it('secrets in the system rules, the task (intent and plan step) and the last error are redacted and reported', async () => {
+    const r = await build({
+      systemRules: `Use the deploy key ${FAKE_GITHUB_TOKEN} only for reads.`,
+      intent: { id: 'i-1', text: `rotate ${FAKE_GITHUB_TOKEN}` },
+      planStep: { id: 's-1', description: `replace ${FAKE_GITHUB_TOKEN} in client.ts`, targetFiles: ['src/services/UserService.ts'] },
+      lastError: { message: `401 for token ${FAKE_GITHUB_TOKEN}`, path: 'src/db/client.ts', line: 3 },
+    });
+    const content = (title: string) => r.bundle.blocks.find((b) => b.title === title)!.content;
+    expect(content('system rules')).toBe('Use the deploy key [REDACTED:github-pat:1] only for reads.');
+    expect(content('task')).toBe('intent i-1: rotate [REDACTED:github-pat:1]\nplan step s-1: replace [REDACTED:github-pat:1] in client.ts');
+    expect(content('last error')).toBe('src/db/client.ts:3: 401 for token [REDACTED:github-pat:1]');
+    const redacted = r.redactionReport.redactions.filter((d) => d.type === 'pattern_redacted').map((d) => d.target);
+    expect(redacted).toEqual(expect.arrayContaining(['system rules', 'task', 'last error']));
+    // The intent and plan step also reach the manifest and fingerprint inputs: never the value.
+    expect(JSON.stringify(r)).not.toContain(FAKE_GITHUB_TOKEN);
+  });
+
   it('a secret in the constraints is redacted too (all text that would be sent is scanned)', async () => {
     const r = await build({ constraints: { user: [`use token ${FAKE_GITHUB_TOKEN}`] } });
     const c = r.bundle.blocks.find((b) => b.blockType === 'constraints')!;

@@ -5,6 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { initCore } from '../../src/core/core.ts';
 import { CtxgateError } from '../../src/errors.ts';
 import { ARIA_LIMITS } from '../../src/policy/aria-limits.ts';
 import { getContextBudget, SessionBudget } from '../../src/policy/budget.ts';
@@ -89,6 +90,20 @@ describe('MCP adapter over a real Client/McpServer (InMemoryTransport)', () => {
     const r2 = (await client.callTool({ name: 'market.orders', arguments: {} })) as CallToolResult;
     expect((r2.structuredContent as { errorCode: string }).errorCode).toBe('INTERNAL_ERROR');
     expect(JSON.stringify(r2)).not.toContain('ghp_supersecret');
+    await client.close();
+  });
+
+  it('the text of an isError result a handler returns is redacted by the secret scanner (the default once the core is loaded)', async () => {
+    await initCore();
+    const token = ['ghp', '_', 'R7k2Qp9Xw4Lm8Zt1Vb6Nc3Hd5Jf0Gs2Ae7Ky'].join('');
+    const server = new McpServer({ name: 'aria', version: '1.0.0' });
+    applyToolPolicy(server, { clock: fixedClock });
+    server.registerTool('repo.push', {}, async () => ({ isError: true, content: [{ type: 'text', text: `push rejected for ${token}` }] }));
+    const client = await connect(server);
+    const r = (await client.callTool({ name: 'repo.push', arguments: {} })) as CallToolResult;
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent).toEqual({ error: true, errorCode: 'INTERNAL_ERROR', message: 'push rejected for [REDACTED:github-pat:1]' });
+    expect(JSON.stringify(r)).not.toContain(token);
     await client.close();
   });
 
