@@ -284,6 +284,63 @@ describe('slicing rules', () => {
     const r = await build({ ...budget(700), projectIndex: noHelp });
     for (const b of r.bundle.blocks) if (b.meta.slicing) expect(b.meta.slicing).toBe('FULL_FILE');
   });
+
+  // The P0 blocks other than files (system rules, constraints, task) under a target-symbol step.
+  const fixedP0 = async (o: Partial<BuildContextInput>) =>
+    (await build(o)).bundle.blocks.filter((b) => b.priority === 'P0' && b.blockType !== 'file').reduce((n, b) => n + b.meta.tokens, 0);
+
+  it('never slices with boundaries from a stale index: the changed target stays whole, and the build refuses', async () => {
+    const step = { planStep: { id: 's', targetFiles: ['src/services/UserService.ts'], targetSymbols: ['loginAsync'] } };
+    const tight = budget((await fixedP0(step)) + 100);
+    const current = await build({ ...step, ...tight });
+    expect(current.bundle.blocks.find((b) => b.title === 'src/services/UserService.ts')!.meta.slicing).toBe('TARGET_REGION_ONLY');
+    // One line added at the top: the index's line 9-13 no longer hold loginAsync.
+    const edited = new TextEncoder().encode(`// edited\n${new TextDecoder().decode(files[0]!.bytes)}`);
+    const e = await refusal(build({ ...step, ...tight }, new Map([...contents, ['src/services/UserService.ts', edited]])));
+    expect(isCtxgateError(e, 'CONTEXT_TOO_LARGE')).toBe(true);
+    expect(e.details.largestBlocks).toContainEqual(expect.objectContaining({ title: 'src/services/UserService.ts', slicing: 'FULL_FILE' }));
+  });
+
+  it('overlapping target symbols give one region, not the same lines twice', async () => {
+    // UserService spans lines 4-14 and holds loginAsync (9-13).
+    const step = { planStep: { id: 's', targetFiles: ['src/services/UserService.ts'], targetSymbols: ['UserService', 'loginAsync'] } };
+    const r = await build({ ...step, ...budget((await fixedP0(step)) + 110) });
+    const target = r.bundle.blocks.find((b) => b.title === 'src/services/UserService.ts')!;
+    expect(target.meta.slicing).toBe('TARGET_REGION_ONLY');
+    const lines = new TextDecoder().decode(files[0]!.bytes).split('\n');
+    expect(target.content).toBe(`// lines 4-14\n${lines.slice(3, 14).join('\n')}`);
+  });
+
+  it('does not "slice" a P1 file to signatures larger than the file: it stays whole, and a lower-ranked file goes', async () => {
+    const long = `export interface IUserService { ${'findUser(id: string): Promise<unknown>; '.repeat(40)}}`;
+    const bigSignatures: ProjectIndex = { ...index, files: index.files.map((f) => (f.path === 'src/services/IUserService.ts' ? { ...f, signatures: long } : f)) };
+    const roomy = await build({ projectIndex: bigSignatures });
+    const p2 = roomy.bundle.blocks.filter((b) => b.priority === 'P2').reduce((n, b) => n + b.meta.tokens, 0);
+    // Without the P2 files and with table.ts (the lowest-ranked P1) cut to its signatures, one token
+    // over: IUserService.ts (next in reverse rank) has no smaller slice, so table.ts is removed.
+    const cut = await build({ projectIndex: bigSignatures, ...budget(roomy.budgetReport.estimatedInputTokens - p2 - 1) });
+    const tokens = (r: BuildContextResult, title: string) => r.bundle.blocks.find((b) => b.title === title)!.meta.tokens;
+    const saved = tokens(roomy, 'src/generated/table.ts') - tokens(cut, 'src/generated/table.ts');
+    const r = await build({ projectIndex: bigSignatures, ...budget(roomy.budgetReport.estimatedInputTokens - p2 - saved - 1) });
+    expect(r.bundle.blocks.filter((b) => b.priority === 'P1').map((b) => [b.title, b.meta.slicing])).toEqual([
+      ['src/db/client.ts', 'FULL_FILE'],
+      ['src/services/IUserService.ts', 'FULL_FILE'],
+    ]);
+    expect(r.explain.filter((x) => x.outcome === 'dropped').map((x) => x.path).sort()).toEqual(['package.json', 'src/api/controller.ts', 'src/generated/table.ts']);
+  });
+});
+
+describe('selection step 4: P3 goes first', () => {
+  it('the open file (P3) is removed before any P2 when over budget', async () => {
+    const notes = new TextEncoder().encode('# Notes\n\nLogin should ignore case.\n');
+    const withNotes = await engine.indexProject([...files, { path: 'docs/notes.md', bytes: notes }], { symbols, dependencies });
+    const c = new Map([...contents, ['docs/notes.md', notes]]);
+    const roomy = await build({ projectIndex: withNotes, activeFile: 'docs/notes.md' }, c);
+    expect(roomy.bundle.blocks.find((b) => b.title === 'docs/notes.md')!.priority).toBe('P3');
+    const r = await build({ projectIndex: withNotes, activeFile: 'docs/notes.md', ...budget(roomy.budgetReport.estimatedInputTokens - 1) }, c);
+    expect(r.explain.find((x) => x.path === 'docs/notes.md')).toMatchObject({ outcome: 'dropped', reason: 'token_budget', detail: 'P3 removed to fit the budget' });
+    expect(r.explain.filter((x) => x.outcome === 'dropped').map((x) => x.path)).toEqual(['docs/notes.md']);
+  });
 });
 
 describe('edge cases', () => {
