@@ -24,10 +24,12 @@ describe('spec 000 §2 total context budget: soft 50 KB, hard 100 KB, advisory',
     expect(soft.warning).toBe(
       'Session tool output is 50.0 KB, past the 50.0 KB soft budget; 50.0 KB left before the 100.0 KB hard limit. Prefer narrower queries.',
     );
-    const hard = b.record('', { bytes: 51200 });
+    // Exactly at the hard limit is still only past the soft one.
+    expect(b.record('', { bytes: 51199 })).toMatchObject({ level: 'soft', usedBytes: 102400 });
+    const hard = b.record('', { bytes: 1 });
     expect(hard.level).toBe('hard');
     expect(hard.warning).toBe('Session tool output is 100.0 KB, past the 100.0 KB hard limit. Reduce scope: ask for fewer items, add filters or request summaries.');
-    expect(b.state).toEqual({ version: 1, usedBytes: 102401, usedTokens: 0, calls: 3, updatedAt: '2026-01-22T12:00:00.000Z' });
+    expect(b.state).toEqual({ version: 1, usedBytes: 102401, usedTokens: 0, calls: 4, updatedAt: '2026-01-22T12:00:00.000Z' });
   });
 
   it('measures outputs as compact UTF-8 JSON and counts tokens with the counter', () => {
