@@ -164,7 +164,7 @@ describe('INV-CONTEXT-4 secrets never sent', () => {
     expect(content('last error')).toBe('src/db/client.ts:3: 401 for token [REDACTED:github-pat:1]');
     const redacted = r.redactionReport.redactions.filter((d) => d.type === 'pattern_redacted').map((d) => d.target);
     expect(redacted).toEqual(expect.arrayContaining(['system rules', 'task', 'last error']));
-    // The intent and plan step also reach the manifest and fingerprint inputs: never the value.
+    // Nothing else in the result (manifest, reports, explain) carries the value either.
     expect(JSON.stringify(r)).not.toContain(FAKE_GITHUB_TOKEN);
   });
 
