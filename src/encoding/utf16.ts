@@ -37,3 +37,12 @@ export function codePointLength(text: string): number {
   }
   return n;
 }
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const nativeWellFormed = (String.prototype as { isWellFormed?: () => boolean }).isWellFormed;
+/**
+ * True if `s` has no lone surrogate: ES2024 `isWellFormed` where the engine has it (all four
+ * targets today), a regex otherwise.
+ */
+export const isWellFormed: (s: string) => boolean =
+  typeof nativeWellFormed === 'function' ? (s) => nativeWellFormed.call(s) as boolean : (s) => !LONE_SURROGATE.test(s);

@@ -16,16 +16,7 @@
 
 import { jsonEscapeKernel, type JsonEscapeKernel } from '../core/json-escapes.ts';
 import { invalidParams } from '../errors.ts';
-import { safeCutIndex } from './utf16.ts';
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const nativeWellFormed = (String.prototype as { isWellFormed?: () => boolean }).isWellFormed;
-/**
- * True if `s` has no lone surrogate: ES2024 `isWellFormed` where the engine has it (all four
- * targets today), a regex otherwise.
- */
-export const isWellFormed: (s: string) => boolean =
-  typeof nativeWellFormed === 'function' ? (s) => nativeWellFormed.call(s) as boolean : (s) => !LONE_SURROGATE.test(s);
+import { isWellFormed, safeCutIndex } from './utf16.ts';
 
 const encoder = new TextEncoder();
 /** Reused output window: only the count of bytes written is kept (and, for JSON, what they hold). */

@@ -1,4 +1,4 @@
-import { isWellFormed } from '../encoding/utf8-size.ts';
+import { isWellFormed } from '../encoding/utf16.ts';
 import { CtxgateError } from '../errors.ts';
 
 /**

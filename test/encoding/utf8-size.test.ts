@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonEscapeKernel } from '../../src/core/json-escapes.ts';
-import { isWellFormed, jsonStringBytes, jsonStringBytesEncoded, jsonStringBytesPortable, utf8ByteLength } from '../../src/encoding/utf8-size.ts';
+import { isWellFormed } from '../../src/encoding/utf16.ts';
+import { jsonStringBytes, jsonStringBytesEncoded, jsonStringBytesPortable, utf8ByteLength } from '../../src/encoding/utf8-size.ts';
 import { isCtxgateError } from '../../src/errors.ts';
 
 const encoder = new TextEncoder();
