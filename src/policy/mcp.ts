@@ -20,7 +20,7 @@ import type { ToolLimits } from './limits.ts';
 import { withLogContext } from './log-context.ts';
 import type { LogRecord, OutputAdapter } from './log-context.ts';
 import type { OutputMeta } from './meta.ts';
-import { defaultRedactor } from './redactor.ts';
+import { defaultRedactor, loadDefaultRedactor } from './redactor.ts';
 import type { Redactor } from './sanitize.ts';
 import { createErrorMeta, isToolErrorOutput, toToolError } from './tool-error.ts';
 import type { ToolErrorOutput } from './tool-error.ts';
@@ -45,6 +45,8 @@ export interface McpPolicyOptions {
    * Redacts secrets from logged parameters, from the text of `isError` results a handler returns,
    * and from messages of unexpected errors (which are withheld without an explicit redactor).
    * Default for logs and `isError` texts: the secret scanner once the core is loaded (`await init()`).
+   * A wrapped tool loads the core itself before it converts an `isError` result; where the core
+   * cannot load, and in `boundToolResult` called before it is loaded, the text is withheld.
    */
   redact?: Redactor;
   /** Receives structured log records (default: no logging). */
@@ -180,7 +182,8 @@ function boundTextResult(raw: CallToolResult, maxBytes: number, clock: Clock): C
  * Bounds whatever a tool handler returned, by the tool's limits (without budget accounting):
  * plain data becomes JSON text (and `structuredContent`) with `_meta`; a `CallToolResult` with
  * `structuredContent` has it bounded and its text replaced by the bounded JSON; a text-only one has
- * its texts cut head+tail; an `isError` result is converted to the spec's error format.
+ * its texts cut head+tail; an `isError` result is converted to the spec's error format, its text
+ * redacted (`options.redact`, else the secret scanner if the core is loaded, else withheld).
  */
 export function boundToolResult(toolName: string, raw: unknown, options: McpPolicyOptions = {}): CallToolResult {
   const limits = toolLimitsFor(options.limits ?? {}, toolName, options.defaultLimits ?? DEFAULT_TOOL_LIMITS);
@@ -215,12 +218,18 @@ function errorResult(raw: CallToolResult | unknown, options: McpPolicyOptions, m
     else {
       const text = visibleText(raw);
       const redact = options.redact ?? defaultRedactor();
-      out = createErrorMeta('INTERNAL_ERROR', redact ? redact(text) : text, { clock });
+      // This text goes to the model: unscanned, it is withheld rather than sent (INV-CONTEXT-4).
+      out = createErrorMeta('INTERNAL_ERROR', redact ? redact(text) : withheldErrorText(text), { clock });
     }
   } else {
     out = toToolError(raw, { clock, ...(options.redact ? { redact: options.redact } : {}) });
   }
   return renderJson(out as unknown as Record<string, unknown>, { structured: true, maxBytes, isError: true });
+}
+
+/** What the model reads instead of an `isError` text that no redactor could scan. */
+function withheldErrorText(text: string): string {
+  return `[tool error text withheld: ${text.length} chars; the secret scanner is not loaded (await init()) and no redact option was given]`;
 }
 
 const callToolResultAdapter: OutputAdapter<CallToolResult> = {
@@ -257,7 +266,13 @@ export function withToolPolicy<Args extends unknown[]>(
   options: McpPolicyOptions = {},
 ): (...args: Args) => Promise<CallToolResult> {
   if (wrappedHandlers.has(handler)) return handler as (...args: Args) => Promise<CallToolResult>;
-  const logged = withLogContext<Args, CallToolResult>(toolName, async (...args: Args) => boundToolResult(toolName, await handler(...args), options), {
+  const bound = async (...args: Args): Promise<CallToolResult> => {
+    const raw = await handler(...args);
+    // An isError text is redacted by the scanner, not withheld, whenever the core can load.
+    if (options.redact === undefined && isCallToolResult(raw) && raw.isError) await loadDefaultRedactor();
+    return boundToolResult(toolName, raw, options);
+  };
+  const logged = withLogContext<Args, CallToolResult>(toolName, bound, {
     output: callToolResultAdapter,
     budget: (...args: Args) => budgetFor(options, args[args.length - 1]),
     logger: options.logger ?? (() => {}),

@@ -4,7 +4,7 @@
  * log records are written synchronously; so the default redactor exists only once the core is
  * loaded, and callers withhold strings until then instead of logging them unscanned.
  */
-import { getCore } from '../core/core.ts';
+import { getCore, initCore } from '../core/core.ts';
 import { redactSecrets } from '../secrets/redact.ts';
 import type { ScanOptions } from '../secrets/types.ts';
 import type { Redactor } from './sanitize.ts';
@@ -33,4 +33,18 @@ export function defaultRedactor(): Redactor | undefined {
     return undefined;
   }
   return scannerRedactor;
+}
+
+/**
+ * Loads the core if it is not loaded yet (the runtime's default module), then returns
+ * {@link defaultRedactor}: for text that goes to a model rather than to a log, where withholding
+ * it is the only other safe choice. A core that cannot load gives `undefined`, never an error.
+ */
+export async function loadDefaultRedactor(): Promise<Redactor | undefined> {
+  try {
+    await initCore();
+  } catch {
+    // The caller withholds the text instead.
+  }
+  return defaultRedactor();
 }

@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { initCore } from '../../src/core/core.ts';
+import { getCore, initCore, resetCore } from '../../src/core/core.ts';
 import { CtxgateError } from '../../src/errors.ts';
 import { ARIA_LIMITS } from '../../src/policy/aria-limits.ts';
 import { getContextBudget, SessionBudget } from '../../src/policy/budget.ts';
@@ -105,6 +105,36 @@ describe('MCP adapter over a real Client/McpServer (InMemoryTransport)', () => {
     expect(r.structuredContent).toEqual({ error: true, errorCode: 'INTERNAL_ERROR', message: 'push rejected for [REDACTED:github-pat:1]' });
     expect(JSON.stringify(r)).not.toContain(token);
     await client.close();
+  });
+
+  it('a wrapped tool loads the scanner itself to redact an isError text; unwrapped, before init, the text is withheld, never sent', async () => {
+    const token = ['ghp', '_', 'R7k2Qp9Xw4Lm8Zt1Vb6Nc3Hd5Jf0Gs2Ae7Ky'].join('');
+    const text = `push rejected for ${token}`;
+    const handler = async () => ({ isError: true, content: [{ type: 'text' as const, text }] });
+    try {
+      resetCore();
+      // Called directly with no core loaded and no redactor: nothing can scan the text, so none of it is sent.
+      const direct = boundToolResult('repo.push', await handler(), { clock: fixedClock, budget: false });
+      expect(direct.isError).toBe(true);
+      expect(direct.structuredContent).toEqual({
+        error: true,
+        errorCode: 'INTERNAL_ERROR',
+        message: `[tool error text withheld: ${text.length} chars; the secret scanner is not loaded (await init()) and no redact option was given]`,
+      });
+      expect(JSON.stringify(direct)).not.toContain('push rejected');
+      // Wrapped, the policy loads the core before it converts the result, so the text is redacted, not lost.
+      expect(() => getCore()).toThrow();
+      const wrapped = await withToolPolicy('repo.push', handler, { clock: fixedClock, budget: false })();
+      expect(wrapped.structuredContent).toEqual({ error: true, errorCode: 'INTERNAL_ERROR', message: 'push rejected for [REDACTED:github-pat:1]' });
+      expect(JSON.stringify(wrapped)).not.toContain(token);
+      // A redactor of the caller's is used as given; the core is not needed for it.
+      resetCore();
+      const own = await withToolPolicy('repo.push', handler, { clock: fixedClock, budget: false, redact: (t) => t.replace(token, '<token>') })();
+      expect((own.structuredContent as { message: string }).message).toBe('push rejected for <token>');
+      expect(() => getCore()).toThrow();
+    } finally {
+      await initCore();
+    }
   });
 
   it('charges the session budget per MCP session and adds budgetWarning while staying within the tool limit', async () => {
