@@ -358,21 +358,34 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
   if (initialTokens !== finalTokens) notes.push(`fit to budget: ${initialTokens} → ${finalTokens} estimated tokens`);
   if (decision === 'warn_soft_limit') notes.push(`warning: ${finalTokens} tokens is above the soft limit of ${limits.softLimitTokens} (${input.tokenBudget.softLimitThresholdPct}% of ${limits.hardLimitTokens})`);
 
-  // Fingerprints: the index's, the configuration's, and (below) the bundle's.
+  // Fingerprints: the index's, the configuration's, and (below) the bundle's. They and the ids
+  // derived from them are published, so the caller's texts go in with secrets masked as in the
+  // blocks: no digest is ever taken over a secret's value, which a short secret in an otherwise
+  // known text would let anyone guess back (INV-CONTEXT-4). Text with no finding goes in as given.
+  const masked = (text: string): string => gates.redactSecrets(text).text;
+  const maskedOptional = (text: string | undefined): string | undefined => (text === undefined ? undefined : masked(text));
+  const constraints = input.constraints;
+  const maskedConstraints: BuildContextInput['constraints'] = {};
+  for (const key of ['system', 'project', 'session', 'user'] as const) {
+    const list = constraints[key];
+    if (list !== undefined) maskedConstraints[key] = list.map(masked);
+  }
+  const intent = input.intent ? { id: masked(input.intent.id), text: masked(input.intent.text) } : input.intent;
+  const planStep = input.planStep ? { ...input.planStep, id: masked(input.planStep.id), description: maskedOptional(input.planStep.description) } : input.planStep;
   const projectFp = input.projectIndex.projectIndexFingerprint ?? projectIndexFingerprint(input.projectIndex);
   const configFp = fingerprintSync({
     builder: BUILDER_VERSION,
     gates: gates.versions,
-    constraints: input.constraints,
+    constraints: maskedConstraints,
     tokenBudget: input.tokenBudget,
     sandbox: input.sandbox ?? null,
     secrets: secretPolicy,
     tokenizer: input.tokenizer ?? { mode: 'estimate' },
     maxHops: input.maxHops ?? 2,
     maxFileBytes,
-    systemRules: input.systemRules ?? null,
+    systemRules: maskedOptional(input.systemRules) ?? null,
   });
-  const correlationId = input.correlationId ?? derivedUuid('correlation', input.intent?.id ?? '', input.planStep?.id ?? '', projectFp);
+  const correlationId = input.correlationId ?? derivedUuid('correlation', intent?.id ?? '', planStep?.id ?? '', projectFp);
 
   const budgetReportOf = (bundleId: string, tokens: number, d: typeof decision): BudgetReport => ({
     bundleId,
@@ -431,8 +444,8 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
   const bundleFingerprint = fingerprintSync({
     purpose: input.purpose,
     model: input.tokenBudget,
-    intent: input.intent,
-    planStep: input.planStep ?? null,
+    intent,
+    planStep: planStep ?? null,
     blocks: blocks.map((b, i) => ({ ...b, content: undefined, contentSha256: contentHashes[i] })),
     selection,
     projectIndexFingerprint: projectFp,

@@ -168,6 +168,26 @@ describe('INV-CONTEXT-4 secrets never sent', () => {
     expect(JSON.stringify(r)).not.toContain(FAKE_GITHUB_TOKEN);
   });
 
+  it('fingerprints and ids are not computed over a secret: another value of the same kind gives the same ones, another word does not', async () => {
+    const other = ['ghp', '_', 'Zq8mK2vX9pL4nR7tY1wE3sD6fG0hJ5kA2bC4'].join('');
+    const withToken = (token: string, word = 'rotate') =>
+      build({
+        systemRules: `Use the deploy key ${token} only for reads.`,
+        constraints: { user: [`use token ${token}`], project: ['keep the API stable'] },
+        intent: { id: 'i-1', text: `${word} ${token}` },
+        planStep: { id: 's-1', description: `replace ${token} in client.ts`, targetFiles: ['src/services/UserService.ts'] },
+        createdAt: '2026-11-24T00:00:00.000Z',
+      });
+    const [a, b, c] = await Promise.all([withToken(FAKE_GITHUB_TOKEN), withToken(other), withToken(FAKE_GITHUB_TOKEN, 'revoke')]);
+    // What is sent is the same for both values, and so is every digest of it.
+    expect(b.bundle.blocks).toEqual(a.bundle.blocks);
+    expect(b.manifest.fingerprints).toEqual(a.manifest.fingerprints);
+    expect([b.bundle.bundleId, b.bundle.correlationId]).toEqual([a.bundle.bundleId, a.bundle.correlationId]);
+    // The caller's text still counts: one other word changes the bundle fingerprint, not the configuration's.
+    expect(c.manifest.fingerprints.bundleFingerprint).not.toBe(a.manifest.fingerprints.bundleFingerprint);
+    expect(c.manifest.fingerprints.configFingerprint).toBe(a.manifest.fingerprints.configFingerprint);
+  });
+
   it('a secret in the constraints is redacted too (all text that would be sent is scanned)', async () => {
     const r = await build({ constraints: { user: [`use token ${FAKE_GITHUB_TOKEN}`] } });
     const c = r.bundle.blocks.find((b) => b.blockType === 'constraints')!;
