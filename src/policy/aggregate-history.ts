@@ -3,7 +3,9 @@
  * ticks) are reduced to one row per UTC day with min/max/mean/sum/first/last of each numeric field,
  * which keeps trends visible at a small, bounded size.
  */
+import { expectArray, expectObject } from '../args.ts';
 import { invalidParams } from '../errors.ts';
+import { expectOptionalFunction, shown } from './checks.ts';
 import { GLOBAL_LIMITS } from './limits.ts';
 
 /** Stats of one numeric field over one day. */
@@ -58,14 +60,20 @@ function toTime(value: unknown, index: number): number {
 /**
  * Aggregates `history` to daily stats when it spans more than `thresholdDays` calendar days (UTC),
  * otherwise returns it unchanged. Days come out in ascending order; `first`/`last` follow entry
- * time, ties in input order.
+ * time, ties in input order. `history` must be an array and `options` an object with a `fields`
+ * array (else INVALID_PARAMS); an entry without a valid time is INVALID_PARAMS naming it.
  */
 export function aggregateDaily<T>(history: readonly T[], options: AggregateDailyOptions<T>): DailyAggregation<T> {
+  expectArray(history, 'history');
+  expectObject(options, 'options');
+  expectArray(options.fields, 'options.fields');
+  expectOptionalFunction(options.timestamp, 'options.timestamp');
   const threshold = options.thresholdDays ?? GLOBAL_LIMITS.historyAggregateDays;
-  if (!Number.isInteger(threshold) || threshold < 1) throw invalidParams('thresholdDays', `must be a positive integer; got ${threshold}`);
+  if (!Number.isInteger(threshold) || threshold < 1) throw invalidParams('thresholdDays', `must be a positive integer; got ${shown(threshold)}`);
   const read =
     options.timestamp ??
     ((e: T) => {
+      if (e === null || e === undefined) return undefined as unknown as string;
       const r = e as Record<string, unknown>;
       return (r.timestamp ?? r.date) as string;
     });
@@ -88,7 +96,7 @@ export function aggregateDaily<T>(history: readonly T[], options: AggregateDaily
     if (!bucket) days.set(day, (bucket = { count: 0, stats: {} }));
     bucket.count++;
     for (const f of options.fields) {
-      const v = (entry as Record<string, unknown>)[f];
+      const v = entry === null || entry === undefined ? undefined : (entry as Record<string, unknown>)[f];
       if (typeof v !== 'number' || !Number.isFinite(v)) continue;
       const s = bucket.stats[f];
       if (!s) bucket.stats[f] = { min: v, max: v, sum: v, first: v, last: v, samples: 1 };

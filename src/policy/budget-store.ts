@@ -1,10 +1,12 @@
 // Keeps a session's tool-output budget in the agent-context store (spec 004), so the count of what
 // a session's tools returned survives a reload, a new Worker isolate or a restarted process.
+import { expectOptionalString, expectOptions, expectString } from '../args.ts';
 import { ConflictError, isCtxgateError } from '../errors.ts';
 import type { ContextStore } from '../store/context-store.ts';
 import { createAgentContext, type AgentContext } from '../store/model.ts';
 import { cloneContext } from '../store/serialize.ts';
 import type { BudgetPersistence, BudgetState } from './budget.ts';
+import { expectMethods, expectOptionalFunction, expectOptionalInteger } from './checks.ts';
 
 /** Options of {@link storeBudgetPersistence}. */
 export interface StoreBudgetOptions {
@@ -20,13 +22,20 @@ export interface StoreBudgetOptions {
  * A {@link BudgetPersistence} that keeps the tracker's state in the agent context `contextId`, in
  * `llm.cache` (the namespace for per-session model usage metadata). Saves are version-checked: when
  * another writer saved first, the context is reloaded and the state written again, so neither the
- * other writer's changes nor the budget are lost.
+ * other writer's changes nor the budget are lost. A `store` without `load`/`save`, a `contextId`
+ * that is not a string or options of the wrong kind are INVALID_PARAMS.
  *
  * @example
  * const budget = new SessionBudget({ persistence: storeBudgetPersistence(store, sessionId) });
  * await budget.load();
  */
 export function storeBudgetPersistence(store: ContextStore, contextId: string, options: StoreBudgetOptions = {}): BudgetPersistence {
+  expectMethods(store, 'store', ['load', 'save'], 'a ContextStore (an object with load() and save())');
+  expectString(contextId, 'contextId');
+  expectOptions(options);
+  if (options.key !== null) expectOptionalString(options.key, 'options.key');
+  expectOptionalFunction(options.createContext, 'options.createContext');
+  expectOptionalInteger(options.maxAttempts ?? undefined, 'options.maxAttempts', 1);
   const key = options.key ?? 'ctxgate.toolOutputBudget';
   const attempts = options.maxAttempts ?? 5;
   return {

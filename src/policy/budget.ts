@@ -5,10 +5,12 @@
  * nothing is cut at the session level (per-tool limits do that).
  */
 import { z } from 'zod';
+import { expectObject, expectOptionalString, expectOptions } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 import type { TokenCounter } from '../tokens/counter.ts';
 import { estimator } from '../tokens/estimator.ts';
 import { KB, toJsonText, utf8ByteLength } from './bytes.ts';
+import { expectMethods, expectOptionalFunction, shown } from './checks.ts';
 import { isoTimestamp, systemClock } from './clock.ts';
 import type { Clock } from './clock.ts';
 import { GLOBAL_LIMITS } from './limits.ts';
@@ -115,12 +117,15 @@ export class SessionBudget {
   };
 
   constructor(options: SessionBudgetOptions = {}) {
+    expectOptions(options);
+    if (options.persistence !== undefined && options.persistence !== null) expectMethods(options.persistence, 'options.persistence', ['load', 'save'], 'a BudgetPersistence (an object with load() and save())');
+    expectOptionalFunction(options.clock, 'options.clock');
     this.softBytes = options.softBytes ?? GLOBAL_LIMITS.budgetSoftBytes;
     this.hardBytes = options.hardBytes ?? GLOBAL_LIMITS.budgetHardBytes;
     this.softTokens = options.softTokens;
     this.hardTokens = options.hardTokens;
     for (const [field, v] of [['softBytes', this.softBytes], ['hardBytes', this.hardBytes], ['softTokens', this.softTokens], ['hardTokens', this.hardTokens]] as const) {
-      if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw invalidParams(field, `must be a positive integer; got ${v}`);
+      if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw invalidParams(field, `must be a positive integer; got ${shown(v)}`);
     }
     if (this.softBytes > this.hardBytes) throw invalidParams('softBytes', `(${this.softBytes}) must not exceed hardBytes (${this.hardBytes})`);
     if (this.softTokens !== undefined && this.hardTokens !== undefined && this.softTokens > this.hardTokens) {
@@ -186,6 +191,8 @@ export class SessionBudget {
 
   /** What recording `bytes` (and `tokens`) more would give, without recording. */
   peek(bytes: number, tokens = 0): BudgetCheck {
+    if (typeof bytes !== 'number') throw invalidParams('bytes', `must be a number of bytes; got ${shown(bytes)}`);
+    if (typeof tokens !== 'number') throw invalidParams('tokens', `must be a number of tokens; got ${shown(tokens)}`);
     return this.#check(this.#state.usedBytes + bytes, this.#state.usedTokens + tokens);
   }
 
@@ -205,8 +212,8 @@ export class SessionBudget {
       bytes = utf8ByteLength(text);
       tokens = this.countTokens(text);
     }
-    if (!Number.isInteger(bytes) || bytes < 0) throw invalidParams('bytes', `must be a non-negative integer; got ${bytes}`);
-    if (!Number.isInteger(tokens) || tokens < 0) throw invalidParams('tokens', `must be a non-negative integer; got ${tokens}`);
+    if (!Number.isInteger(bytes) || bytes < 0) throw invalidParams('bytes', `must be a non-negative integer; got ${shown(bytes)}`);
+    if (!Number.isInteger(tokens) || tokens < 0) throw invalidParams('tokens', `must be a non-negative integer; got ${shown(tokens)}`);
     const before = this.level;
     this.#state = {
       version: 1,
@@ -270,9 +277,13 @@ export class SessionBudget {
 
 /**
  * Returns `output` with `_meta.budgetWarning` set when `check` carries a warning (a new object; the
- * input is not modified). Outputs without `_meta` get one.
+ * input is not modified). Outputs without `_meta` get one; outputs that are not objects are
+ * returned as they are. A `check` that is not an object, or whose `warning` is not a string, is
+ * INVALID_PARAMS.
  */
 export function withBudgetWarning<T>(output: T, check: BudgetCheck): T {
+  expectObject(check, 'check');
+  expectOptionalString(check.warning, 'check.warning');
   if (check.warning === undefined || output === null || typeof output !== 'object' || Array.isArray(output)) return output;
   const meta = (output as { _meta?: unknown })._meta;
   const base = meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? meta : {};
@@ -284,9 +295,12 @@ registerSingletonReset('contextBudgets', () => sessions.clear());
 
 /**
  * The process-wide budget of a session (spec's `get_context_budget()`), created with `options` on
- * first use. Hosts with their own lifecycle should create `SessionBudget`s directly.
+ * first use. Hosts with their own lifecycle should create `SessionBudget`s directly. A `sessionId`
+ * that is not a string, or `options` that is not an object, is INVALID_PARAMS.
  */
 export function getContextBudget(sessionId = 'default', options?: SessionBudgetOptions): SessionBudget {
+  expectOptionalString(sessionId, 'sessionId');
+  expectOptions(options);
   let b = sessions.get(sessionId);
   if (!b) sessions.set(sessionId, (b = new SessionBudget(options)));
   return b;
@@ -294,6 +308,7 @@ export function getContextBudget(sessionId = 'default', options?: SessionBudgetO
 
 /** Resets one session's budget, or forgets all of them (spec's `reset_context_budget()`). */
 export function resetContextBudget(sessionId?: string): void {
+  expectOptionalString(sessionId, 'sessionId');
   if (sessionId === undefined) sessions.clear();
   else sessions.get(sessionId)?.reset();
 }

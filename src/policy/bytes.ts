@@ -5,6 +5,7 @@
  */
 
 import { jsonStringBytes, utf8ByteLength } from '../encoding/utf8-size.ts';
+import { jsonText } from './checks.ts';
 
 /** Bytes in one kilobyte as the policy counts it (1 KB = 1,024 bytes). */
 export const KB = 1024;
@@ -14,13 +15,17 @@ export { utf8ByteLength };
 
 /**
  * Compact JSON text of a value as it is sent (`JSON.stringify` without indentation). `undefined`
- * and functions serialise as `null`, as they do inside arrays.
+ * and functions serialise as `null`, as they do inside arrays. A cycle or a BigInt is
+ * UNSUPPORTED_VALUE naming where it is.
  */
 export function toJsonText(value: unknown): string {
-  return JSON.stringify(value) ?? 'null';
+  return jsonText(value);
 }
 
-/** UTF-8 bytes of the compact JSON text of a value. */
+/**
+ * UTF-8 bytes of the compact JSON text of a value. Data JSON cannot hold (a cycle, a BigInt) is
+ * UNSUPPORTED_VALUE.
+ */
 export function jsonByteLength(value: unknown): number {
   return utf8ByteLength(toJsonText(value));
 }

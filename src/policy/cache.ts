@@ -3,7 +3,9 @@
  * activity 10 min); configuration-like values are revalidated by a version or ETag instead of a
  * file's mtime, which browsers and edge runtimes do not have. Both take an injectable clock.
  */
+import { expectFunction, expectObject } from '../args.ts';
 import { invalidParams } from '../errors.ts';
+import { shown } from './checks.ts';
 import { systemClock } from './clock.ts';
 import type { Clock } from './clock.ts';
 
@@ -26,9 +28,12 @@ export class TtlCache<K, V> {
   readonly #loading = new Map<K, Promise<V>>();
 
   constructor(options: TtlCacheOptions) {
-    if (!(options.ttlMs > 0)) throw invalidParams('ttlMs', `must be a positive number of milliseconds (or Infinity); got ${options.ttlMs}`);
+    expectObject(options, 'options');
+    if (typeof options.ttlMs !== 'number' || !(options.ttlMs > 0)) {
+      throw invalidParams('ttlMs', `must be a positive number of milliseconds (or Infinity); got ${shown(options.ttlMs)}`);
+    }
     const max = options.maxEntries ?? 1000;
-    if (!Number.isInteger(max) || max < 1) throw invalidParams('maxEntries', `must be a positive integer; got ${max}`);
+    if (!Number.isInteger(max) || max < 1) throw invalidParams('maxEntries', `must be a positive integer; got ${shown(max)}`);
     this.#ttlMs = options.ttlMs;
     this.#maxEntries = max;
     this.#clock = options.clock ?? systemClock;
@@ -128,8 +133,11 @@ export class VersionedCache<V> {
   #loads = 0;
 
   constructor(options: VersionedCacheOptions<V>) {
+    expectObject(options, 'options');
+    expectFunction(options.version, 'options.version');
+    expectFunction(options.load, 'options.load');
     const interval = options.checkIntervalMs ?? 0;
-    if (!(interval >= 0)) throw invalidParams('checkIntervalMs', `must be zero or a positive number; got ${interval}`);
+    if (typeof interval !== 'number' || !(interval >= 0)) throw invalidParams('checkIntervalMs', `must be zero or a positive number; got ${shown(interval)}`);
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
   }

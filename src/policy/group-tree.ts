@@ -2,7 +2,9 @@
  * Spec 000 §4 "Skill tree > 20 skills: group by category". A big tree is shown as groups with
  * counts instead of a long flat list, so the model sees the shape before the detail.
  */
+import { expectArray, expectObject, kindOf } from '../args.ts';
 import { invalidParams } from '../errors.ts';
+import { expectOptionalFunction, shown } from './checks.ts';
 import { GLOBAL_LIMITS } from './limits.ts';
 
 /** One category of a grouped tree. */
@@ -32,18 +34,31 @@ export interface GroupByCategoryOptions<N, V> {
 /**
  * Counts the nodes (flattening `children` depth-first, parents first) and, above `threshold`,
  * returns them grouped by category in order of first appearance, each with its count. Nodes
- * without a category go to `"uncategorized"`.
+ * without a category go to `"uncategorized"`. `tree` must be an array and `options.category` a
+ * field name or a function (else INVALID_PARAMS).
  */
 export function groupByCategory<N, V = N>(tree: readonly N[], options: GroupByCategoryOptions<N, V>): GroupedTree<N, V> {
+  expectArray(tree, 'tree');
+  expectObject(options, 'options');
+  if (typeof options.category !== 'string' && typeof options.category !== 'function') {
+    throw invalidParams('options.category', `must be a field name or a function of a node (got ${kindOf(options.category)}).`);
+  }
+  expectOptionalFunction(options.children, 'options.children');
+  expectOptionalFunction(options.item, 'options.item');
   const threshold = options.threshold ?? GLOBAL_LIMITS.treeGroupThreshold;
-  if (!Number.isInteger(threshold) || threshold < 0) throw invalidParams('threshold', `must be a non-negative integer; got ${threshold}`);
+  if (!Number.isInteger(threshold) || threshold < 0) throw invalidParams('threshold', `must be a non-negative integer; got ${shown(threshold)}`);
   const flat: N[] = [];
   const walk = (nodes: readonly N[], depth: number): void => {
     if (depth > 256) throw invalidParams('tree', 'is nested deeper than 256 levels or contains a cycle; pass a finite tree');
     for (const n of nodes) {
       flat.push(n);
       const kids = options.children?.(n);
-      if (kids && kids.length > 0) walk(kids, depth + 1);
+      if (kids && kids.length > 0) {
+        if (typeof (kids as { [Symbol.iterator]?: unknown })[Symbol.iterator] !== 'function') {
+          throw invalidParams('options.children', `must return an array of child nodes or undefined (returned ${kindOf(kids)}).`);
+        }
+        walk(kids, depth + 1);
+      }
     }
   };
   walk(tree, 0);
@@ -51,7 +66,7 @@ export function groupByCategory<N, V = N>(tree: readonly N[], options: GroupByCa
   const categoryOf =
     typeof options.category === 'function'
       ? options.category
-      : (n: N) => (n as Record<string, unknown>)[options.category as string] as string;
+      : (n: N) => (n === null || n === undefined ? undefined : (n as Record<string, unknown>)[options.category as string]) as string;
   const toItem = options.item ?? ((n: N) => n as unknown as V);
   const groups = new Map<string, V[]>();
   for (const n of flat) {

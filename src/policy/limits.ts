@@ -4,8 +4,10 @@
  * place, and validation messages quote the same numbers the wrappers enforce.
  */
 import { z } from 'zod';
+import { expectObject, expectString, kindOf } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 import { KB } from './bytes.ts';
+import { clonePlainData } from './checks.ts';
 
 /**
  * How a list is cut when it has more items than its tool allows.
@@ -120,7 +122,8 @@ export function deepFreeze<T>(value: T): T {
 /**
  * Declares the limits of your own tools, keyed by tool name. Each entry is validated (positive
  * integer `maxItems`, `maxBytes` of at least {@link MIN_MAX_BYTES}, a known strategy) and the
- * whole table is deep-frozen. Throws INVALID_PARAMS naming the tool and field.
+ * whole table is deep-frozen. Throws INVALID_PARAMS naming the tool and field (or `table` when it
+ * is not an object).
  *
  * @example
  * const LIMITS = defineToolLimits({
@@ -128,6 +131,7 @@ export function deepFreeze<T>(value: T): T {
  * });
  */
 export function defineToolLimits<const T extends Record<string, ToolLimits>>(table: T): Readonly<T> {
+  expectObject(table, 'table');
   const copy: Record<string, ToolLimits> = {};
   for (const [name, limits] of Object.entries(table)) {
     const parsed = toolLimitsSchema.safeParse(limits);
@@ -147,9 +151,12 @@ export function defineToolLimits<const T extends Record<string, ToolLimits>>(tab
 /**
  * Declares a domain's named constants (the spec's `UNIVERSE`, `MARKET`, ... classes) as one
  * deep-frozen object with literal types, so `UNIVERSE.searchMaxLimit` is both a value and a type.
+ * `values` must be an object (else INVALID_PARAMS) of plain data: a function or symbol inside it
+ * is UNSUPPORTED_VALUE, since the table is copied.
  */
 export function defineLimits<const T extends Record<string, unknown>>(values: T): Readonly<T> {
-  return deepFreeze(structuredClone(values));
+  expectObject(values, 'values');
+  return deepFreeze(clonePlainData(values, 'values'));
 }
 
 /** The limits declared for `tool` in `table`, or `fallback` (default {@link DEFAULT_TOOL_LIMITS}). */
@@ -158,6 +165,9 @@ export function toolLimitsFor(
   tool: string,
   fallback: ToolLimits = DEFAULT_TOOL_LIMITS,
 ): ToolLimits {
+  expectObject(table, 'table');
+  expectString(tool, 'tool');
+  expectObject(fallback, 'fallback');
   return Object.prototype.hasOwnProperty.call(table, tool) ? (table[tool] as ToolLimits) : fallback;
 }
 
@@ -168,6 +178,9 @@ export function toolLimitsFor(
  * @example assertWithinLimit('limit', args.limit, UNIVERSE.searchMaxLimit)
  */
 export function assertWithinLimit(field: string, value: unknown, max: number, min = 1): number {
+  expectString(field, 'field');
+  expectBound(max, 'max');
+  expectBound(min, 'min');
   if (typeof value !== 'number' || !Number.isInteger(value)) {
     throw invalidParams(field, `must be an integer between ${min} and ${max}; got ${describe(value)}`, { min, max });
   }
@@ -185,8 +198,20 @@ export function assertWithinLimit(field: string, value: unknown, max: number, mi
  * pass {@link assertWithinLimit}.
  */
 export function resolveLimit(field: string, value: unknown, options: { fallback: number; max: number; min?: number }): number {
+  expectString(field, 'field');
+  expectObject(options, 'options');
+  expectBound(options.fallback, 'options.fallback');
+  expectBound(options.max, 'options.max');
+  if (options.min !== undefined) expectBound(options.min, 'options.min');
   if (value === undefined) return options.fallback;
   return assertWithinLimit(field, value, options.max, options.min ?? 1);
+}
+
+/** A bound of a range check: a number, not NaN (±Infinity is allowed as "no bound"). */
+function expectBound(value: unknown, field: string): asserts value is number {
+  if (typeof value !== 'number' || Number.isNaN(value)) {
+    throw invalidParams(field, `must be a number (got ${Number.isNaN(value) ? 'NaN' : kindOf(value)}).`, { expected: 'a number', got: kindOf(value) });
+  }
 }
 
 function describe(value: unknown): string {

@@ -4,9 +4,11 @@
  * counted against the session budget (with `_meta.budgetWarning` past a limit). Records describe
  * the call, never its payload: outputs are measured, not logged, and parameters are redacted.
  */
+import { expectFunction, expectOptions, expectString } from '../args.ts';
 import { isCtxgateError } from '../errors.ts';
 import { toJsonText, utf8ByteLength } from './bytes.ts';
-import { systemClock } from './clock.ts';
+import { expectMethods, expectOptionalFunction } from './checks.ts';
+import { isoFromMillis, systemClock } from './clock.ts';
 import type { Clock } from './clock.ts';
 import { withBudgetWarning } from './budget.ts';
 import type { BudgetCheck, BudgetLevel, SessionBudget } from './budget.ts';
@@ -97,7 +99,9 @@ function defaultLogger(record: LogRecord): void {
  * parameters), then either `complete` (info: `elapsedMs`, `outputCount`, `truncated`,
  * `outputBytes`, `budgetBytesUsed`) or `error` (warn: `elapsedMs`, `error`, `errorType`,
  * `errorCode`), and rethrows errors unchanged. With a budget, the output is charged and, past a
- * limit, returned with `_meta.budgetWarning`.
+ * limit, returned with `_meta.budgetWarning`. A `dispatcher` that is not a string, a `handler`
+ * that is not a function or options of the wrong kind are INVALID_PARAMS, thrown here rather than
+ * at the first call.
  *
  * @example const universe = withLogContext('universe', universeDispatcher, { budget: getContextBudget() });
  */
@@ -106,6 +110,9 @@ export function withLogContext<A extends unknown[], R>(
   handler: (...args: A) => R | Promise<R>,
   options: LogContextOptions<A, R> = {},
 ): (...args: A) => Promise<R> {
+  expectString(dispatcher, 'dispatcher');
+  expectFunction(handler, 'handler');
+  checkLogContextOptions(options);
   const clock = options.clock ?? systemClock;
   const adapter = (options.output ?? jsonOutputAdapter) as OutputAdapter<R>;
   const emit = (record: LogRecord): void => {
@@ -133,7 +140,7 @@ export function withLogContext<A extends unknown[], R>(
       level: 'debug',
       event: 'start',
       ...base,
-      timestamp: new Date(started).toISOString(),
+      timestamp: isoFromMillis(started),
       params: params === undefined ? null : redactForLog(params, redact ? { redact } : {}),
     });
     const budget = typeof options.budget === 'function' ? options.budget(...args) : options.budget;
@@ -155,7 +162,7 @@ export function withLogContext<A extends unknown[], R>(
         level: 'info',
         event: 'complete',
         ...base,
-        timestamp: new Date(ended).toISOString(),
+        timestamp: isoFromMillis(ended),
         elapsedMs: ended - started,
         outputCount: described.count,
         truncated: described.truncated,
@@ -170,7 +177,7 @@ export function withLogContext<A extends unknown[], R>(
         level: 'warn',
         event: 'error',
         ...base,
-        timestamp: new Date(ended).toISOString(),
+        timestamp: isoFromMillis(ended),
         elapsedMs: ended - started,
         error: errorText(error, redact),
         errorType: error instanceof Error ? error.name : typeof error,
@@ -179,6 +186,19 @@ export function withLogContext<A extends unknown[], R>(
       throw error;
     }
   };
+}
+
+function checkLogContextOptions(options: unknown): void {
+  expectOptions(options);
+  const o = options as Record<string, unknown> | undefined;
+  if (o === undefined) return;
+  for (const name of ['logger', 'write', 'clock', 'action', 'redact'] as const) expectOptionalFunction(o[name], `options.${name}`);
+  if (o.budget !== undefined && o.budget !== null && typeof o.budget !== 'function') {
+    expectMethods(o.budget, 'options.budget', ['peek', 'record', 'countTokens'], 'a SessionBudget or a function returning one');
+  }
+  if (o.output !== undefined && o.output !== null) {
+    expectMethods(o.output, 'options.output', ['measure', 'describe', 'attachWarning'], 'an OutputAdapter (measure, describe and attachWarning)');
+  }
 }
 
 function errorText(error: unknown, redact: Redactor | undefined): string {

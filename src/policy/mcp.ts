@@ -10,7 +10,10 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { expectFunction, expectObject, expectOptions, expectString, kindOf } from '../args.ts';
+import { CtxgateError, invalidParams, isCtxgateError } from '../errors.ts';
 import { toJsonText, utf8ByteLength } from './bytes.ts';
+import { expectMethods, expectOptionalFunction } from './checks.ts';
 import { isoTimestamp, systemClock } from './clock.ts';
 import type { Clock } from './clock.ts';
 import { getContextBudget, withBudgetWarning } from './budget.ts';
@@ -68,6 +71,35 @@ function isCallToolResult(value: unknown): value is CallToolResult {
 
 function isPlainRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The adapter's options, checked where they are given (INVALID_PARAMS naming the option). */
+function checkPolicyOptions(options: unknown): asserts options is McpPolicyOptions {
+  expectOptions(options);
+  const o = options as Record<string, unknown>;
+  if (o.limits !== undefined && o.limits !== null) expectObject(o.limits, 'options.limits');
+  if (o.defaultLimits !== undefined && o.defaultLimits !== null) expectObject(o.defaultLimits, 'options.defaultLimits');
+  const budget = o.budget;
+  if (budget !== undefined && budget !== null && budget !== false && typeof budget !== 'function') {
+    expectMethods(budget, 'options.budget', ['peek', 'record', 'countTokens'], 'a SessionBudget, a function returning one, or false');
+  }
+  for (const name of ['clock', 'redact', 'logger'] as const) expectOptionalFunction(o[name], `options.${name}`);
+}
+
+/**
+ * The blocks of a handler's `CallToolResult` must be objects, and a resource block must hold a
+ * resource object: the bounding reads them (INVALID_PARAMS naming the block otherwise).
+ */
+function checkContentBlocks(content: readonly unknown[]): void {
+  content.forEach((block, i) => {
+    if (block === null || typeof block !== 'object') {
+      throw invalidParams(`raw.content[${i}]`, `must be a content block such as { type: 'text', text } (got ${kindOf(block)}).`);
+    }
+    const b = block as { type?: unknown; resource?: unknown };
+    if (b.type === 'resource' && (b.resource === null || typeof b.resource !== 'object')) {
+      throw invalidParams(`raw.content[${i}].resource`, `must be an object with uri and text or blob (got ${kindOf(b.resource)}).`);
+    }
+  });
 }
 
 function visibleBytes(result: CallToolResult): number {
@@ -184,8 +216,14 @@ function boundTextResult(raw: CallToolResult, maxBytes: number, clock: Clock): C
  * `structuredContent` has it bounded and its text replaced by the bounded JSON; a text-only one has
  * its texts cut head+tail; an `isError` result is converted to the spec's error format, its text
  * redacted (`options.redact`, else the secret scanner if the core is loaded, else withheld).
+ *
+ * Any `raw` value is accepted, but it must be JSON data: a cycle or a BigInt in it is
+ * UNSUPPORTED_VALUE. A `toolName` that is not a string, options of the wrong kind, or a
+ * `CallToolResult` whose content blocks are not objects are INVALID_PARAMS.
  */
 export function boundToolResult(toolName: string, raw: unknown, options: McpPolicyOptions = {}): CallToolResult {
+  expectString(toolName, 'toolName');
+  checkPolicyOptions(options);
   const limits = toolLimitsFor(options.limits ?? {}, toolName, options.defaultLimits ?? DEFAULT_TOOL_LIMITS);
   const clock = options.clock ?? systemClock;
   const structured = options.structuredContent !== false;
@@ -193,6 +231,7 @@ export function boundToolResult(toolName: string, raw: unknown, options: McpPoli
   const reserve = options.budget === false ? 0 : GLOBAL_LIMITS.budgetWarningReserveBytes;
   const maxBytes = Math.max(Math.floor(limits.maxBytes / 2), limits.maxBytes - reserve);
   if (isCallToolResult(raw)) {
+    checkContentBlocks(raw.content);
     if (raw.isError) return errorResult(raw, options, limits.maxBytes);
     if (isPlainRecord(raw.structuredContent)) {
       const bounded = boundData(raw.structuredContent, limits, maxBytes, clock);
@@ -256,7 +295,9 @@ function budgetFor(options: McpPolicyOptions, extra: unknown): SessionBudget | u
 /**
  * Wraps one tool callback, before `registerTool`, so its results follow the policy. The MCP
  * `extra` argument (last) picks the session budget. Errors thrown by the handler, including
- * ctxgate errors with their codes, come back as `isError` results in the spec's format.
+ * ctxgate errors with their codes, come back as `isError` results in the spec's format. A
+ * `toolName` that is not a string, a `handler` that is not a function or options of the wrong kind
+ * are INVALID_PARAMS, thrown here rather than at the first call.
  *
  * @example server.registerTool('repo.search', { inputSchema }, withToolPolicy('repo.search', async ({ q }) => ({ hits })))
  */
@@ -265,12 +306,22 @@ export function withToolPolicy<Args extends unknown[]>(
   handler: (...args: Args) => unknown,
   options: McpPolicyOptions = {},
 ): (...args: Args) => Promise<CallToolResult> {
+  expectString(toolName, 'toolName');
+  expectFunction(handler, 'handler');
+  checkPolicyOptions(options);
   if (wrappedHandlers.has(handler)) return handler as (...args: Args) => Promise<CallToolResult>;
   const bound = async (...args: Args): Promise<CallToolResult> => {
     const raw = await handler(...args);
     // An isError text is redacted by the scanner, not withheld, whenever the core can load.
     if (options.redact === undefined && isCallToolResult(raw) && raw.isError) await loadDefaultRedactor();
-    return boundToolResult(toolName, raw, options);
+    try {
+      return boundToolResult(toolName, raw, options);
+    } catch (error) {
+      // The handler's own result is at fault, not the model's call: the model must not read
+      // INVALID_PARAMS and retry with other arguments. The message names where, never a value.
+      if (isCtxgateError(error)) throw new CtxgateError('INTERNAL_ERROR', `The tool returned a result that cannot be sent: ${error.message}`, { cause: error });
+      throw error;
+    }
   };
   const logged = withLogContext<Args, CallToolResult>(toolName, bound, {
     output: callToolResultAdapter,
@@ -319,25 +370,36 @@ interface ServerInternals {
  * `registerTool` or the deprecated `tool`) and those already registered. Task-based tools
  * (`registerToolTask`) are left as they are. A callback swapped in later with
  * `RegisteredTool.update({ callback })` is not wrapped; wrap it with {@link withToolPolicy}.
+ *
+ * A `server` that is not an `McpServer` (no `registerTool` method) or options of the wrong kind are
+ * INVALID_PARAMS, and the server is left untouched.
  */
 export function applyToolPolicy(server: McpServer, options: McpPolicyOptions = {}): AppliedPolicy {
+  expectMethods(server, 'server', ['registerTool'], 'an McpServer (an object with a registerTool method)');
+  checkPolicyOptions(options);
   const s = server as unknown as ServerInternals;
   const ownRegister = Object.prototype.hasOwnProperty.call(s, 'registerTool') ? s.registerTool : undefined;
   const ownTool = Object.prototype.hasOwnProperty.call(s, 'tool') ? s.tool : undefined;
   const register = s.registerTool;
   const tool = s.tool;
+  // The deprecated `tool` is wrapped only where the server has it.
+  const patchTool = typeof tool === 'function';
   s.registerTool = function (this: unknown, name: unknown, config: unknown, cb: unknown) {
     const wrapped = typeof cb === 'function' ? withToolPolicy(String(name), cb as AnyHandler as (...a: unknown[]) => unknown, options) : cb;
     return register.call(this, name, config, wrapped);
   };
-  s.tool = function (this: unknown, name: unknown, ...rest: unknown[]) {
-    const last = rest[rest.length - 1];
-    if (typeof last === 'function') rest[rest.length - 1] = withToolPolicy(String(name), last as (...a: unknown[]) => unknown, options);
-    return tool.call(this, name, ...rest);
-  };
+  if (patchTool) {
+    s.tool = function (this: unknown, name: unknown, ...rest: unknown[]) {
+      const last = rest[rest.length - 1];
+      if (typeof last === 'function') rest[rest.length - 1] = withToolPolicy(String(name), last as (...a: unknown[]) => unknown, options);
+      return tool.call(this, name, ...rest);
+    };
+  }
   // Already registered tools: the SDK keeps them in a private map; wrap in place when it is there.
   const previous = new Map<{ handler: unknown }, unknown>();
-  for (const [name, registered] of Object.entries(s._registeredTools ?? {})) {
+  const registry = s._registeredTools;
+  for (const [name, registered] of Object.entries(registry !== null && typeof registry === 'object' ? registry : {})) {
+    if (registered === null || typeof registered !== 'object') continue;
     if (typeof registered.handler === 'function' && !wrappedHandlers.has(registered.handler)) {
       previous.set(registered, registered.handler);
       registered.handler = withToolPolicy(name, registered.handler as (...a: unknown[]) => unknown, options);
@@ -347,8 +409,10 @@ export function applyToolPolicy(server: McpServer, options: McpPolicyOptions = {
     restore() {
       if (ownRegister) s.registerTool = ownRegister;
       else delete (s as Partial<ServerInternals>).registerTool;
-      if (ownTool) s.tool = ownTool;
-      else delete (s as Partial<ServerInternals>).tool;
+      if (patchTool) {
+        if (ownTool) s.tool = ownTool;
+        else delete (s as Partial<ServerInternals>).tool;
+      }
       for (const [registered, handler] of previous) registered.handler = handler;
     },
   };

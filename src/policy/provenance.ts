@@ -3,6 +3,7 @@
  * so a reader can tell static data from calculations and live values. Formats are templates with
  * `{name}` placeholders; define your own sources with {@link defineCitationFormats}.
  */
+import { expectObject, expectOptions, expectString, kindOf } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 
 /** Citation templates keyed by source. */
@@ -18,8 +19,12 @@ export const ARIA_CITATION_FORMATS = Object.freeze({
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
-/** Validates citation templates (non-empty, well-formed placeholders) and freezes them. */
+/**
+ * Validates citation templates (non-empty, well-formed placeholders) and freezes them. `formats`
+ * must be an object of template strings (else INVALID_PARAMS).
+ */
 export function defineCitationFormats<const T extends Record<string, string>>(formats: T): Readonly<T> {
+  expectObject(formats, 'formats');
   for (const [source, template] of Object.entries(formats)) {
     if (typeof template !== 'string' || template.trim() === '') {
       throw invalidParams(`formats.${source}`, 'must be a non-empty template such as "Per SDE: {description}"');
@@ -32,21 +37,38 @@ export function defineCitationFormats<const T extends Record<string, string>>(fo
 
 /**
  * Fills a citation template. Every placeholder must have a value (INVALID_PARAMS names the missing
- * one); values are inserted as text, one line, braces kept literal.
+ * one); values are inserted as text, one line, braces kept literal. A `template` that is not a
+ * string, `values` that is not an object, or a value that cannot be text (a symbol, an invalid
+ * Date) is INVALID_PARAMS.
  */
 export function formatCitation(template: string, values: Readonly<Record<string, string | number | Date>> = {}): string {
+  expectString(template, 'template');
+  expectOptions(values, 'values');
   return template.replace(PLACEHOLDER, (_, name: string) => {
     if (!Object.prototype.hasOwnProperty.call(values, name)) {
       throw invalidParams(name, `is needed by the citation "${template}"; pass it in the values`);
     }
-    const v = values[name];
-    const text = v instanceof Date ? v.toISOString() : String(v);
-    return text.replace(/\s*[\r\n]+\s*/g, ' ');
+    return citationText(values[name], name).replace(/\s*[\r\n]+\s*/g, ' ');
   });
+}
+
+/** A citation value as text: a Date as ISO-8601, anything else as `String` makes it. */
+function citationText(v: unknown, name: string): string {
+  if (v instanceof Date) {
+    if (Number.isNaN(v.getTime())) throw invalidParams(`values.${name}`, 'is an invalid Date; pass a valid Date or an ISO-8601 string');
+    return v.toISOString();
+  }
+  if (typeof v === 'symbol' || (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === null)) {
+    throw invalidParams(`values.${name}`, `must be a string, a number or a Date (got ${kindOf(v)}).`);
+  }
+  return String(v);
 }
 
 /** Cites a source from a format table (default: the spec's). */
 export function cite(source: string, values: Readonly<Record<string, string | number | Date>> = {}, formats: CitationFormats = ARIA_CITATION_FORMATS): string {
+  expectString(source, 'source');
+  expectOptions(values, 'values');
+  expectObject(formats, 'formats');
   if (!Object.prototype.hasOwnProperty.call(formats, source)) {
     throw invalidParams('source', `"${source}" has no citation format; known sources: ${Object.keys(formats).join(', ')}`);
   }

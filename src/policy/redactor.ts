@@ -4,6 +4,7 @@
  * log records are written synchronously; so the default redactor exists only once the core is
  * loaded, and callers withhold strings until then instead of logging them unscanned.
  */
+import { expectOptions } from '../args.ts';
 import { getCore, initCore } from '../core/core.ts';
 import { redactSecrets } from '../secrets/redact.ts';
 import type { ScanOptions } from '../secrets/types.ts';
@@ -16,6 +17,7 @@ import type { Redactor } from './sanitize.ts';
  * @example withLogContext('repo', handler, { redact: secretRedactor({ denyRules: ['generic-password'] }) })
  */
 export function secretRedactor(options: Omit<ScanOptions, 'mediumConfidence'> = {}): Redactor {
+  expectOptions(options);
   const scan: ScanOptions = { ...options, mediumConfidence: 'redact' };
   return (text) => redactSecrets(text, scan).text;
 }

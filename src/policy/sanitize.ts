@@ -3,7 +3,9 @@
  * output (strip HTML, limit lengths, escape Markdown, drop credentials) and logging (redact through
  * an injected redactor, which the secret scanner provides).
  */
+import { expectOptions, expectString } from '../args.ts';
 import { invalidParams } from '../errors.ts';
+import { expectOptionalFunction, expectOptionalInteger, expectPattern, shown } from './checks.ts';
 import { limitChars } from './text-limits.ts';
 
 /** Turns text into text with secrets replaced (e.g. the secret scanner's `redact`). */
@@ -34,10 +36,12 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * INVALID_PARAMS for a non-string.
  */
 export function sanitizeField(value: unknown, options: SanitizeFieldOptions = {}): string {
+  expectOptions(options);
   const field = options.field ?? 'value';
+  expectString(field, 'options.field');
   const max = options.maxLength ?? 1000;
   if (typeof value !== 'string') throw invalidParams(field, `must be a string; got ${value === null ? 'null' : typeof value}`);
-  if (!Number.isInteger(max) || max < 0) throw invalidParams('maxLength', `must be a non-negative integer; got ${max}`);
+  if (!Number.isInteger(max) || max < 0) throw invalidParams('maxLength', `must be a non-negative integer; got ${shown(max)}`);
   let s = value.replace(LONE_SURROGATE, '').normalize('NFC').replace(/\r\n?/g, '\n').replace(CONTROL, '').replace(INVISIBLE, '');
   if (options.multiline === false) s = s.replace(/[\n\t]+/g, ' ');
   s = s.trim();
@@ -56,9 +60,11 @@ const TAG = /<\/?[A-Za-z][^<>]*>|<![^<>]*>|<\?[^<>]*\?>/g;
 /**
  * Removes HTML from text meant for a model: comments, and script/style (and similar) elements with
  * their content, then every other tag; line-ending tags become newlines. Entities are left as
- * written, so `&lt;script&gt;` can never turn back into a tag.
+ * written, so `&lt;script&gt;` can never turn back into a tag. A `text` that is not a string is
+ * INVALID_PARAMS.
  */
 export function stripHtml(text: string): string {
+  expectString(text, 'text');
   let s = text.replace(/<!--[\s\S]*?(-->|$)/g, '');
   let prev: string;
   do {
@@ -76,16 +82,19 @@ export function stripHtml(text: string): string {
 
 /** Cuts text to at most `maxChars` characters (code points), ending with `…` when cut. */
 export function limitLength(text: string, maxChars: number): string {
-  if (!Number.isInteger(maxChars) || maxChars < 0) throw invalidParams('maxChars', `must be a non-negative integer; got ${maxChars}`);
+  expectString(text, 'text');
+  if (!Number.isInteger(maxChars) || maxChars < 0) throw invalidParams('maxChars', `must be a non-negative integer; got ${shown(maxChars)}`);
   return limitChars(text, maxChars);
 }
 
 /**
  * Escapes Markdown so data renders as the literal text: inline markers (`\ \` * _ [ ] < > | ~`)
  * everywhere, and block markers (`#`, `+`, `-`, `>`, `=`, ordered-list `1.`) only at the start of a
- * line, where they have meaning. Plain prose such as "3.5 - 4.0" is left readable.
+ * line, where they have meaning. Plain prose such as "3.5 - 4.0" is left readable. A `text` that
+ * is not a string is INVALID_PARAMS.
  */
 export function escapeMarkdown(text: string): string {
+  expectString(text, 'text');
   return text
     .replace(/[\\`*_[\]<>|~]/g, '\\$&')
     .replace(/^([ \t]*)([#+\-=])/gm, '$1\\$2')
@@ -104,6 +113,9 @@ export interface SanitizeOutputOptions {
 
 /** Output sanitisation of one text field: strip HTML, escape Markdown, limit length. */
 export function sanitizeOutput(text: string, options: SanitizeOutputOptions = {}): string {
+  expectString(text, 'text');
+  expectOptions(options);
+  expectOptionalInteger(options.maxLength, 'options.maxLength', 0);
   let s = options.stripHtml === false ? text : stripHtml(text);
   if (options.escapeMarkdown) s = escapeMarkdown(s);
   return options.maxLength === undefined ? s : limitLength(s, options.maxLength);
@@ -123,8 +135,10 @@ function isSensitive(key: string, value: unknown, pattern: RegExp): boolean {
 /**
  * A copy of JSON-like data without credential fields (spec 000 §6 "OAuth tokens: never in tool
  * output"). Keys matching `pattern` with string or object values are removed at any depth.
+ * A `pattern` that is not a RegExp is INVALID_PARAMS.
  */
 export function dropSensitiveFields<T>(value: T, pattern: RegExp = SENSITIVE_KEY_PATTERN): T {
+  expectPattern(pattern, 'pattern');
   return mapJson(value, 0, (key, v) => (isSensitive(key, v, pattern) ? DROP : v), (s) => s) as T;
 }
 
@@ -144,9 +158,13 @@ export interface RedactForLogOptions {
  * strings are replaced by `[N chars]`, because an unscanned string may hold a secret.
  */
 export function redactForLog<T>(value: T, options: RedactForLogOptions = {}): unknown {
+  expectOptions(options);
   const pattern = options.sensitiveKeys ?? SENSITIVE_KEY_PATTERN;
+  expectPattern(pattern, 'options.sensitiveKeys');
   const max = options.maxStringLength ?? 200;
+  expectOptionalInteger(max, 'options.maxStringLength', 0);
   const redact = options.redact;
+  expectOptionalFunction(redact, 'options.redact');
   return mapJson(
     value,
     0,

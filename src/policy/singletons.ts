@@ -2,6 +2,8 @@
  * Spec 000 §9: every module-level singleton has a reset function, and one call resets them all so
  * tests never see state from an earlier test. Singletons are created lazily on first use.
  */
+import { expectFunction, expectString } from '../args.ts';
+import { expectOptionalFunction } from './checks.ts';
 
 const resets = new Map<string, () => void>();
 
@@ -22,6 +24,9 @@ export interface Singleton<T> {
  * @example const marketCache = defineSingleton('marketCache', () => new TtlCache({ ttlMs: 5 * 60_000 }));
  */
 export function defineSingleton<T>(name: string, create: () => T, dispose?: (value: T) => void): Singleton<T> {
+  expectString(name, 'name');
+  expectFunction(create, 'create');
+  expectOptionalFunction(dispose, 'dispose');
   let value: { v: T } | undefined;
   const singleton: Singleton<T> = {
     get() {
@@ -40,8 +45,14 @@ export function defineSingleton<T>(name: string, create: () => T, dispose?: (val
   return singleton;
 }
 
-/** Registers a reset function of state that is not a {@link defineSingleton} (e.g. a module map). */
+/**
+ * Registers a reset function of state that is not a {@link defineSingleton} (e.g. a module map).
+ * A `name` that is not a string or a `reset` that is not a function is INVALID_PARAMS, and nothing
+ * is registered.
+ */
 export function registerSingletonReset(name: string, reset: () => void): void {
+  expectString(name, 'name');
+  expectFunction(reset, 'reset');
   resets.set(name, reset);
 }
 

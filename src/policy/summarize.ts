@@ -3,13 +3,15 @@
  * tail and replaces the middle by caller-chosen stats; a long list is cut with counts. The route
  * helper is the spec's worked example.
  */
+import { expectArray, expectFunction, expectObject, expectOptionalString, expectOptions, expectString, kindOf } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 import { KB } from './bytes.ts';
+import { expectOptionalFunction, shown } from './checks.ts';
 import type { Clock } from './clock.ts';
 import { GLOBAL_LIMITS } from './limits.ts';
 import type { TruncationStrategy } from './limits.ts';
 import type { ListMeta, WithMeta } from './meta.ts';
-import { selectItems, wrapOutput } from './wrap.ts';
+import { assertData, selectItems, wrapOutput } from './wrap.ts';
 import type { WrapOutputOptions } from './wrap.ts';
 
 /** Options of {@link summarizeSequence}. */
@@ -43,11 +45,16 @@ export function summarizeSequence<T extends Record<string, unknown>, Item = unkn
   data: T,
   options: SummarizeSequenceOptions<Item>,
 ): WithMeta<T> {
+  assertData(data);
+  expectObject(options, 'options');
+  expectString(options.key, 'options.key');
+  expectOptionalFunction(options.summarize, 'options.summarize');
+  if (options.summaryKey !== null) expectOptionalString(options.summaryKey, 'options.summaryKey');
   const threshold = options.threshold ?? GLOBAL_LIMITS.sequenceSummarizeThreshold;
   const head = options.head ?? GLOBAL_LIMITS.sequenceShowHead;
   const tail = options.tail ?? GLOBAL_LIMITS.sequenceShowTail;
   for (const [field, v] of [['threshold', threshold], ['head', head], ['tail', tail]] as const) {
-    if (!Number.isInteger(v) || v < 0) throw invalidParams(field, `must be a non-negative integer; got ${v}`);
+    if (!Number.isInteger(v) || v < 0) throw invalidParams(field, `must be a non-negative integer; got ${shown(v)}`);
   }
   if (head + tail >= threshold) {
     throw invalidParams('head', `head (${head}) + tail (${tail}) must be below threshold (${threshold}), or nothing would be summarised`);
@@ -69,12 +76,20 @@ export type SecurityClass = 'highsec' | 'lowsec' | 'nullsec';
 /**
  * Rounds a true security status the way EVE displays it (one decimal; anything above 0.0 but
  * below 0.05 shows as 0.1) and classifies it: 0.5 and up is highsec, 0.1 to 0.4 lowsec, 0.0 and
- * below nullsec.
+ * below nullsec. A `trueSec` that is not a number (or is NaN) is INVALID_PARAMS.
  */
 export function securityClass(trueSec: number): SecurityClass {
-  const shown = trueSec > 0 && trueSec < 0.05 ? 0.1 : Math.round(trueSec * 10) / 10;
-  if (shown >= 0.5) return 'highsec';
-  if (shown > 0) return 'lowsec';
+  if (typeof trueSec !== 'number' || Number.isNaN(trueSec)) {
+    throw invalidParams('trueSec', `must be a security status number such as 0.45 (got ${Number.isNaN(trueSec) ? 'NaN' : kindOf(trueSec)}).`);
+  }
+  return classify(trueSec);
+}
+
+/** {@link securityClass} without the argument check, for statuses a reader already returned. */
+function classify(trueSec: number): SecurityClass {
+  const displayed = trueSec > 0 && trueSec < 0.05 ? 0.1 : Math.round(trueSec * 10) / 10;
+  if (displayed >= 0.5) return 'highsec';
+  if (displayed > 0) return 'lowsec';
   return 'nullsec';
 }
 
@@ -114,12 +129,15 @@ export function routeStats<System>(
   },
   name: (s: System) => string = (s) => String(field(s, ['name', 'system', 'systemName']) ?? '?'),
 ): RouteMiddleStats {
+  expectArray(systems, 'systems');
+  expectFunction(security, 'security');
+  expectFunction(name, 'name');
   const counts: Record<SecurityClass, number> = { highsec: 0, lowsec: 0, nullsec: 0 };
   let lowest: { name: string; security: number } | null = null;
   for (const s of systems) {
     const sec = security(s);
     if (sec === undefined || Number.isNaN(sec)) continue;
-    counts[securityClass(sec)]++;
+    counts[classify(sec)]++;
     if (lowest === null || sec < lowest.security) lowest = { name: name(s), security: sec };
   }
   return { security: counts, lowestSecurity: lowest };
@@ -135,12 +153,17 @@ export function summarizeRoute<T extends Record<string, unknown>, System = unkno
   routeData: T,
   options: SummarizeRouteOptions<System> = {},
 ): WithMeta<T> {
+  assertData(routeData, 'routeData');
+  expectOptions(options);
   const { systemsKey, security, name, ...rest } = options;
+  if (systemsKey !== null) expectOptionalString(systemsKey, 'options.systemsKey');
+  expectOptionalFunction(security, 'options.security');
+  expectOptionalFunction(name, 'options.name');
   return summarizeSequence<T, System>(routeData, {
     maxBytes: 5 * KB,
     ...rest,
     key: systemsKey ?? 'systems',
-    summarize: (middle) => routeStats(middle, security, name),
+    summarize: (middle) => routeStats(middle, security ?? undefined, name ?? undefined),
   });
 }
 
@@ -156,8 +179,9 @@ export function truncateList<T>(
   max: number = GLOBAL_LIMITS.listTruncateThreshold,
   strategy: TruncationStrategy = { kind: 'head' },
 ): TruncatedList<T> {
-  if (!Number.isInteger(max) || max < 0) throw invalidParams('max', `must be a non-negative integer; got ${max}`);
-  const kept = selectItems(items, max, strategy);
+  expectArray(items, 'items');
+  if (!Number.isInteger(max) || max < 0) throw invalidParams('max', `must be a non-negative integer; got ${shown(max)}`);
+  const kept = selectItems<T>(items, max, strategy);
   const omitted = items.length - kept.length;
   return {
     items: kept,

@@ -3,8 +3,10 @@
  * Errors are outputs too: they are bounded (message at most 500 characters), stamped and counted,
  * so an agent can branch on `errorCode` without parsing prose.
  */
+import { expectOptions } from '../args.ts';
 import { isCtxgateError } from '../errors.ts';
 import type { CtxgateErrorCode } from '../errors.ts';
+import { expectOptionalFunction, expectOptionalInteger } from './checks.ts';
 import { isoTimestamp, systemClock } from './clock.ts';
 import type { Clock } from './clock.ts';
 import { GLOBAL_LIMITS } from './limits.ts';
@@ -55,18 +57,32 @@ const CODE_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
 
 /**
  * Builds the error output of spec 000 §7. The message is cut to 500 characters (with `…`); a code
- * that is not UPPER_SNAKE_CASE becomes `INTERNAL_ERROR`, because agents branch on it.
+ * that is not an UPPER_SNAKE_CASE string becomes `INTERNAL_ERROR`, because agents branch on it.
+ * Any message is accepted and made text. Options of the wrong kind (`maxMessageChars` not a
+ * non-negative integer, `clock` not a function) are INVALID_PARAMS.
  *
  * @example createErrorMeta('NOT_FOUND', "System 'Xyzzy' not found in universe")
  */
 export function createErrorMeta(code: ToolErrorCode, message: string, options: ErrorOutputOptions = {}): ToolErrorOutput {
-  const safeCode = CODE_PATTERN.test(code) ? code : 'INTERNAL_ERROR';
+  expectOptions(options);
+  expectOptionalInteger(options.maxMessageChars ?? undefined, 'options.maxMessageChars', 0);
+  expectOptionalFunction(options.clock, 'options.clock');
+  const safeCode = typeof code === 'string' && CODE_PATTERN.test(code) ? code : 'INTERNAL_ERROR';
   return {
     error: true,
     errorCode: safeCode,
-    message: limitChars(String(message), options.maxMessageChars ?? GLOBAL_LIMITS.errorMessageMaxChars),
+    message: limitChars(messageText(message), options.maxMessageChars ?? GLOBAL_LIMITS.errorMessageMaxChars),
     _meta: { count: 0, timestamp: isoTimestamp(options.clock ?? systemClock) },
   };
+}
+
+/** Any message as text; one `String` cannot convert (a null-prototype object) is described instead. */
+function messageText(message: unknown): string {
+  try {
+    return String(message);
+  } catch {
+    return '[message could not be converted to text]';
+  }
 }
 
 /** True when `value` has the shape of {@link ToolErrorOutput}. */
@@ -102,9 +118,11 @@ export interface ToToolErrorOptions extends ErrorOutputOptions {
 /**
  * Turns anything a tool threw into the spec's error output. ctxgate errors keep their code (policy
  * refusals map to `CAPABILITY_DENIED`, unknown codes pass through); other errors become
- * `INTERNAL_ERROR`.
+ * `INTERNAL_ERROR`. Any thrown value is accepted; options of the wrong kind are INVALID_PARAMS.
  */
 export function toToolError(error: unknown, options: ToToolErrorOptions = {}): ToolErrorOutput {
+  expectOptions(options);
+  expectOptionalFunction(options.redact, 'options.redact');
   const redact = options.redact ?? ((t: string) => t);
   if (isToolErrorOutput(error)) return createErrorMeta(error.errorCode, redact(error.message), options);
   if (isCtxgateError(error)) {

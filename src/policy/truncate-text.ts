@@ -5,10 +5,12 @@
  * (minified files, base64 blobs). With a byte limit only the first and last few kilobytes are
  * examined line by line, so a multi-megabyte output costs little more than one scan.
  */
+import { expectObject, expectString } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 import type { TokenCounter } from '../tokens/counter.ts';
 import { estimator } from '../tokens/estimator.ts';
 import { jsonStringByteLength, utf8ByteLength } from './bytes.ts';
+import { shown } from './checks.ts';
 import { codePointLength, safeCutIndex, safeCutIndexForward } from '../encoding/utf16.ts';
 
 /** Options of {@link truncateText}. At least one limit should be given. */
@@ -57,8 +59,12 @@ export interface TruncatedText {
   readonly meta: TextTruncationMeta;
 }
 
-/** Splits into lines, each with its `\n`, so that joining gives back the original exactly. */
+/**
+ * Splits into lines, each with its `\n`, so that joining gives back the original exactly. A `text`
+ * that is not a string is INVALID_PARAMS.
+ */
 export function splitLines(text: string): string[] {
+  expectString(text, 'text');
   const units: string[] = [];
   let start = 0;
   for (;;) {
@@ -99,9 +105,12 @@ export function prepareText(text: string): PreparedText {
 /**
  * Cuts `text` to the given limits, keeping head and tail around `… [N lines omitted] …` (or
  * `…[N chars omitted]…` inside a line). Returns the text unchanged, with `truncated` absent, when it
- * already fits. `keptLines + omittedLines === totalLines` always holds.
+ * already fits. `keptLines + omittedLines === totalLines` always holds. A `text` that is not a
+ * string, `options` that is not an object, or a limit that is not an integer is INVALID_PARAMS.
  */
 export function truncateText(text: string, options: TruncateTextOptions): TruncatedText {
+  expectString(text, 'text');
+  expectObject(options, 'options');
   return truncatePrepared(prepareText(text), options);
 }
 
@@ -110,12 +119,12 @@ export function truncatePrepared(prepared: PreparedText, options: TruncateTextOp
   const { text, totalLines: n } = prepared;
   const { maxLines, maxBytes, maxTokens } = options;
   const ratio = options.headRatio ?? 0.5;
-  if (maxLines !== undefined && (!Number.isInteger(maxLines) || maxLines < 1)) throw invalidParams('maxLines', `must be a positive integer; got ${maxLines}`);
-  if (maxBytes !== undefined && (!Number.isInteger(maxBytes) || maxBytes < 0)) throw invalidParams('maxBytes', `must be a non-negative integer; got ${maxBytes}`);
-  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 0)) throw invalidParams('maxTokens', `must be a non-negative integer; got ${maxTokens}`);
+  if (maxLines !== undefined && (!Number.isInteger(maxLines) || maxLines < 1)) throw invalidParams('maxLines', `must be a positive integer; got ${shown(maxLines)}`);
+  if (maxBytes !== undefined && (!Number.isInteger(maxBytes) || maxBytes < 0)) throw invalidParams('maxBytes', `must be a non-negative integer; got ${shown(maxBytes)}`);
+  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 0)) throw invalidParams('maxTokens', `must be a non-negative integer; got ${shown(maxTokens)}`);
   if (options.counter !== undefined && typeof options.counter !== 'function') throw invalidParams('counter', 'must be a TokenCounter function; leave it out to use the built-in estimator');
   const counter = options.counter ?? (maxTokens !== undefined ? estimator() : undefined);
-  if (!(ratio >= 0 && ratio <= 1)) throw invalidParams('headRatio', `must be between 0 and 1; got ${ratio}`);
+  if (typeof ratio !== 'number' || !(ratio >= 0 && ratio <= 1)) throw invalidParams('headRatio', `must be between 0 and 1; got ${shown(ratio)}`);
   const byteSize = options.measure === 'json' ? jsonStringByteLength : utf8ByteLength;
   const fitsSize = (s: string): boolean =>
     (maxBytes === undefined || byteSize(s) <= maxBytes) && (maxTokens === undefined || (counter as TokenCounter)(s).tokens <= maxTokens);

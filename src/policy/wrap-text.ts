@@ -2,9 +2,11 @@
  * The text counterpart of `wrapOutput`: a log or command output becomes `{ output, _meta }` whose
  * whole JSON (escapes and `_meta` included) fits the byte limit, with the text's head and tail kept.
  */
+import { expectObject, expectOptions, expectString } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 import type { TokenCounter } from '../tokens/counter.ts';
 import { toJsonText, utf8ByteLength } from './bytes.ts';
+import { shown } from './checks.ts';
 import { isoTimestamp, systemClock } from './clock.ts';
 import type { Clock } from './clock.ts';
 import { DEFAULT_TOOL_LIMITS } from './limits.ts';
@@ -47,9 +49,12 @@ export type TextOutputMeta = OutputMeta & Partial<Omit<TextTruncationMeta, 'trun
  */
 export function wrapTextOutput(text: string, options: WrapTextOptions = {}): { [key: string]: unknown; _meta: TextOutputMeta } {
   if (typeof text !== 'string') throw invalidParams('text', `must be a string; got ${text === null ? 'null' : typeof text}`);
+  expectOptions(options);
+  if (options.limits !== undefined && options.limits !== null) expectObject(options.limits, 'options.limits');
   const key = options.key ?? 'output';
+  expectString(key, 'options.key');
   const maxBytes = options.maxBytes ?? options.limits?.maxBytes ?? DEFAULT_TOOL_LIMITS.maxBytes;
-  if (!Number.isInteger(maxBytes) || maxBytes < 1) throw invalidParams('maxBytes', `must be a positive integer; got ${maxBytes}`);
+  if (!Number.isInteger(maxBytes) || maxBytes < 1) throw invalidParams('maxBytes', `must be a positive integer; got ${shown(maxBytes)}`);
   const timestamp = isoTimestamp(options.clock ?? systemClock);
   const prepared = prepareText(text);
   const build = (budget: number) => {

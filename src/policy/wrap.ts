@@ -3,8 +3,10 @@
  * stamp it with `_meta`. The byte limit covers the whole JSON text, `_meta` included, so a "3 KB"
  * tool never sends more than 3,072 bytes.
  */
+import { expectArray, expectObject, expectOptionalString, expectOptions, expectString, kindOf } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 import { toJsonText, utf8ByteLength } from './bytes.ts';
+import { expectOptionalFunction, shown } from './checks.ts';
 import { isoTimestamp, systemClock } from './clock.ts';
 import type { Clock } from './clock.ts';
 import { fitLists, shrinkStrings } from './fit.ts';
@@ -48,15 +50,27 @@ interface Resolved {
 }
 
 function resolve(options: WrapOptions): Resolved {
+  expectOptions(options);
+  if (options.limits !== undefined && options.limits !== null) expectObject(options.limits, 'options.limits');
+  expectOptionalFunction(options.clock, 'options.clock');
   const limits = options.limits ?? DEFAULT_TOOL_LIMITS;
   const maxItems = options.maxItems ?? limits.maxItems;
   const maxBytes = options.maxBytes ?? limits.maxBytes;
-  if (!Number.isInteger(maxItems) || maxItems < 0) throw invalidParams('maxItems', `must be a non-negative integer; got ${maxItems}`);
-  if (!Number.isInteger(maxBytes) || maxBytes < 1) throw invalidParams('maxBytes', `must be a positive integer; got ${maxBytes}`);
-  return { maxItems, maxBytes, truncation: options.truncation ?? limits.truncation, clock: options.clock ?? systemClock };
+  if (!Number.isInteger(maxItems) || maxItems < 0) throw invalidParams('maxItems', `must be a non-negative integer; got ${shown(maxItems)}`);
+  if (!Number.isInteger(maxBytes) || maxBytes < 1) throw invalidParams('maxBytes', `must be a positive integer; got ${shown(maxBytes)}`);
+  const truncation = options.truncation ?? limits.truncation;
+  expectStrategy(truncation, 'truncation');
+  return { maxItems, maxBytes, truncation, clock: options.clock ?? systemClock };
 }
 
-function assertData(data: unknown, field = 'data'): asserts data is Data {
+/** A truncation strategy: an object with a `kind`; `topN` also needs the string field `by`. */
+function expectStrategy(strategy: unknown, field: string): asserts strategy is TruncationStrategy {
+  expectObject(strategy, field);
+  if (strategy.kind === 'topN') expectString(strategy.by, `${field}.by`);
+}
+
+/** The output of a wrapper: a plain object holding the lists (INVALID_PARAMS naming `field` otherwise). */
+export function assertData(data: unknown, field = 'data'): asserts data is Data {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw invalidParams(field, 'must be a plain object such as { systems: [...] }; wrap arrays and scalars in an object first');
   }
@@ -70,8 +84,14 @@ function listOf(data: Data, key: string): unknown[] {
   return list;
 }
 
-/** The items a strategy keeps when a list is longer than `max` (best first). */
+/**
+ * The items a strategy keeps when a list is longer than `max` (best first). `items` must be an
+ * array, `max` a number and `strategy` a strategy object (else INVALID_PARAMS).
+ */
 export function selectItems<T>(items: readonly T[], max: number, strategy: TruncationStrategy): T[] {
+  expectArray(items, 'items');
+  if (typeof max !== 'number' || Number.isNaN(max)) throw invalidParams('max', `must be a number of items (got ${Number.isNaN(max) ? 'NaN' : kindOf(max)}).`);
+  expectStrategy(strategy, 'strategy');
   if (items.length <= max) return items.slice();
   if (strategy.kind !== 'topN') return items.slice(0, max);
   const { by, order } = strategy;
@@ -126,7 +146,10 @@ function shrinkToFit<T extends Data>(value: T, maxBytes: number): T {
  */
 export function wrapOutput<T extends Data, Item = unknown>(data: T, key: keyof T & string, options: WrapOutputOptions<Item> = {}): WithMeta<T> {
   assertData(data);
+  expectString(key, 'key');
   const opts = resolve(options);
+  expectOptionalFunction(options.summarize, 'options.summarize');
+  if (options.summaryKey !== null) expectOptionalString(options.summaryKey, 'options.summaryKey');
   const items = listOf(data, key);
   const timestamp = isoTimestamp(opts.clock);
   const extra = extraMeta(data._meta);
@@ -190,10 +213,18 @@ export type ListSpec = string | readonly [key: string, maxItems: number] | { key
  */
 export function wrapOutputMulti<T extends Data>(data: T, lists: readonly ListSpec[], options: WrapOptions = {}): WithMeta<T> {
   assertData(data);
+  expectArray(lists, 'lists');
   const opts = resolve(options);
-  const specs = lists.map((s) =>
-    typeof s === 'string' ? { key: s } : Array.isArray(s) ? { key: s[0] as string, maxItems: s[1] as number } : (s as { key: string; maxItems?: number; truncation?: TruncationStrategy }),
-  );
+  const specs = lists.map((s, i) => {
+    const spec =
+      typeof s === 'string' ? { key: s } : Array.isArray(s) ? { key: s[0] as string, maxItems: s[1] as number } : (s as { key: string; maxItems?: number; truncation?: TruncationStrategy });
+    if (spec === null || typeof spec !== 'object') {
+      throw invalidParams(`lists[${i}]`, `must be a key, a [key, maxItems] pair or { key, maxItems?, truncation? } (got ${kindOf(s)}).`);
+    }
+    expectString(spec.key, `lists[${i}].key`);
+    if (spec.truncation !== undefined) expectStrategy(spec.truncation, `lists[${i}].truncation`);
+    return spec;
+  });
   const seen = new Set<string>();
   for (const s of specs) {
     if (seen.has(s.key)) throw invalidParams('lists', `names "${s.key}" twice; list each key once`);
@@ -202,7 +233,7 @@ export function wrapOutputMulti<T extends Data>(data: T, lists: readonly ListSpe
   const originals = specs.map((s) => listOf(data, s.key));
   const selected = specs.map((s, i) => {
     const max = s.maxItems ?? opts.maxItems;
-    if (!Number.isInteger(max) || max < 0) throw invalidParams(`lists.${s.key}.maxItems`, `must be a non-negative integer; got ${max}`);
+    if (!Number.isInteger(max) || max < 0) throw invalidParams(`lists.${s.key}.maxItems`, `must be a non-negative integer; got ${shown(max)}`);
     return selectItems(originals[i] as unknown[], max, s.truncation ?? opts.truncation);
   });
   const timestamp = isoTimestamp(opts.clock);

@@ -5,7 +5,7 @@ import { estimator } from '../../src/tokens/estimator.ts';
 import { getContextBudget, resetContextBudget, SessionBudget, withBudgetWarning } from '../../src/policy/budget.ts';
 import type { BudgetPersistence, BudgetState } from '../../src/policy/budget.ts';
 import { resetAllSingletons } from '../../src/policy/singletons.ts';
-import { fixedClock, quarterCounter } from './helpers.ts';
+import { expectCtxgateError, fixedClock, quarterCounter } from './helpers.ts';
 
 beforeEach(() => resetAllSingletons());
 afterEach(() => resetAllSingletons());
@@ -162,5 +162,27 @@ describe('spec 000 §10 get/reset context budget (process-wide per session)', ()
     getContextBudget().record('', { bytes: 99 });
     resetAllSingletons();
     expect(getContextBudget().state.usedBytes).toBe(0);
+  });
+});
+
+describe('arguments of the wrong kind', () => {
+  it('getContextBudget and resetContextBudget name sessionId and options', () => {
+    expectCtxgateError(() => getContextBudget('s', null as never), 'INVALID_PARAMS', 'options');
+    expectCtxgateError(() => getContextBudget({} as never), 'INVALID_PARAMS', 'sessionId');
+    expectCtxgateError(() => getContextBudget('s', { softBytes: Symbol('n') as never }), 'INVALID_PARAMS', 'softBytes');
+    expectCtxgateError(() => getContextBudget('s', { persistence: {} as never }), 'INVALID_PARAMS', 'options.persistence');
+    expectCtxgateError(() => resetContextBudget(42 as never), 'INVALID_PARAMS', 'sessionId');
+  });
+
+  it('withBudgetWarning needs a check object; any output is still accepted', () => {
+    expectCtxgateError(() => withBudgetWarning({}, null as never), 'INVALID_PARAMS', 'check');
+    expectCtxgateError(() => withBudgetWarning({}, { level: 'soft', usedBytes: 1, usedTokens: 0, warning: 5 as never }), 'INVALID_PARAMS', 'check.warning');
+    expect(withBudgetWarning('text', { level: 'soft', usedBytes: 1, usedTokens: 0, warning: 'w' })).toBe('text');
+  });
+
+  it('recording an output that is not JSON data is UNSUPPORTED_VALUE', () => {
+    const budget = new SessionBudget();
+    expectCtxgateError(() => budget.record({ n: 1n }), 'UNSUPPORTED_VALUE');
+    expect(budget.state.calls).toBe(0);
   });
 });

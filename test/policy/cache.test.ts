@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TtlCache, VersionedCache } from '../../src/policy/cache.ts';
 import { defineSingleton, registerSingletonReset, resetAllSingletons, singletonNames } from '../../src/policy/singletons.ts';
+import { expectCtxgateError } from './helpers.ts';
 
 afterEach(() => resetAllSingletons());
 
@@ -106,5 +107,22 @@ describe('spec 000 §9 singleton management', () => {
     expect(() => resetAllSingletons()).toThrow('boom');
     expect(reset).toBe(true);
     registerSingletonReset('test.failing', () => {});
+  });
+});
+
+describe('arguments of the wrong kind', () => {
+  it('registerSingletonReset refuses a reset that is not a function and registers nothing, so resetAllSingletons keeps working', () => {
+    expectCtxgateError(() => registerSingletonReset('test.bad', 42 as never), 'INVALID_PARAMS', 'reset');
+    expectCtxgateError(() => registerSingletonReset(undefined as never, () => {}), 'INVALID_PARAMS', 'name');
+    expect(singletonNames()).not.toContain('test.bad');
+    expect(() => resetAllSingletons()).not.toThrow();
+  });
+
+  it('defineSingleton and the cache constructors name what is wrong', () => {
+    expectCtxgateError(() => defineSingleton('test.bad2', 'create' as never), 'INVALID_PARAMS', 'create');
+    expect(singletonNames()).not.toContain('test.bad2');
+    expectCtxgateError(() => new TtlCache(undefined as never), 'INVALID_PARAMS', 'options');
+    expectCtxgateError(() => new TtlCache({ ttlMs: Symbol('t') as never }), 'INVALID_PARAMS', 'ttlMs');
+    expectCtxgateError(() => new VersionedCache({ load: () => 1 } as never), 'INVALID_PARAMS', 'options.version');
   });
 });

@@ -1,3 +1,6 @@
+import { expect } from 'vitest';
+import { CtxgateError } from '../../src/errors.ts';
+import type { CtxgateErrorCode } from '../../src/errors.ts';
 import type { TokenCounter } from '../../src/tokens/counter.ts';
 import type { Clock } from '../../src/policy/clock.ts';
 
@@ -19,4 +22,25 @@ export function steppingClock(start = SPEC_TIME, step = 7): Clock {
 /** UTF-8 bytes of the compact JSON of a value, measured independently with TextEncoder. */
 export function encodedBytes(value: unknown): number {
   return new TextEncoder().encode(JSON.stringify(value)).length;
+}
+
+/**
+ * Calls `fn`, which must throw a ctxgate error with `code` and, when given, `details.field`; the
+ * message must start with the field too (INVALID_PARAMS is "field: ..."). Returns the error.
+ */
+export function expectCtxgateError(fn: () => unknown, code: CtxgateErrorCode, field?: string): CtxgateError {
+  let thrown: unknown;
+  try {
+    fn();
+  } catch (e) {
+    thrown = e;
+  }
+  expect(thrown, 'expected a throw').toBeInstanceOf(CtxgateError);
+  const error = thrown as CtxgateError;
+  expect(error.code).toBe(code);
+  if (field !== undefined) {
+    expect(error.details.field).toBe(field);
+    expect(error.message.startsWith(`${field}: `)).toBe(true);
+  }
+  return error;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isCtxgateError } from '../../src/errors.ts';
 import { ARIA_LIMITS } from '../../src/policy/aria-limits.ts';
 import { KB } from '../../src/policy/bytes.ts';
+import { expectCtxgateError } from './helpers.ts';
 import {
   assertWithinLimit,
   DEFAULT_TOOL_LIMITS,
@@ -137,5 +138,37 @@ describe('validation helpers raise INVALID_PARAMS with the limit in the message'
     expect(resolveLimit('limit', undefined, { fallback: 10, max: 50 })).toBe(10);
     expect(resolveLimit('limit', 20, { fallback: 10, max: 50 })).toBe(20);
     expect(isCtxgateError(catchError(() => resolveLimit('limit', 51, { fallback: 10, max: 50 })), 'INVALID_PARAMS')).toBe(true);
+  });
+});
+
+describe('arguments of the wrong kind', () => {
+  it('defineLimits: a non-object is INVALID_PARAMS naming values; a function inside is UNSUPPORTED_VALUE with its path', () => {
+    expectCtxgateError(() => defineLimits(undefined as never), 'INVALID_PARAMS', 'values');
+    expectCtxgateError(() => defineLimits((() => 1) as never), 'INVALID_PARAMS', 'values');
+    const e = expectCtxgateError(() => defineLimits({ nested: { pick: () => 1 } }), 'UNSUPPORTED_VALUE');
+    expect(e.details).toMatchObject({ field: 'values', path: '$.nested.pick', what: 'a function' });
+    expect(e.message).toContain('plain data');
+    // Cycles are plain data to structured clone: still copied and frozen.
+    const cyclic: Record<string, unknown> = { max: 3 };
+    cyclic.self = cyclic;
+    const L = defineLimits(cyclic);
+    expect(L.self).toBe(L);
+    expect(Object.isFrozen(L)).toBe(true);
+  });
+
+  it('defineToolLimits and toolLimitsFor name the table and the tool', () => {
+    expectCtxgateError(() => defineToolLimits(null as never), 'INVALID_PARAMS', 'table');
+    expectCtxgateError(() => toolLimitsFor(undefined as never, 'repo.search'), 'INVALID_PARAMS', 'table');
+    expectCtxgateError(() => toolLimitsFor({}, 42 as never), 'INVALID_PARAMS', 'tool');
+  });
+
+  it('assertWithinLimit and resolveLimit name a wrong field name, bound or options', () => {
+    expectCtxgateError(() => assertWithinLimit(Symbol('f') as never, 1, 5), 'INVALID_PARAMS', 'field');
+    expectCtxgateError(() => assertWithinLimit('limit', 1, undefined as never), 'INVALID_PARAMS', 'max');
+    expectCtxgateError(() => assertWithinLimit('limit', 1, Number.NaN), 'INVALID_PARAMS', 'max');
+    expectCtxgateError(() => resolveLimit('limit', 5, undefined as never), 'INVALID_PARAMS', 'options');
+    expectCtxgateError(() => resolveLimit('limit', undefined, { max: 50 } as never), 'INVALID_PARAMS', 'options.fallback');
+    // Infinity stays a valid "no upper bound".
+    expect(assertWithinLimit('limit', 1e6, Number.POSITIVE_INFINITY)).toBe(1e6);
   });
 });

@@ -7,7 +7,7 @@ import type { LogRecord } from '../../src/policy/log-context.ts';
 import { defaultRedactor, secretRedactor } from '../../src/policy/redactor.ts';
 import { resetAllSingletons } from '../../src/policy/singletons.ts';
 import { wrapOutput } from '../../src/policy/wrap.ts';
-import { fixedClock, steppingClock } from './helpers.ts';
+import { expectCtxgateError, fixedClock, steppingClock } from './helpers.ts';
 
 beforeEach(() => resetAllSingletons());
 
@@ -125,5 +125,25 @@ describe('default redactor (the secret scanner once the core is loaded)', () => 
     expect(logged).not.toContain(token);
     expect(logged).toMatch(/^token \[REDACTED:[a-z0-9-]+:1\]$/);
     expect(secretRedactor()(`a ${token} b ${token}`)).toMatch(/^a \[REDACTED:([a-z0-9-]+):1\] b \[REDACTED:\1:1\]$/);
+  });
+});
+
+describe('arguments of the wrong kind', () => {
+  it('withLogContext refuses a wrong dispatcher, handler or option when wrapping, not at the first call', () => {
+    expectCtxgateError(() => withLogContext(42 as never, universe), 'INVALID_PARAMS', 'dispatcher');
+    expectCtxgateError(() => withLogContext('u', {} as never), 'INVALID_PARAMS', 'handler');
+    expectCtxgateError(() => withLogContext('u', universe, null as never), 'INVALID_PARAMS', 'options');
+    expectCtxgateError(() => withLogContext('u', universe, { logger: 'console' as never }), 'INVALID_PARAMS', 'options.logger');
+    expectCtxgateError(() => withLogContext('u', universe, { budget: {} as never }), 'INVALID_PARAMS', 'options.budget');
+  });
+
+  it('a handler output that is not JSON data rejects with UNSUPPORTED_VALUE, and is logged as an error', async () => {
+    const records: LogRecord[] = [];
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const handler = withLogContext('u', async () => cyclic, { logger: (r) => records.push(r), clock: fixedClock });
+    await expect(handler()).rejects.toMatchObject({ code: 'UNSUPPORTED_VALUE', details: { path: '$.self', what: 'a cycle' } });
+    expect(records.map((r) => r.event)).toEqual(['start', 'error']);
+    expect(records[1]!.errorCode).toBe('UNSUPPORTED_VALUE');
   });
 });

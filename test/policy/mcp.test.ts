@@ -14,7 +14,7 @@ import type { LogRecord } from '../../src/policy/log-context.ts';
 import { applyToolPolicy, boundToolResult, withToolPolicy } from '../../src/policy/mcp.ts';
 import type { McpPolicyOptions } from '../../src/policy/mcp.ts';
 import { resetAllSingletons } from '../../src/policy/singletons.ts';
-import { fixedClock } from './helpers.ts';
+import { expectCtxgateError, fixedClock } from './helpers.ts';
 
 beforeEach(() => resetAllSingletons());
 afterEach(() => resetAllSingletons());
@@ -290,5 +290,57 @@ describe('property: every MCP result is bounded', () => {
     expect(out.startsWith('start\n')).toBe(true);
     expect(out.endsWith('end')).toBe(true);
     expect(textBytes(r)).toBeLessThanOrEqual(10 * 1024);
+  });
+});
+
+describe('arguments of the wrong kind', () => {
+  it('applyToolPolicy rejects a non-server with INVALID_PARAMS naming server, and leaves the object untouched', () => {
+    for (const notServer of [undefined, null, 'x', 42, {}, [], { registerTool: 'no' }]) {
+      expectCtxgateError(() => applyToolPolicy(notServer as never), 'INVALID_PARAMS', 'server');
+    }
+    const plain = {};
+    expectCtxgateError(() => applyToolPolicy(plain as never), 'INVALID_PARAMS', 'server');
+    expect(Object.keys(plain)).toEqual([]);
+    // Bad options are refused before the server is patched.
+    const server = new McpServer({ name: 'aria', version: '1.0.0' });
+    expectCtxgateError(() => applyToolPolicy(server, { clock: 'now' as never }), 'INVALID_PARAMS', 'options.clock');
+    expect(Object.prototype.hasOwnProperty.call(server, 'registerTool')).toBe(false);
+  });
+
+  it('withToolPolicy and boundToolResult name a wrong tool name, handler or options', () => {
+    expectCtxgateError(() => withToolPolicy('t', 'handler' as never), 'INVALID_PARAMS', 'handler');
+    expectCtxgateError(() => withToolPolicy(undefined as never, async () => ({})), 'INVALID_PARAMS', 'toolName');
+    expectCtxgateError(() => withToolPolicy('t', async () => ({}), { budget: 5 as never }), 'INVALID_PARAMS', 'options.budget');
+    expectCtxgateError(() => boundToolResult({} as never, 'x'), 'INVALID_PARAMS', 'toolName');
+    expectCtxgateError(() => boundToolResult('t', 'x', null as never), 'INVALID_PARAMS', 'options');
+    expectCtxgateError(() => boundToolResult('t', { content: [null] }), 'INVALID_PARAMS', 'raw.content[0]');
+  });
+
+  it('boundToolResult still accepts any JSON raw value, but a cycle or a BigInt is UNSUPPORTED_VALUE', () => {
+    for (const raw of [undefined, null, 42, 'x', [], {}, true]) expect(boundToolResult('t', raw, { clock: fixedClock }).content.length).toBeGreaterThan(0);
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    // The wrapper serialises a copy with _meta added, so the cycle is found one step further in.
+    const cyc = expectCtxgateError(() => boundToolResult('t', cyclic), 'UNSUPPORTED_VALUE');
+    expect(cyc.details.what).toBe('a cycle');
+    expect(String(cyc.details.path)).toMatch(/^\$\.self/);
+    expect(expectCtxgateError(() => boundToolResult('t', 10n), 'UNSUPPORTED_VALUE').details).toEqual({ path: '$.result', what: 'a BigInt' });
+  });
+
+  it("a wrapped handler whose result cannot be sent (a cycle, a malformed block) gives INTERNAL_ERROR, not the model's INVALID_PARAMS", async () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    const tool = withToolPolicy('t', async () => cyclic, { budget: false, clock: fixedClock });
+    const result = await tool();
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toEqual({
+      error: true,
+      errorCode: 'INTERNAL_ERROR',
+      message: expect.stringMatching(/^The tool returned a result that cannot be sent: .*cycle/) as unknown as string,
+    });
+    const malformed = withToolPolicy('t', async () => ({ content: [42] }), { budget: false, clock: fixedClock });
+    const bad = await malformed();
+    expect(bad.structuredContent).toMatchObject({ error: true, errorCode: 'INTERNAL_ERROR' });
+    expect((bad.structuredContent as { message: string }).message).toContain('raw.content[0]');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isCtxgateError } from '../../src/errors.ts';
 import { cite, citeEos, citeEsi, citeSde, citeWiki, defineCitationFormats, formatCitation } from '../../src/policy/provenance.ts';
+import { expectCtxgateError } from './helpers.ts';
 
 describe('spec 000 §5 provenance citation formats', () => {
   it('SDE: "Per SDE: {description}"', () => {
@@ -37,5 +38,22 @@ describe('custom citation formats', () => {
         expect(isCtxgateError(e, 'INVALID_PARAMS')).toBe(true);
       }
     }
+  });
+});
+
+describe('arguments of the wrong kind', () => {
+  it('names the template, values, source and formats', () => {
+    expectCtxgateError(() => formatCitation(42 as never), 'INVALID_PARAMS', 'template');
+    expectCtxgateError(() => formatCitation('Per {x}', null as never), 'INVALID_PARAMS', 'values');
+    expectCtxgateError(() => cite(Symbol('s') as never), 'INVALID_PARAMS', 'source');
+    expectCtxgateError(() => cite('SDE', { description: 'd' }, 'formats' as never), 'INVALID_PARAMS', 'formats');
+    expectCtxgateError(() => defineCitationFormats(undefined as never), 'INVALID_PARAMS', 'formats');
+  });
+
+  it('a value that cannot be text (a symbol, an invalid Date) names its placeholder', () => {
+    expectCtxgateError(() => formatCitation('Per {x}', { x: Symbol('s') as never }), 'INVALID_PARAMS', 'values.x');
+    expectCtxgateError(() => citeEsi(5, new Date(Number.NaN)), 'INVALID_PARAMS', 'values.timestamp');
+    // Other values are still made text as before.
+    expect(formatCitation('{a} {b}', { a: true as never, b: 0 })).toBe('true 0');
   });
 });

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isCtxgateError } from '../../src/errors.ts';
 import { dropSensitiveFields, escapeMarkdown, limitLength, redactForLog, sanitizeField, sanitizeOutput, stripHtml } from '../../src/policy/sanitize.ts';
+import { expectCtxgateError } from './helpers.ts';
 
 describe('spec 000 §6 input sanitisation: sanitizeField', () => {
   it('removes control, bidi and zero-width characters, normalises and trims', () => {
@@ -72,5 +73,31 @@ describe('spec 000 §6 logging sanitisation', () => {
     const out = redactForLog(JSON.parse('{"__proto__":{"polluted":true}}'), { redact }) as Record<string, unknown>;
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('arguments of the wrong kind', () => {
+  it('text functions name text; options and their fields by name', () => {
+    for (const fn of [stripHtml, escapeMarkdown, (t: string) => limitLength(t, 3), (t: string) => sanitizeOutput(t)]) {
+      expectCtxgateError(() => fn(42 as never), 'INVALID_PARAMS', 'text');
+      expectCtxgateError(() => fn({} as never), 'INVALID_PARAMS', 'text');
+    }
+    expectCtxgateError(() => limitLength('abc', Symbol('n') as never), 'INVALID_PARAMS', 'maxChars');
+    expectCtxgateError(() => sanitizeOutput('abc', null as never), 'INVALID_PARAMS', 'options');
+    expectCtxgateError(() => sanitizeOutput('abc', { maxLength: -1 }), 'INVALID_PARAMS', 'options.maxLength');
+    expectCtxgateError(() => sanitizeField('abc', { field: 5 as never }), 'INVALID_PARAMS', 'options.field');
+  });
+
+  it('dropSensitiveFields and redactForLog: a pattern must be a RegExp, options an object', () => {
+    expectCtxgateError(() => dropSensitiveFields({ token: 'x' }, 'token' as never), 'INVALID_PARAMS', 'pattern');
+    expectCtxgateError(() => dropSensitiveFields({ token: 'x' }, null as never), 'INVALID_PARAMS', 'pattern');
+    expectCtxgateError(() => redactForLog({ a: 'x' }, null as never), 'INVALID_PARAMS', 'options');
+    expectCtxgateError(() => redactForLog({ a: 'x' }, { sensitiveKeys: 'token' as never }), 'INVALID_PARAMS', 'options.sensitiveKeys');
+    expectCtxgateError(() => redactForLog({ a: 'x' }, { redact: 'yes' as never }), 'INVALID_PARAMS', 'options.redact');
+    // Any value is still accepted as data, cycles and BigInts included.
+    const cyclic: Record<string, unknown> = { n: 1n };
+    cyclic.self = cyclic;
+    expect(() => dropSensitiveFields(cyclic)).not.toThrow();
+    expect(() => redactForLog(cyclic)).not.toThrow();
   });
 });

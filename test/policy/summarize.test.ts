@@ -4,7 +4,7 @@ import { isCtxgateError } from '../../src/errors.ts';
 import { aggregateDaily } from '../../src/policy/aggregate-history.ts';
 import { groupByCategory } from '../../src/policy/group-tree.ts';
 import { routeStats, securityClass, summarizeRoute, summarizeSequence, truncateList } from '../../src/policy/summarize.ts';
-import { encodedBytes, fixedClock } from './helpers.ts';
+import { encodedBytes, expectCtxgateError, fixedClock } from './helpers.ts';
 
 const secs = [1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, -0.2, 0.2, 0.1, 0.0, 0.45, 0.04, -0.9, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 0.9, 0.8, 0.7, 0.5];
 const route = secs.map((security, i) => ({ name: `Sys${i}`, security }));
@@ -174,5 +174,36 @@ describe('spec 000 §4 skill tree > 20 skills: group by category', () => {
       ['uncategorized', 7],
       ['B', 7],
     ]);
+  });
+});
+
+describe('arguments of the wrong kind', () => {
+  it('summarizeSequence, summarizeRoute and truncateList name data, options and items', () => {
+    expectCtxgateError(() => summarizeSequence({ s: [] }, undefined as never), 'INVALID_PARAMS', 'options');
+    expectCtxgateError(() => summarizeSequence({ s: [] }, {} as never), 'INVALID_PARAMS', 'options.key');
+    expectCtxgateError(() => summarizeSequence('x' as never, { key: 's' }), 'INVALID_PARAMS', 'data');
+    expectCtxgateError(() => summarizeRoute(null as never), 'INVALID_PARAMS', 'routeData');
+    expectCtxgateError(() => summarizeRoute({ systems: [] }, { security: 'security' as never }), 'INVALID_PARAMS', 'options.security');
+    expectCtxgateError(() => truncateList('abc' as never), 'INVALID_PARAMS', 'items');
+  });
+
+  it('securityClass needs a number; routeStats still reads what its reader returns', () => {
+    expectCtxgateError(() => securityClass('0.5' as never), 'INVALID_PARAMS', 'trueSec');
+    expectCtxgateError(() => securityClass(Number.NaN), 'INVALID_PARAMS', 'trueSec');
+    expectCtxgateError(() => routeStats({} as never), 'INVALID_PARAMS', 'systems');
+    expectCtxgateError(() => routeStats([], null as never), 'INVALID_PARAMS', 'security');
+    // A reader returning numeric strings was classified before; it still is.
+    expect(routeStats([{ s: '0.9' }], (x) => x.s as never).security).toEqual({ highsec: 1, lowsec: 0, nullsec: 0 });
+  });
+
+  it('aggregateDaily and groupByCategory name history, tree and options', () => {
+    expectCtxgateError(() => aggregateDaily('x' as never, { fields: [] }), 'INVALID_PARAMS', 'history');
+    expectCtxgateError(() => aggregateDaily([], undefined as never), 'INVALID_PARAMS', 'options');
+    expectCtxgateError(() => aggregateDaily([], {} as never), 'INVALID_PARAMS', 'options.fields');
+    expectCtxgateError(() => aggregateDaily([null], { fields: [] }), 'INVALID_PARAMS', 'history[0].timestamp');
+    expectCtxgateError(() => groupByCategory({} as never, { category: 'c' }), 'INVALID_PARAMS', 'tree');
+    expectCtxgateError(() => groupByCategory([], { category: 5 as never }), 'INVALID_PARAMS', 'options.category');
+    const nodes = Array.from({ length: 3 }, () => ({ c: 'a' }));
+    expectCtxgateError(() => groupByCategory(nodes, { category: 'c', threshold: 0, children: () => ({ length: 1 }) as never }), 'INVALID_PARAMS', 'options.children');
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CtxgateError, ContextViolationError, invalidParams } from '../../src/errors.ts';
 import { createErrorMeta, STANDARD_TOOL_ERROR_CODES, toToolError } from '../../src/policy/tool-error.ts';
-import { fixedClock } from './helpers.ts';
+import { expectCtxgateError, fixedClock } from './helpers.ts';
 
 describe('spec 000 §7 error response format', () => {
   it('matches the spec example', () => {
@@ -51,5 +51,20 @@ describe('toToolError', () => {
     expect(e.message).toContain('TypeError');
     const r = toToolError(new TypeError('token=ghp_secretvalue'), { redact: (t) => t.replace(/ghp_\w+/, '[REDACTED]') });
     expect(r.message).toBe('The tool failed unexpectedly (TypeError): token=[REDACTED]');
+  });
+});
+
+describe('arguments of the wrong kind', () => {
+  it('any code and message are accepted: a code that is not an UPPER_SNAKE_CASE string becomes INTERNAL_ERROR', () => {
+    expect(createErrorMeta(Symbol('s') as never, 'm', { clock: fixedClock }).errorCode).toBe('INTERNAL_ERROR');
+    expect(createErrorMeta(['NOT_FOUND'] as never, 'm', { clock: fixedClock }).errorCode).toBe('INTERNAL_ERROR');
+    expect(createErrorMeta('NOT_FOUND', Object.create(null) as never, { clock: fixedClock }).message).toContain('could not be converted');
+    expect(toToolError(Symbol('thrown'), { clock: fixedClock }).errorCode).toBe('INTERNAL_ERROR');
+  });
+
+  it('options of the wrong kind are INVALID_PARAMS naming them', () => {
+    expectCtxgateError(() => createErrorMeta('NOT_FOUND', 'm', null as never), 'INVALID_PARAMS', 'options');
+    expectCtxgateError(() => createErrorMeta('NOT_FOUND', 'm', { maxMessageChars: '9' as never }), 'INVALID_PARAMS', 'options.maxMessageChars');
+    expectCtxgateError(() => toToolError(new Error('x'), { redact: 'yes' as never }), 'INVALID_PARAMS', 'options.redact');
   });
 });

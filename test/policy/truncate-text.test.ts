@@ -6,7 +6,7 @@ import { estimator } from '../../src/tokens/estimator.ts';
 import { utf8ByteLength } from '../../src/policy/bytes.ts';
 import { splitLines, truncateText } from '../../src/policy/truncate-text.ts';
 import { wrapTextOutput } from '../../src/policy/wrap-text.ts';
-import { encodedBytes, fixedClock, quarterCounter } from './helpers.ts';
+import { encodedBytes, expectCtxgateError, fixedClock, quarterCounter } from './helpers.ts';
 
 const log = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 
@@ -144,5 +144,17 @@ describe('wrapTextOutput', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('arguments of the wrong kind', () => {
+  it('names text, options and a limit of the wrong kind', () => {
+    expectCtxgateError(() => splitLines(42 as never), 'INVALID_PARAMS', 'text');
+    expectCtxgateError(() => truncateText(['a'] as never, { maxLines: 1 }), 'INVALID_PARAMS', 'text');
+    expectCtxgateError(() => truncateText('a\nb', undefined as never), 'INVALID_PARAMS', 'options');
+    expectCtxgateError(() => truncateText('a\nb', { maxLines: Symbol('n') as never }), 'INVALID_PARAMS', 'maxLines');
+    expectCtxgateError(() => truncateText('abc', { maxBytes: 1, headRatio: '0.5' as never }), 'INVALID_PARAMS', 'headRatio');
+    expectCtxgateError(() => wrapTextOutput('abc', null as never), 'INVALID_PARAMS', 'options');
+    expectCtxgateError(() => wrapTextOutput('abc', { key: 7 as never }), 'INVALID_PARAMS', 'options.key');
   });
 });

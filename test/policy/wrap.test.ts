@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isCtxgateError } from '../../src/errors.ts';
 import { ARIA_LIMITS } from '../../src/policy/aria-limits.ts';
-import { KB, utf8ByteLength } from '../../src/policy/bytes.ts';
-import { wrapOutput, wrapOutputMulti, wrapScalarOutput } from '../../src/policy/wrap.ts';
-import { encodedBytes, fixedClock } from './helpers.ts';
+import { jsonByteLength, KB, utf8ByteLength } from '../../src/policy/bytes.ts';
+import { selectItems, wrapOutput, wrapOutputMulti, wrapScalarOutput } from '../../src/policy/wrap.ts';
+import { encodedBytes, expectCtxgateError, fixedClock } from './helpers.ts';
 
 const systems = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `S${i}`, relevance: i % 7, distance: n - i }));
 
@@ -181,5 +181,54 @@ describe('byte measures', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('arguments of the wrong kind and data that is not JSON', () => {
+  it('names a wrong key, options, lists entry or strategy', () => {
+    expectCtxgateError(() => wrapOutput({ xs: [] }, 42 as never), 'INVALID_PARAMS', 'key');
+    expectCtxgateError(() => wrapOutput({ xs: [] }, 'xs', null as never), 'INVALID_PARAMS', 'options');
+    expectCtxgateError(() => wrapOutput({ xs: [] }, 'xs', { limits: 'big' as never }), 'INVALID_PARAMS', 'options.limits');
+    expectCtxgateError(() => wrapOutput({ xs: [] }, 'xs', { maxItems: Symbol('n') as never }), 'INVALID_PARAMS', 'maxItems');
+    expectCtxgateError(() => wrapOutputMulti({ a: [] }, 'a' as never), 'INVALID_PARAMS', 'lists');
+    expectCtxgateError(() => wrapOutputMulti({ a: [] }, [null as never]), 'INVALID_PARAMS', 'lists[0]');
+    expectCtxgateError(() => wrapScalarOutput({ a: 1 }, 7 as never), 'INVALID_PARAMS', 'options');
+    expectCtxgateError(() => selectItems('abc' as never, 1, { kind: 'head' }), 'INVALID_PARAMS', 'items');
+    expectCtxgateError(() => selectItems([1], 1, { kind: 'topN' } as never), 'INVALID_PARAMS', 'strategy.by');
+  });
+
+  it('a message never quotes a wrong non-number value', () => {
+    const e = expectCtxgateError(() => wrapOutput({ xs: [] }, 'xs', { maxBytes: 'sk-secret' as never }), 'INVALID_PARAMS', 'maxBytes');
+    expect(e.message).not.toContain('sk-secret');
+    expect(e.message).toContain('a string');
+  });
+
+  it('a cycle or a BigInt in the data is UNSUPPORTED_VALUE naming where it is', () => {
+    const item: Record<string, unknown> = { id: 1 };
+    item.self = item;
+    const cyc = expectCtxgateError(() => wrapOutput({ xs: [item] }, 'xs'), 'UNSUPPORTED_VALUE');
+    expect(cyc.details).toEqual({ path: '$.self', what: 'a cycle' });
+    const big = expectCtxgateError(() => wrapScalarOutput({ total: 10n }), 'UNSUPPORTED_VALUE');
+    expect(big.details).toEqual({ path: '$.total', what: 'a BigInt' });
+    expect(big.message).toContain('convert it to a number or a string');
+    expect(expectCtxgateError(() => jsonByteLength([1, { n: 2n }]), 'UNSUPPORTED_VALUE').details.path).toBe('$[1].n');
+    // Shared (not cyclic) references are fine, as in JSON.stringify.
+    const shared = { s: 'x' };
+    expect(jsonByteLength({ a: shared, b: shared })).toBe(encodedBytes({ a: shared, b: shared }));
+  });
+
+  it('errors thrown by the data itself pass through unchanged', () => {
+    const boom = new TypeError('getter failed');
+    const data = {
+      get xs(): unknown[] {
+        throw boom;
+      },
+    };
+    expect(() => jsonByteLength(data)).toThrow(boom);
+  });
+
+  it('a clock that is not a function or returns no time is INVALID_PARAMS naming clock', () => {
+    expectCtxgateError(() => wrapScalarOutput({ a: 1 }, { clock: 5 as never }), 'INVALID_PARAMS', 'options.clock');
+    expectCtxgateError(() => wrapScalarOutput({ a: 1 }, { clock: () => Number.NaN }), 'INVALID_PARAMS', 'clock');
   });
 });

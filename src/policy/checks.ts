@@ -1,0 +1,162 @@
+/**
+ * Argument checks the policy functions share, beyond the general ones in src/args.ts. A wrong
+ * argument is INVALID_PARAMS naming the parameter; data that cannot be JSON or cannot be copied
+ * (a cycle, a BigInt, a function inside limits) is UNSUPPORTED_VALUE saying where it is. Messages
+ * name the kind of a wrong value, never the value itself (it may be a secret); numbers, which are
+ * limits and counts, are quoted.
+ */
+import { expectFunction, kindOf } from '../args.ts';
+import { CtxgateError, invalidParams } from '../errors.ts';
+
+/** A value for an error message: a number as it is, anything else by its kind only. */
+export function shown(value: unknown): string {
+  return typeof value === 'number' ? String(value) : kindOf(value);
+}
+
+/**
+ * A function, or absent: `undefined` or `null`, which the policy's `??` defaults have always
+ * treated alike.
+ */
+export function expectOptionalFunction(value: unknown, field: string): asserts value is ((...args: never[]) => unknown) | undefined | null {
+  if (value !== undefined && value !== null) expectFunction(value, field);
+}
+
+/** An integer of at least `min`, or `undefined`. The message quotes a wrong number, else its kind. */
+export function expectOptionalInteger(value: unknown, field: string, min: number): asserts value is number | undefined {
+  if (value !== undefined && (!Number.isInteger(value) || (value as number) < min)) {
+    const expected = min === 0 ? 'a non-negative integer' : min === 1 ? 'a positive integer' : `an integer of at least ${min}`;
+    throw invalidParams(field, `must be ${expected}; got ${shown(value)}`);
+  }
+}
+
+/** A RegExp (or an object with a `test` method, such as a RegExp from another realm). */
+export function expectPattern(value: unknown, field: string): asserts value is RegExp {
+  if (value instanceof RegExp) return;
+  if (value !== null && typeof value === 'object' && typeof (value as { test?: unknown }).test === 'function') return;
+  throw invalidParams(field, `must be a RegExp (got ${kindOf(value)}).`, { expected: 'a RegExp', got: kindOf(value) });
+}
+
+/** An object (or function) with the named methods: a store, a server, an adapter. */
+export function expectMethods(value: unknown, field: string, methods: readonly string[], what: string): void {
+  const isHolder = value !== null && (typeof value === 'object' || typeof value === 'function');
+  const missing = isHolder ? methods.filter((m) => typeof (value as Record<string, unknown>)[m] !== 'function') : methods;
+  if (missing.length > 0) {
+    const got = isHolder ? `${kindOf(value)} without ${missing.map((m) => `${m}()`).join(', ')}` : kindOf(value);
+    throw invalidParams(field, `must be ${what} (got ${got}).`, { expected: what, got: kindOf(value) });
+  }
+}
+
+// ---------------------------------------------------------------- data that is not JSON
+
+interface Fault {
+  readonly path: string;
+  readonly what: string;
+  readonly hint: string;
+}
+
+const CYCLE_HINT = 'the value refers to itself; only JSON data can be measured and sent, so pass a copy without the back-reference';
+const BIGINT_HINT = 'JSON has no BigInt; convert it to a number or a string first';
+
+/**
+ * Where `value` holds what `JSON.stringify` refuses (a cycle, a BigInt), following `toJSON` as it
+ * does. Only run after a stringify failed, so the happy path never pays for it. `undefined` when
+ * neither is found (the failure came from the caller's own code, e.g. a throwing getter).
+ */
+function findJsonFault(root: unknown): Fault | undefined {
+  const ancestors: object[] = [];
+  const visit = (input: unknown, key: string, path: string): Fault | undefined => {
+    let v = input;
+    if (v !== null && (typeof v === 'object' || typeof v === 'bigint')) {
+      const toJSON = (v as { toJSON?: unknown }).toJSON;
+      if (typeof toJSON === 'function') v = toJSON.call(v, key);
+    }
+    if (typeof v === 'bigint') return { path, what: 'a BigInt', hint: BIGINT_HINT };
+    if (v === null || typeof v !== 'object') return undefined;
+    if (ancestors.includes(v)) return { path, what: 'a cycle', hint: CYCLE_HINT };
+    ancestors.push(v);
+    try {
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) {
+          const f = visit(v[i], String(i), `${path}[${i}]`);
+          if (f) return f;
+        }
+      } else {
+        for (const k of Object.keys(v)) {
+          const f = visit((v as Record<string, unknown>)[k], k, `${path}.${k}`);
+          if (f) return f;
+        }
+      }
+      return undefined;
+    } finally {
+      ancestors.pop();
+    }
+  };
+  try {
+    return visit(root, '', '$');
+  } catch {
+    // The data's own code failed (or it is too deep to walk): the original error says more.
+    return undefined;
+  }
+}
+
+/**
+ * Compact JSON text of a value as it is sent. `undefined`, functions and symbols serialise as
+ * `null`. A cycle or a BigInt is UNSUPPORTED_VALUE naming where it is; errors thrown by the data's
+ * own code (a getter, a `toJSON`) pass through unchanged.
+ */
+export function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch (error) {
+    const fault = error instanceof TypeError ? findJsonFault(value) : undefined;
+    if (fault === undefined) throw error;
+    throw new CtxgateError('UNSUPPORTED_VALUE', `Cannot serialise ${fault.what} at ${fault.path} as JSON: ${fault.hint}.`, {
+      details: { path: fault.path, what: fault.what },
+      cause: error,
+    });
+  }
+}
+
+// ---------------------------------------------------------------- data that cannot be copied
+
+/** Path of the first function or symbol in `root` (what structured clone refuses in plain data). */
+function findUncloneable(root: unknown): { path: string; what: string } | undefined {
+  const seen = new Set<object>();
+  const visit = (v: unknown, path: string): { path: string; what: string } | undefined => {
+    if (typeof v === 'function') return { path, what: 'a function' };
+    if (typeof v === 'symbol') return { path, what: 'a symbol' };
+    if (v === null || typeof v !== 'object' || seen.has(v)) return undefined;
+    seen.add(v);
+    const entries: [string, unknown][] = Array.isArray(v) ? v.map((x, i) => [`[${i}]`, x]) : Object.keys(v).map((k) => [`.${k}`, (v as Record<string, unknown>)[k]]);
+    for (const [step, child] of entries) {
+      const f = visit(child, `${path}${step}`);
+      if (f) return f;
+    }
+    return undefined;
+  };
+  try {
+    return visit(root, '$');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `structuredClone` of caller data meant to be plain (limit tables). A value it cannot copy (a
+ * function, a symbol, a platform object) is UNSUPPORTED_VALUE naming `field` and, where found,
+ * the path; other errors (a throwing getter) pass through.
+ */
+export function clonePlainData<T>(value: T, field: string): T {
+  try {
+    return structuredClone(value);
+  } catch (error) {
+    if ((error as { name?: unknown } | null)?.name !== 'DataCloneError') throw error;
+    const where = findUncloneable(value);
+    const at = where ? ` (${where.what} at ${where.path})` : '';
+    throw new CtxgateError(
+      'UNSUPPORTED_VALUE',
+      `${field} holds a value that cannot be copied${at}: limits are plain data (numbers, strings, booleans, arrays and plain objects); move functions and class instances out of them.`,
+      { details: { field, ...(where ? { path: where.path, what: where.what } : {}) }, cause: error },
+    );
+  }
+}
