@@ -14,7 +14,9 @@
  * views never depend on registration timing.
  */
 import { z } from 'zod';
+import { expectArray, expectObject, expectString } from '../args.ts';
 import { invalidParams } from '../errors.ts';
+import { expectState, readingState } from './guard.ts';
 import { CURATION_ACTIONS, ENTITY_STATUSES } from './model.ts';
 import type {
   CurationAction,
@@ -24,7 +26,7 @@ import type {
   LayeredContextState,
   TurnExecutionSummary,
 } from './model.ts';
-import { parseOrThrow } from './schema.ts';
+import { expectAcyclic, parseOrThrow } from './schema.ts';
 
 /** What Act passes to register (or update) an entity. */
 export interface EntityRegistration {
@@ -91,7 +93,13 @@ export function compareRefs(a: string, b: string): number {
  * active again. Returns a new state.
  */
 export function registerEntity(state: LayeredContextState, entity: EntityRegistration): LayeredContextState {
+  expectState(state, ['entities', 'turn']);
   const input = parseOrThrow(registrationSchema, entity, 'entity');
+  expectAcyclic(input.data, 'entity.data');
+  return readingState(state, () => register(state, input));
+}
+
+function register(state: LayeredContextState, input: z.output<typeof registrationSchema>): LayeredContextState {
   const next = structuredClone(state);
   const existing = next.entities.find((e) => e.ref === input.ref);
   if (existing) {
@@ -118,14 +126,17 @@ export function registerEntity(state: LayeredContextState, entity: EntityRegistr
 
 /** Marks entities as referenced in the current turn (keeps them active). Returns a new state. */
 export function referenceEntities(state: LayeredContextState, refs: readonly string[]): LayeredContextState {
+  expectState(state, ['entities', 'turn']);
   const list = parseOrThrow(z.array(z.string().min(1, 'must not be empty')), refs, 'refs');
-  const next = structuredClone(state);
-  list.forEach((ref, i) => {
-    const entity = next.entities.find((e) => e.ref === ref);
-    if (!entity) throw invalidParams(`refs[${i}]`, 'is not a registered entity; register it with registerEntity first.');
-    entity.turnLastRef = next.turn;
+  return readingState(state, () => {
+    const next = structuredClone(state);
+    list.forEach((ref, i) => {
+      const entity = next.entities.find((e) => e.ref === ref);
+      if (!entity) throw invalidParams(`refs[${i}]`, 'is not a registered entity; register it with registerEntity first.');
+      entity.turnLastRef = next.turn;
+    });
+    return next;
   });
-  return next;
 }
 
 /**
@@ -135,7 +146,12 @@ export function referenceEntities(state: LayeredContextState, refs: readonly str
  * reason, and added to the current turn's curation summary. Returns a new state.
  */
 export function curateEntities(state: LayeredContextState, decisions: readonly CurationInput[]): LayeredContextState {
+  expectState(state, ['entities', 'turn', 'curationLog', 'reasoning', 'settings']);
   const list = parseOrThrow(curationSchema, decisions, 'decisions');
+  return readingState(state, () => curate(state, list));
+}
+
+function curate(state: LayeredContextState, list: readonly CurationInput[]): LayeredContextState {
   const next = structuredClone(state);
   const turn = next.turn;
   list.forEach((decision, i) => {
@@ -182,6 +198,11 @@ export function entityTier(entity: EntityRecord, state: LayeredContextState): ke
 
 /** Sorts the registry into the three tiers (spec 002, `get_entity_context`). */
 export function getEntityContext(state: LayeredContextState): EntityContext {
+  expectState(state, ['entities', 'turn', 'settings']);
+  return readingState(state, () => sortIntoTiers(state));
+}
+
+function sortIntoTiers(state: LayeredContextState): EntityContext {
   const out: EntityContext = { active: [], generated: [], retained: [] };
   for (const entity of state.entities) {
     const tier = entityTier(entity, state);
@@ -200,6 +221,12 @@ export function getEntityContext(state: LayeredContextState): EntityContext {
  * Sorted bytewise.
  */
 export function doNotReReadRefs(context: EntityContext): string[] {
+  expectObject(context, 'context');
+  expectArray(context.active, 'context.active');
+  context.active.forEach((e: unknown, i) => {
+    expectObject(e, `context.active[${i}]`);
+    expectString(e.ref, `context.active[${i}].ref`);
+  });
   return context.active
     .filter((e) => e.status !== 'deleted')
     .map((e) => e.ref)

@@ -97,7 +97,8 @@ export type ViewRecipeInput = {
 const entityDetail = z.enum(['none', 'refs', 'labels', 'refs-labels', 'full', 'data']);
 const stepDetail = z.enum(['none', 'outcomes', 'full', 'data']);
 
-const layerSchema = z.discriminatedUnion('layer', [
+/** Schema of one layer of a recipe; fills the defaults (everything off). */
+export const layerSchema = z.discriminatedUnion('layer', [
   z.strictObject({
     layer: z.literal('entity'),
     active: entityDetail.default('none'),

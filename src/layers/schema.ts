@@ -3,8 +3,7 @@
  * is an `INVALID_PARAMS` error naming the first bad field (e.g. `entities[2].status`).
  */
 import { z } from 'zod';
-import { invalidParams } from '../errors.ts';
-import type { CtxgateError } from '../errors.ts';
+import { CtxgateError, invalidParams } from '../errors.ts';
 import {
   CURATION_ACTIONS,
   ENTITY_STATUSES,
@@ -154,10 +153,21 @@ export function fieldName(prefix: string, path: ReadonlyArray<PropertyKey>): str
 
 /**
  * Parses `value` with `schema`, or throws `INVALID_PARAMS` naming the first bad field under
- * `prefix`. Values are never echoed into the message (they may be user content).
+ * `prefix` (`UNSUPPORTED_VALUE` when it is nested too deeply to check). Values are never echoed
+ * into the message (they may be user content).
  */
 export function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, prefix: string): T {
-  const result = schema.safeParse(value);
+  let result: ReturnType<typeof schema.safeParse>;
+  try {
+    result = schema.safeParse(value);
+  } catch (error) {
+    // The schema recurses per level of JSON data; about a thousand levels exhaust the stack.
+    if (!(error instanceof RangeError)) throw error;
+    const field = prefix || '(root)';
+    throw new CtxgateError('UNSUPPORTED_VALUE', `${field}: is nested too deeply to check; keep JSON data within a few hundred levels.`, {
+      details: { field },
+    });
+  }
   if (result.success) return result.data;
   throw toInvalidParams(result.error, prefix);
 }
@@ -176,11 +186,64 @@ function toInvalidParams(error: z.ZodError, prefix: string): CtxgateError {
 }
 
 /**
+ * The path of the first cycle in `value` (an object that contains itself), e.g. `entity.data.self`,
+ * or `null` when there is none. Linear in the size of the value: shared (not cyclic) objects are
+ * walked once.
+ */
+export function findCycle(value: unknown, field: string): string | null {
+  const open = new Set<object>();
+  const done = new Set<object>();
+  const walk = (v: unknown, path: string): string | null => {
+    if (v === null || typeof v !== 'object') return null;
+    if (open.has(v)) return path;
+    if (done.has(v)) return null;
+    open.add(v);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const found = walk(v[i], `${path}[${i}]`);
+        if (found !== null) return found;
+      }
+    } else {
+      for (const key of Object.keys(v)) {
+        const found = walk((v as Record<string, unknown>)[key], path === '' ? key : `${path}.${key}`);
+        if (found !== null) return found;
+      }
+    }
+    open.delete(v);
+    done.add(v);
+    return null;
+  };
+  return walk(value, field);
+}
+
+/** `UNSUPPORTED_VALUE` for a cycle found at `path` inside the argument `field`. */
+export function cycleError(field: string, path: string): CtxgateError {
+  return new CtxgateError(
+    'UNSUPPORTED_VALUE',
+    `${path}: refers back to an object that contains it (a cycle), which JSON cannot represent; pass plain data without the back-reference.`,
+    { details: { field, path } },
+  );
+}
+
+/** Throws `UNSUPPORTED_VALUE` if the JSON data passed as `field` contains a cycle. */
+export function expectAcyclic(value: unknown, field: string): void {
+  const path = findCycle(value, field);
+  if (path !== null) throw cycleError(field, path);
+}
+
+/**
  * The state as plain JSON data (a validated deep copy), ready for `JSON.stringify` or a store.
- * Throws `INVALID_PARAMS` if the state was corrupted by hand.
+ * Throws `INVALID_PARAMS` if the state was corrupted by hand (`UNSUPPORTED_VALUE` for a cycle).
  */
 export function layeredContextToJSON(state: LayeredContextState): LayeredContextState {
-  return parseOrThrow(layeredContextStateSchema, state, '') as LayeredContextState;
+  return acyclic(parseOrThrow(layeredContextStateSchema, state, '') as LayeredContextState);
+}
+
+/** The schema accepts cyclic data (and copies the cycle); JSON cannot hold it. */
+function acyclic(state: LayeredContextState): LayeredContextState {
+  const path = findCycle(state, '');
+  if (path !== null) throw cycleError(path, path);
+  return state;
 }
 
 /**
@@ -196,5 +259,5 @@ export function layeredContextFromJSON(input: unknown): LayeredContextState {
       throw invalidParams('json', 'is not valid JSON; pass the text layeredContextToJSON produced.');
     }
   }
-  return parseOrThrow(layeredContextStateSchema, value, '') as LayeredContextState;
+  return acyclic(parseOrThrow(layeredContextStateSchema, value, '') as LayeredContextState);
 }

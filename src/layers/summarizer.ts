@@ -4,6 +4,9 @@
  * call. Without one, or when it fails, the deterministic fallbacks below are used, so the same
  * turns always fold into the same text.
  */
+import { expectArray, expectNumber, expectObject, expectString, kindOf } from '../args.ts';
+import { invalidParams } from '../errors.ts';
+import { expectNullableString } from './guard.ts';
 import type { ConversationTurn, TurnExecutionSummary } from './model.ts';
 import { clipChars } from './truncate.ts';
 
@@ -53,6 +56,18 @@ function fitLines(lines: string[], maxChars: number): string {
   return clipChars(`${OMITTED}\n${body}`, maxChars);
 }
 
+/** The fields both summariser inputs share; `list` names the array of folded items. */
+function expectSummaryInput(input: unknown, list: 'turns' | 'summaries'): void {
+  expectObject(input, 'input');
+  expectString(input.previousSummary, 'input.previousSummary');
+  expectArray(input[list], `input.${list}`);
+  // Any number works as a cap (Infinity: none); NaN or another kind is a caller's mistake.
+  const max = input.maxChars;
+  if (typeof max !== 'number' || Number.isNaN(max)) {
+    throw invalidParams('input.maxChars', `must be a number of characters (got ${typeof max === 'number' ? 'NaN' : kindOf(max)}).`);
+  }
+}
+
 function previousLines(summary: string): string[] {
   return summary === '' ? [] : summary.split('\n').filter((l) => l !== OMITTED);
 }
@@ -63,6 +78,14 @@ function previousLines(summary: string): string[] {
  * previous summary; the oldest lines go first when the cap is reached.
  */
 export function fallbackConversationSummary(input: ConversationSummaryInput): string {
+  expectSummaryInput(input, 'turns');
+  input.turns.forEach((t: unknown, i) => {
+    const at = `input.turns[${i}]`;
+    expectObject(t, at);
+    expectNumber(t.turnNum, `${at}.turnNum`);
+    expectString(t.user, `${at}.user`);
+    expectString(t.assistantSummary, `${at}.assistantSummary`);
+  });
   const lines = previousLines(input.previousSummary);
   for (const t of input.turns) {
     lines.push(`Turn ${t.turnNum}: user: ${clipChars(oneLine(t.user), 200)} | assistant: ${clipChars(oneLine(t.assistantSummary), 200)}`);
@@ -75,6 +98,22 @@ export function fallbackConversationSummary(input: ConversationSummaryInput): st
  * goal, each step as `type subdomain -> outcome`, and the blocked reason if any.
  */
 export function fallbackReasoningSummary(input: ReasoningSummaryInput): string {
+  expectSummaryInput(input, 'summaries');
+  input.summaries.forEach((s: unknown, i) => {
+    const at = `input.summaries[${i}]`;
+    expectObject(s, at);
+    expectNumber(s.turnNum, `${at}.turnNum`);
+    expectNullableString(s.thinkDecision, `${at}.thinkDecision`);
+    expectNullableString(s.thinkGoal, `${at}.thinkGoal`);
+    expectNullableString(s.blockedReason, `${at}.blockedReason`);
+    expectArray(s.steps, `${at}.steps`);
+    s.steps.forEach((st: unknown, j) => {
+      expectObject(st, `${at}.steps[${j}]`);
+      expectString(st.type, `${at}.steps[${j}].type`);
+      expectString(st.subdomain, `${at}.steps[${j}].subdomain`);
+      expectString(st.outcome, `${at}.steps[${j}].outcome`);
+    });
+  });
   const lines = previousLines(input.previousSummary);
   for (const s of input.summaries) {
     const parts: string[] = [];

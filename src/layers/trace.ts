@@ -7,12 +7,20 @@ import { z } from 'zod';
 import { invalidParams } from '../errors.ts';
 import { STEP_TYPES } from './model.ts';
 import type { JsonValue, LayeredContextState, StepType, TurnExecutionSummary } from './model.ts';
-import { parseOrThrow } from './schema.ts';
+import { expectState, readingState } from './guard.ts';
+import { expectAcyclic, parseOrThrow } from './schema.ts';
 
-function openTrace(state: LayeredContextState): { next: LayeredContextState; trace: TurnExecutionSummary } {
+/**
+ * Runs `record` on a copy of the state and the copy's open trace; throws `INVALID_PARAMS` (field
+ * `turn`) when no turn is open, and explains a failure caused by a malformed state.
+ */
+function inOpenTrace(state: LayeredContextState, record: (trace: TurnExecutionSummary) => void): LayeredContextState {
   if (state.reasoning.current === null) throw invalidParams('turn', 'no turn is open; call beginTurn first.');
-  const next = structuredClone(state);
-  return { next, trace: next.reasoning.current as TurnExecutionSummary };
+  return readingState(state, () => {
+    const next = structuredClone(state);
+    record(next.reasoning.current as TurnExecutionSummary);
+    return next;
+  });
 }
 
 /** Think's decision for the open turn. */
@@ -26,11 +34,12 @@ const thinkSchema = z.strictObject({ decision: z.string().min(1, 'must not be em
 
 /** Records Think's decision and goal for the open turn. Returns a new state. */
 export function recordThink(state: LayeredContextState, think: ThinkRecord): LayeredContextState {
+  expectState(state, ['reasoning']);
   const parsed = parseOrThrow(thinkSchema, think, 'think');
-  const { next, trace } = openTrace(state);
-  trace.thinkDecision = parsed.decision;
-  trace.thinkGoal = parsed.goal;
-  return next;
+  return inOpenTrace(state, (trace) => {
+    trace.thinkDecision = parsed.decision;
+    trace.thinkGoal = parsed.goal;
+  });
 }
 
 /** One executed step as Act reports it. */
@@ -63,24 +72,26 @@ const stepSchema = z.strictObject({
  * rejected (`INVALID_PARAMS`, field `step.stepNum`) rather than silently overwritten.
  */
 export function recordStep(state: LayeredContextState, step: StepRecord): LayeredContextState {
+  expectState(state, ['reasoning']);
   const parsed = parseOrThrow(stepSchema, step, 'step');
-  const { next, trace } = openTrace(state);
-  const stepNum = parsed.stepNum ?? trace.steps.reduce((m, s) => Math.max(m, s.stepNum), 0) + 1;
-  if (trace.steps.some((s) => s.stepNum === stepNum)) {
-    throw invalidParams('step.stepNum', `step ${stepNum} is already recorded for this turn; use the next number.`);
-  }
-  trace.steps.push({
-    stepNum,
-    type: parsed.type,
-    subdomain: parsed.subdomain,
-    description: parsed.description,
-    outcome: parsed.outcome,
-    entitiesInvolved: parsed.entitiesInvolved ?? [],
-    note: parsed.note ?? null,
-    result: parsed.result ?? null,
+  expectAcyclic(parsed.result, 'step.result');
+  return inOpenTrace(state, (trace) => {
+    const stepNum = parsed.stepNum ?? trace.steps.reduce((m, s) => Math.max(m, s.stepNum), 0) + 1;
+    if (trace.steps.some((s) => s.stepNum === stepNum)) {
+      throw invalidParams('step.stepNum', `step ${stepNum} is already recorded for this turn; use the next number.`);
+    }
+    trace.steps.push({
+      stepNum,
+      type: parsed.type,
+      subdomain: parsed.subdomain,
+      description: parsed.description,
+      outcome: parsed.outcome,
+      entitiesInvolved: parsed.entitiesInvolved ?? [],
+      note: parsed.note ?? null,
+      result: parsed.result ?? null,
+    });
+    trace.steps.sort((a, b) => a.stepNum - b.stepNum);
   });
-  trace.steps.sort((a, b) => a.stepNum - b.stepNum);
-  return next;
 }
 
 /** Conversation-flow facts of the open turn; omitted fields keep their value, `null` clears. */
@@ -98,10 +109,11 @@ const metaSchema = z.strictObject({
 
 /** Records the conversation phase, what the user expressed, or why the turn was blocked. */
 export function recordTurnMeta(state: LayeredContextState, meta: TurnMetaRecord): LayeredContextState {
+  expectState(state, ['reasoning']);
   const parsed = parseOrThrow(metaSchema, meta, 'meta');
-  const { next, trace } = openTrace(state);
-  if (parsed.conversationPhase !== undefined) trace.conversationPhase = parsed.conversationPhase;
-  if (parsed.userExpressed !== undefined) trace.userExpressed = parsed.userExpressed;
-  if (parsed.blockedReason !== undefined) trace.blockedReason = parsed.blockedReason;
-  return next;
+  return inOpenTrace(state, (trace) => {
+    if (parsed.conversationPhase !== undefined) trace.conversationPhase = parsed.conversationPhase;
+    if (parsed.userExpressed !== undefined) trace.userExpressed = parsed.userExpressed;
+    if (parsed.blockedReason !== undefined) trace.blockedReason = parsed.blockedReason;
+  });
 }

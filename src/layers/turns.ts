@@ -6,17 +6,20 @@
  * state (or persist the new one) and a failed async summariser never leaves a half-updated state.
  */
 import { z } from 'zod';
+import { expectOptions } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 import { DEFAULT_SETTINGS, PENDING_TYPES } from './model.ts';
 import type {
   ConversationTurn,
+  CurrentTurn,
   JsonValue,
   LayeredContextSettings,
   LayeredContextState,
   PendingState,
   TurnExecutionSummary,
 } from './model.ts';
-import { parseOrThrow, settingsSchema } from './schema.ts';
+import { diagnoseState, expectState, explainStateFailure, readingState } from './guard.ts';
+import { expectAcyclic, parseOrThrow, settingsSchema } from './schema.ts';
 import { fallbackConversationSummary, fallbackReasoningSummary } from './summarizer.ts';
 import type { Summarizer } from './summarizer.ts';
 import { clipChars } from './truncate.ts';
@@ -50,19 +53,22 @@ const beginSchema = z.strictObject({ user: z.string(), timestamp: z.string().opt
  * the user's answer. Throws `INVALID_PARAMS` (field `turn`) while another turn is open.
  */
 export function beginTurn(state: LayeredContextState, input: BeginTurnInput): LayeredContextState {
+  expectState(state, ['turn', 'conversation', 'reasoning']);
   const parsed = parseOrThrow(beginSchema, input, 'input');
   if (state.conversation.current !== null) {
     throw invalidParams('turn', `turn ${state.turn} is still open; call endTurn before beginning another.`);
   }
-  const next = structuredClone(state);
-  next.turn += 1;
-  next.conversation.current = {
-    turnNum: next.turn,
-    user: parsed.user,
-    timestamp: parsed.timestamp ?? new Date().toISOString(),
-  };
-  next.reasoning.current = emptyExecutionSummary(next.turn);
-  return next;
+  return readingState(state, () => {
+    const next = structuredClone(state);
+    next.turn += 1;
+    next.conversation.current = {
+      turnNum: next.turn,
+      user: parsed.user,
+      timestamp: parsed.timestamp ?? new Date().toISOString(),
+    };
+    next.reasoning.current = emptyExecutionSummary(next.turn);
+    return next;
+  });
 }
 
 /** A fresh execution summary for a turn. */
@@ -176,10 +182,29 @@ export async function endTurn(
   input: EndTurnInput,
   options: EndTurnOptions = {},
 ): Promise<EndTurnResult> {
+  expectState(state, ['conversation', 'reasoning', 'settings']);
   const parsed = parseOrThrow(endSchema, input, 'input');
+  expectAcyclic(parsed.routing, 'input.routing');
+  expectOptions(options);
   const current = state.conversation.current;
   const trace = state.reasoning.current;
   if (current === null || trace === null) throw invalidParams('turn', 'no turn is open; call beginTurn first.');
+  try {
+    return await closeTurn(state, parsed, current, trace, options.summarizer);
+  } catch (error) {
+    // Host summariser failures are caught inside; what fails here comes from a malformed state,
+    // so name the state's field (the fallback summarisers would name their own input's).
+    throw diagnoseState(state) ?? explainStateFailure(error, state);
+  }
+}
+
+async function closeTurn(
+  state: LayeredContextState,
+  parsed: z.output<typeof endSchema>,
+  current: CurrentTurn,
+  trace: TurnExecutionSummary,
+  summarizer: Summarizer | undefined,
+): Promise<EndTurnResult> {
   const next = structuredClone(state);
   const turn: ConversationTurn = {
     turnNum: current.turnNum,
@@ -201,7 +226,7 @@ export async function endTurn(
   const foldTraces = next.reasoning.turnSummaries.splice(0, Math.max(0, next.reasoning.turnSummaries.length - recentTraces));
   if (foldTurns.length > 0) {
     const r = await summarise(
-      options.summarizer?.conversation,
+      summarizer?.conversation,
       fallbackConversationSummary,
       { previousSummary: next.conversation.historySummary, turns: structuredClone(foldTurns), maxChars: summaryMaxChars },
       summaryMaxChars,
@@ -212,7 +237,7 @@ export async function endTurn(
   }
   if (foldTraces.length > 0) {
     const r = await summarise(
-      options.summarizer?.reasoning,
+      summarizer?.reasoning,
       fallbackReasoningSummary,
       { previousSummary: next.reasoning.reasoningSummary, summaries: structuredClone(foldTraces), maxChars: summaryMaxChars },
       summaryMaxChars,
@@ -237,26 +262,35 @@ export interface CompactionPreview {
  * next one) will fold into the summaries, so a host can persist or summarise them first.
  */
 export function previewCompaction(state: LayeredContextState): CompactionPreview {
-  const recent = state.conversation.recentTurns.map((t) => t.turnNum);
-  const traces = state.reasoning.turnSummaries.map((t) => t.turnNum);
-  // Ending a turn adds one entry to each list; whatever then exceeds the window folds.
-  const foldTurns = recent.slice(0, Math.max(0, recent.length + 1 - state.settings.recentTurns));
-  const foldTraces = traces.slice(0, Math.max(0, traces.length + 1 - state.settings.recentTraces));
-  return { foldTurns, foldTraces };
+  expectState(state, ['conversation', 'reasoning', 'settings']);
+  return readingState(state, () => {
+    const recent = state.conversation.recentTurns.map((t) => t.turnNum);
+    const traces = state.reasoning.turnSummaries.map((t) => t.turnNum);
+    // Ending a turn adds one entry to each list; whatever then exceeds the window folds.
+    const foldTurns = recent.slice(0, Math.max(0, recent.length + 1 - state.settings.recentTurns));
+    const foldTraces = traces.slice(0, Math.max(0, traces.length + 1 - state.settings.recentTraces));
+    return { foldTurns, foldTraces };
+  });
 }
 
 /** Sets (or with `null` clears) the pending state. Returns a new state. */
 export function setPending(state: LayeredContextState, pending: PendingState | null): LayeredContextState {
+  expectState(state, ['conversation']);
   const parsed = parseOrThrow(pendingSchema.nullable(), pending, 'pending');
-  const next = structuredClone(state);
-  next.conversation.pending = parsed;
-  return next;
+  return readingState(state, () => {
+    const next = structuredClone(state);
+    next.conversation.pending = parsed;
+    return next;
+  });
 }
 
 /** Replaces the engagement summary (the conversation's overall theme). Returns a new state. */
 export function setEngagementSummary(state: LayeredContextState, summary: string): LayeredContextState {
+  expectState(state, ['conversation']);
   const parsed = parseOrThrow(z.string(), summary, 'summary');
-  const next = structuredClone(state);
-  next.conversation.engagementSummary = parsed;
-  return next;
+  return readingState(state, () => {
+    const next = structuredClone(state);
+    next.conversation.engagementSummary = parsed;
+    return next;
+  });
 }

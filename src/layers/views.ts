@@ -3,6 +3,7 @@
  * layers and gets the structured selection, the prompt text in the spec's layout fitted to its
  * token budget, the token count (and whether it is exact), and a report of every cut.
  */
+import { expectObject, expectOptions, kindOf } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 import type { TokenCount, TokenCounter } from '../tokens/counter.ts';
 import { estimator } from '../tokens/estimator.ts';
@@ -11,8 +12,11 @@ import type { ViewBudgetReport } from './budget.ts';
 import { composeView } from './compose.ts';
 import type { ConversationSelection, EntitySelection, ReasoningSelection } from './compose.ts';
 import { renderDocument } from './document.ts';
+import { expectState, readingState } from './guard.ts';
+import type { StatePart } from './guard.ts';
 import type { LayeredContextState } from './model.ts';
-import { ACT_VIEW, REPLY_VIEW, THINK_VIEW, UNDERSTAND_VIEW, defineNodeView } from './recipes.ts';
+import { ACT_VIEW, REPLY_VIEW, THINK_VIEW, UNDERSTAND_VIEW, defineNodeView, layerSchema } from './recipes.ts';
+import { parseOrThrow } from './schema.ts';
 import type { ConversationLayerRecipe, EntityLayerRecipe, LayerRecipe, ReasoningLayerRecipe, ViewRecipe } from './recipes.ts';
 
 /** Options of every view builder. */
@@ -56,24 +60,41 @@ export const BUILTIN_VIEWS: Readonly<Record<BuiltinNode, ViewRecipe>> = Object.f
   reply: REPLY_VIEW,
 });
 
+/** The parts of the state each layer reads. */
+const LAYER_PARTS: Readonly<Record<LayerRecipe['layer'], readonly StatePart[]>> = {
+  entity: ['entities', 'turn', 'settings'],
+  conversation: ['conversation', 'turn'],
+  reasoning: ['reasoning', 'curationLog', 'turn'],
+};
+
+/** Checks, at entry, the kind of every part of `state` the layers of `recipe` read. */
+function expectStateFor(state: unknown, layers: readonly LayerRecipe[]): asserts state is LayeredContextState {
+  expectState(state, []);
+  for (const layer of layers) expectState(state, LAYER_PARTS[layer.layer]);
+}
+
 /**
  * Builds any node's view from its recipe (a built-in one or one from `defineNodeView`). Throws
- * `CONTEXT_TOO_LARGE` when even the protected part exceeds the budget, `INVALID_PARAMS` for a bad
- * budget or a counter that is not a function, and `NOT_INITIALIZED` when the default estimator is
- * used before the core is loaded.
+ * `CONTEXT_TOO_LARGE` when even the protected part exceeds the budget, `INVALID_PARAMS` for a
+ * state that is not a layered context (naming the field, e.g. `state.entities`), a bad recipe, a
+ * bad budget or a counter that is not a function, and `NOT_INITIALIZED` when the default
+ * estimator is used before the core is loaded.
  */
 export function buildNodeView(state: LayeredContextState, recipe: ViewRecipe, options: ViewOptions = {}): NodeView {
+  expectObject(state, 'state');
+  // Recipes are tiny; validating every call keeps a hand-built one from rendering garbage.
+  const checked = defineNodeView(recipe);
+  expectStateFor(state, checked.layers);
+  expectOptions(options);
   if (options.counter !== undefined && typeof options.counter !== 'function') {
     throw invalidParams('options.counter', 'must be a TokenCounter function; leave it out to use the built-in estimator.');
   }
   const counter = options.counter ?? estimator();
-  // Recipes are tiny; validating every call keeps a hand-built one from rendering garbage.
-  const checked = defineNodeView(recipe);
   const budget = options.budget ?? checked.budget;
   if (!Number.isSafeInteger(budget) || budget < 0) {
     throw invalidParams('options.budget', 'must be a whole number of tokens, 0 or more (0 means unlimited).');
   }
-  const { selection, document } = composeView(state, checked);
+  const { selection, document } = readingState(state, () => composeView(state, checked));
   const fitted = fitDocument(document, budget, counter, checked.node);
   return { node: checked.node, ...selection, text: fitted.text, tokens: fitted.tokens, budget: fitted.budget };
 }
@@ -99,17 +120,31 @@ export function buildReplyContext(state: LayeredContextState, options: ViewOptio
 }
 
 function layerOf<L extends LayerRecipe>(kind: L['layer'], mode: BuiltinNode | L): L {
-  if (typeof mode !== 'string') return mode;
-  const recipe = BUILTIN_VIEWS[mode];
-  if (recipe === undefined) throw invalidParams('mode', 'must be understand, think, act, reply or a layer recipe.');
-  const layer = recipe.layers.find((l) => l.layer === kind);
-  if (layer === undefined) throw invalidParams('mode', `the ${mode} view has no ${kind} layer.`);
+  if (typeof mode === 'string') {
+    // Own keys only: `toString` is not a node.
+    const recipe = Object.hasOwn(BUILTIN_VIEWS, mode) ? BUILTIN_VIEWS[mode] : undefined;
+    if (recipe === undefined) throw invalidParams('mode', `must be understand, think, act, reply or a ${kind} layer recipe.`);
+    const layer = recipe.layers.find((l) => l.layer === kind);
+    if (layer === undefined) throw invalidParams('mode', `the ${mode} view has no ${kind} layer.`);
+    return layer as L;
+  }
+  if (mode === null || typeof mode !== 'object' || Array.isArray(mode)) {
+    throw invalidParams('mode', `must be understand, think, act, reply or a ${kind} layer recipe (got ${kindOf(mode)}).`);
+  }
+  // Validated like a recipe's layer (a complete one comes back equal), and of the section's kind.
+  const layer = parseOrThrow(layerSchema, mode, 'mode');
+  if (layer.layer !== kind) throw invalidParams('mode.layer', `must be '${kind}' to format this section.`);
   return layer as L;
 }
 
-function formatLayer(state: LayeredContextState, layer: LayerRecipe): string {
-  const { document } = composeView(state, { node: 'format', budget: 0, layers: [layer], task: null });
-  return renderDocument(document);
+function formatLayer<L extends LayerRecipe>(state: LayeredContextState, kind: L['layer'], mode: BuiltinNode | L): string {
+  expectObject(state, 'state');
+  const layer = layerOf<L>(kind, mode);
+  expectStateFor(state, [layer]);
+  return readingState(state, () => {
+    const { document } = composeView(state, { node: 'format', budget: 0, layers: [layer], task: null });
+    return renderDocument(document);
+  });
 }
 
 /**
@@ -117,15 +152,15 @@ function formatLayer(state: LayeredContextState, layer: LayerRecipe): string {
  * `mode` is a node name or an entity layer recipe.
  */
 export function formatEntityContext(state: LayeredContextState, mode: BuiltinNode | EntityLayerRecipe): string {
-  return formatLayer(state, layerOf<EntityLayerRecipe>('entity', mode));
+  return formatLayer<EntityLayerRecipe>(state, 'entity', mode);
 }
 
 /** The `## Conversation History` section as a node sees it, unbudgeted. */
 export function formatConversationHistory(state: LayeredContextState, mode: BuiltinNode | ConversationLayerRecipe): string {
-  return formatLayer(state, layerOf<ConversationLayerRecipe>('conversation', mode));
+  return formatLayer<ConversationLayerRecipe>(state, 'conversation', mode);
 }
 
 /** The `## What Happened (Reasoning Trace)` section as a node sees it, unbudgeted. */
 export function formatReasoningTrace(state: LayeredContextState, mode: BuiltinNode | ReasoningLayerRecipe): string {
-  return formatLayer(state, layerOf<ReasoningLayerRecipe>('reasoning', mode));
+  return formatLayer<ReasoningLayerRecipe>(state, 'reasoning', mode);
 }

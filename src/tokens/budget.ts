@@ -2,6 +2,7 @@ import type { TokenCounter } from './counter.ts';
 import { estimator } from './estimator.ts';
 import type { BudgetLog } from './budget-log.ts';
 import { requireInt, truncateToTokenBudget } from './truncate.ts';
+import { expectFunction, expectObject, expectOptionalNumber, expectOptionalString, expectOptions } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 
 /** Spec 003 `contextBudgetResult`. */
@@ -44,6 +45,15 @@ export interface ApplyContextBudgetOptions {
 export function applyContextBudget(context: string, maxTokens: number, options: ApplyContextBudgetOptions = {}): ContextBudgetOutcome {
   if (typeof context !== 'string') throw invalidParams('context', 'expected a string.');
   requireInt('maxTokens', maxTokens);
+  expectOptions(options);
+  if (options.counter !== undefined) expectFunction(options.counter, 'options.counter');
+  if (options.log !== undefined) {
+    expectObject(options.log, 'options.log');
+    expectFunction(options.log.record, 'options.log.record');
+  }
+  expectOptionalString(options.runId, 'options.runId');
+  expectOptionalNumber(options.phase, 'options.phase');
+  if (options.now !== undefined) expectFunction(options.now, 'options.now');
   const counter = options.counter ?? estimator();
   const original = counter(context);
   let out = context;

@@ -1,3 +1,4 @@
+import { kindOf } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 
 /** The BPE encoding families ctxgate counts and estimates for. */
@@ -19,7 +20,9 @@ export interface EncodingOptions {
 export function resolveEncoding(encoding: unknown, field = 'encoding'): TokenEncoding {
   if (encoding === undefined) return DEFAULT_ENCODING;
   if (encoding === 'o200k_base' || encoding === 'cl100k_base') return encoding;
-  throw invalidParams(field, `unknown encoding ${JSON.stringify(encoding)}; use one of ${TOKEN_ENCODINGS.join(', ')}.`, {
+  // Only a string is quoted back: another kind of value (a BigInt, a cyclic object) is named by its kind.
+  const what = typeof encoding === 'string' ? `unknown encoding ${JSON.stringify(encoding)}` : `expected an encoding name, got ${kindOf(encoding)}`;
+  throw invalidParams(field, `${what}; use one of ${TOKEN_ENCODINGS.join(', ')}.`, {
     known: [...TOKEN_ENCODINGS],
   });
 }

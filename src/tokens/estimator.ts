@@ -1,3 +1,4 @@
+import { expectOptions } from '../args.ts';
 import { estimateTokens } from '../core/tokens.ts';
 import type { TokenCounter } from './counter.ts';
 import { resolveEncoding, type EncodingOptions } from './encoding.ts';
@@ -8,7 +9,8 @@ import { resolveEncoding, type EncodingOptions } from './encoding.ts';
  * `ctxgate-est/1:o200k_base`. The core must be loaded (`await init()`) before the counter is used.
  */
 export function estimator(options: EncodingOptions = {}): TokenCounter {
-  const encoding = resolveEncoding(options.encoding);
+  expectOptions(options);
+  const encoding = resolveEncoding(options.encoding, 'options.encoding');
   return (text) => estimateTokens(text, { encoding });
 }
 

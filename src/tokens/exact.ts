@@ -1,3 +1,4 @@
+import { expectOptions } from '../args.ts';
 import { CtxgateError } from '../errors.ts';
 import type { TokenCount, TokenCounter } from './counter.ts';
 import { requireText, resolveEncoding, type EncodingOptions, type TokenEncoding } from './encoding.ts';
@@ -51,7 +52,8 @@ function count(encoder: Encoder, encoding: TokenEncoding, text: string): TokenCo
  */
 export async function countTokens(text: string, options: EncodingOptions = {}): Promise<TokenCount> {
   requireText(text);
-  const encoding = resolveEncoding(options.encoding);
+  expectOptions(options);
+  const encoding = resolveEncoding(options.encoding, 'options.encoding');
   return count(await encoderFor(encoding), encoding, text);
 }
 
@@ -60,7 +62,8 @@ export async function countTokens(text: string, options: EncodingOptions = {}): 
  * itself is synchronous.
  */
 export async function exactCounter(options: EncodingOptions = {}): Promise<TokenCounter> {
-  const encoding = resolveEncoding(options.encoding);
+  expectOptions(options);
+  const encoding = resolveEncoding(options.encoding, 'options.encoding');
   const encoder = await encoderFor(encoding);
   return (text) => {
     requireText(text);

@@ -1,5 +1,8 @@
+import { expectArray, expectNumber, expectObject, expectOptionalNumber, expectOptions, expectString } from '../args.ts';
 import { applyContextBudget, type ApplyContextBudgetOptions } from './budget.ts';
+import { expectOptionalText } from './checks.ts';
 import { HANDOFF_FIELDS, narrativeCap, type HandoffField, type PhaseManifest } from './manifest.ts';
+import { requireInt } from './truncate.ts';
 
 /** What a phase hands to the next ones (spec 003 `phaseHandoff`, camelCase). */
 export interface PhaseHandoff {
@@ -31,6 +34,29 @@ function unique(lists: (readonly string[] | undefined)[]): string[] {
   return out;
 }
 
+const LIST_FIELDS = ['artifactsProduced', 'decisionsMade', 'openRisks'] as const;
+
+/** Checks the kind of every field of a handoff the context reads; absent (or `null`) fields are skipped. */
+function expectHandoff(h: unknown, index: number): void {
+  const at = `handoffs[${index}]`;
+  expectObject(h, at);
+  expectNumber(h.phase, `${at}.phase`);
+  expectOptionalText(h.goal, `${at}.goal`);
+  expectOptionalText(h.epicId, `${at}.epicId`);
+  expectOptionalText(h.narrative, `${at}.narrative`);
+  const verdicts = h.verdicts;
+  if (verdicts !== undefined && verdicts !== null) {
+    expectObject(verdicts, `${at}.verdicts`);
+    for (const key of Object.keys(verdicts)) expectOptionalText(verdicts[key], `${at}.verdicts.${key}`);
+  }
+  for (const field of LIST_FIELDS) {
+    const list = h[field];
+    if (list === undefined || list === null) continue;
+    expectArray(list, `${at}.${field}`);
+    list.forEach((item, i) => expectString(item, `${at}.${field}[${i}]`));
+  }
+}
+
 /**
  * Builds the prior-phase context for a phase (spec 003 section 3): select the manifest's fields
  * (narrative per the NarrativeCap table), assemble them into text, then fit the text into
@@ -39,11 +65,16 @@ function unique(lists: (readonly string[] | undefined)[]): string[] {
  * verdicts accumulate (later phases win), lists are merged without duplicates.
  */
 export function buildHandoffContext(handoffs: readonly PhaseHandoff[], manifest: PhaseManifest, options: BuildHandoffOptions = {}): string {
+  expectArray(handoffs, 'handoffs');
+  handoffs.forEach(expectHandoff);
+  const cap = narrativeCap(manifest); // checks the manifest is one, as to the fields it reads
+  requireInt('manifest.maxTokens', manifest.maxTokens);
+  expectOptionalNumber(manifest.phase, 'manifest.phase');
+  expectOptions(options);
   if (handoffs.length === 0) return '';
   const ordered = [...handoffs].sort((a, b) => a.phase - b.phase);
   // Select.
   const wanted = new Set<HandoffField>(manifest.handoffFields.length > 0 ? manifest.handoffFields : HANDOFF_FIELDS);
-  const cap = narrativeCap(manifest);
   const latest = (f: 'goal' | 'epicId'): string | undefined => ordered.map((h) => h[f]).filter((v): v is string => !!v).at(-1);
   const verdicts: Record<string, string> = {};
   for (const h of ordered) Object.assign(verdicts, h.verdicts ?? {});

@@ -1,4 +1,6 @@
+import { expectObject } from '../args.ts';
 import { invalidParams } from '../errors.ts';
+import { described } from './checks.ts';
 
 /** Spec 001 budget decisions. */
 export type BudgetDecision = 'ok' | 'warn_soft_limit' | 'refuse_hard_limit';
@@ -27,7 +29,7 @@ export interface BudgetLimits {
 
 function nonNegativeInt(field: string, v: unknown): number {
   if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
-    throw invalidParams(field, `expected a non-negative integer, got ${String(v)}.`);
+    throw invalidParams(field, `expected a non-negative integer, got ${described(v)}.`);
   }
   return v;
 }
@@ -37,6 +39,7 @@ function nonNegativeInt(field: string, v: unknown): number {
  * boundaries are exact: input equal to a limit is still inside it.
  */
 export function decideBudget(input: BudgetLimitsInput): BudgetLimits {
+  expectObject(input, 'input');
   const estimated = nonNegativeInt('estimatedInputTokens', input.estimatedInputTokens);
   const maxInput = nonNegativeInt('maxInputTokens', input.maxInputTokens);
   const reserve = nonNegativeInt('responseTokenReserve', input.responseTokenReserve);

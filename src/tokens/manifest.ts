@@ -1,4 +1,6 @@
+import { expectArray, expectObject, expectOptions } from '../args.ts';
 import { invalidParams } from '../errors.ts';
+import { described, expectNumberKind } from './checks.ts';
 
 /** Handoff fields a phase can ask for (spec 003 `handoff_fields`, in camelCase). */
 export type HandoffField = 'goal' | 'epicId' | 'verdicts' | 'artifactsProduced' | 'decisionsMade' | 'openRisks' | 'narrative';
@@ -51,6 +53,9 @@ export const DEFAULT_MANIFESTS: Readonly<Record<number, PhaseManifest>> = Object
  * no fields and cap > 0 → cap. A result of 0 means "omit the narrative".
  */
 export function narrativeCap(manifest: Pick<PhaseManifest, 'handoffFields' | 'narrativeCap'>): number {
+  expectObject(manifest, 'manifest');
+  expectArray(manifest.handoffFields, 'manifest.handoffFields');
+  expectNumberKind(manifest.narrativeCap, 'manifest.narrativeCap');
   const declared = manifest.handoffFields.length > 0;
   if (manifest.narrativeCap > 0) return manifest.narrativeCap;
   return declared ? 0 : DEFAULT_NARRATIVE_CAP;
@@ -62,7 +67,7 @@ export type ManifestOverride = Partial<Omit<PhaseManifest, 'phase' | 'handoffFie
 };
 
 function nonNegativeInt(field: string, v: unknown): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw invalidParams(field, `expected a non-negative integer, got ${String(v)}.`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw invalidParams(field, `expected a non-negative integer, got ${described(v)}.`);
   return v;
 }
 
@@ -70,8 +75,11 @@ function normaliseFields(fields: readonly string[] | null | undefined, at: strin
   if (fields == null) return [];
   if (!Array.isArray(fields)) throw invalidParams(at, 'expected an array of field names.');
   const out: HandoffField[] = [];
-  for (const f of fields) {
-    const name = (ALIASES[f] ?? f) as HandoffField;
+  for (const f of fields as readonly unknown[]) {
+    if (typeof f !== 'string') {
+      throw invalidParams(at, `expected handoff field names, got ${described(f)}; use ${HANDOFF_FIELDS.join(', ')}.`, { known: [...HANDOFF_FIELDS] });
+    }
+    const name = (Object.hasOwn(ALIASES, f) ? ALIASES[f] : f) as HandoffField;
     if (!HANDOFF_FIELDS.includes(name)) {
       throw invalidParams(at, `unknown handoff field ${JSON.stringify(f)}; use one of ${HANDOFF_FIELDS.join(', ')}.`, { known: [...HANDOFF_FIELDS] });
     }
@@ -86,10 +94,12 @@ function normaliseFields(fields: readonly string[] | null | undefined, at: strin
  */
 export function resolveManifest(phase: number, overrides: Readonly<Record<number, ManifestOverride>> = {}): PhaseManifest {
   nonNegativeInt('phase', phase);
+  expectOptions(overrides, 'overrides');
   const base: PhaseManifest = DEFAULT_MANIFESTS[phase] ?? { phase, handoffFields: [], narrativeCap: 0, maxTokens: 0 };
   const o = overrides[phase];
   if (o === undefined) return base;
   const at = `overrides[${phase}]`;
+  expectObject(o, at);
   return {
     phase,
     handoffFields: o.handoffFields !== undefined ? normaliseFields(o.handoffFields, `${at}.handoffFields`) : base.handoffFields,

@@ -1,4 +1,6 @@
+import { expectNumber, expectObject, expectOptionalArray, expectString } from '../args.ts';
 import { invalidParams } from '../errors.ts';
+import { described } from './checks.ts';
 import { estimatorEncoder } from '../core/tokens.ts';
 import type { TokenCounter } from './counter.ts';
 import { estimator } from './estimator.ts';
@@ -131,7 +133,7 @@ function validate(entry: ModelInfo, index: number): ModelInfo {
   if (typeof entry?.id !== 'string' || entry.id.length === 0) throw invalidParams(`${at}.id`, 'give the model a non-empty id.');
   for (const k of ['maxInputTokens', 'maxOutputTokens', 'responseReserve'] as const) {
     const v = entry[k];
-    if (!Number.isSafeInteger(v) || v < 0) throw invalidParams(`${at}.${k}`, `expected a non-negative integer, got ${String(v)}.`);
+    if (!Number.isSafeInteger(v) || v < 0) throw invalidParams(`${at}.${k}`, `expected a non-negative integer, got ${described(v)}.`);
   }
   if (entry.responseReserve > entry.maxInputTokens) {
     throw invalidParams(`${at}.responseReserve`, 'the reserve cannot exceed maxInputTokens; lower it.');
@@ -162,12 +164,17 @@ export interface ModelRegistry {
 
 /** Builds a registry from the built-in models and `entries` (which override by id). */
 export function modelRegistry(entries: readonly ModelInfo[] = []): ModelRegistry {
+  expectOptionalArray(entries, 'entries');
   const byId = new Map<string, ModelInfo>();
   for (const m of BUILTIN_MODELS) byId.set(m.id, m);
-  entries.forEach((m, i) => byId.set(m.id, validate(m, i)));
+  entries.forEach((m, i) => {
+    const entry = validate(m, i);
+    byId.set(entry.id, entry);
+  });
   const ids = [...byId.keys()].sort();
   return {
     get(id) {
+      expectString(id, 'id');
       const model = byId.get(id);
       if (!model) throw invalidParams('model', `unknown model ${JSON.stringify(id)}; use one of the known ids or register it.`, { known: ids });
       return model;
@@ -181,6 +188,7 @@ let builtin: ModelRegistry | undefined;
 
 /** A built-in model by id (INVALID_PARAMS listing the known ids when unknown). */
 export function getModel(id: string): ModelInfo {
+  expectString(id, 'id');
   builtin ??= modelRegistry();
   return builtin.get(id);
 }
@@ -191,10 +199,18 @@ export function getModel(id: string): ModelInfo {
  * `ctxgate-est/1:cl100k_base*1.25`. Needs the core loaded.
  */
 export function modelEstimator(model: ModelInfo): TokenCounter {
-  const base = estimator({ encoding: model.tokenizer.encoding });
-  if (model.tokenizer.kind === 'exact') return base;
-  const factor = model.tokenizer.factor;
-  const encoder = `${estimatorEncoder(model.tokenizer.encoding)}*${factor}`;
+  expectObject(model, 'model');
+  const tokenizer: unknown = model.tokenizer;
+  expectObject(tokenizer, 'model.tokenizer');
+  if (tokenizer.kind !== 'exact' && tokenizer.kind !== 'estimated') {
+    throw invalidParams('model.tokenizer.kind', "expected 'exact' or 'estimated'.");
+  }
+  const encoding = resolveEncoding(tokenizer.encoding, 'model.tokenizer.encoding');
+  const base = estimator({ encoding });
+  if (tokenizer.kind === 'exact') return base;
+  const factor = tokenizer.factor;
+  expectNumber(factor, 'model.tokenizer.factor');
+  const encoder = `${estimatorEncoder(encoding)}*${factor}`;
   // Integer per-mille arithmetic, so the result does not depend on float rounding of the factor.
   const permille = Math.round(factor * 1000);
   return (text) => ({ tokens: Math.ceil((base(text).tokens * permille) / 1000), exact: false, encoder });

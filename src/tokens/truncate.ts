@@ -1,5 +1,7 @@
 import { safeCutIndex } from '../encoding/utf16.ts';
+import { expectFunction } from '../args.ts';
 import { invalidParams } from '../errors.ts';
+import { described } from './checks.ts';
 import type { TokenCounter } from './counter.ts';
 import { estimator } from './estimator.ts';
 
@@ -7,7 +9,7 @@ const ELLIPSIS = '...';
 
 /** Throws INVALID_PARAMS unless `v` is a safe integer. */
 export function requireInt(field: string, v: unknown): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw invalidParams(field, `expected an integer, got ${String(v)}.`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw invalidParams(field, `expected an integer, got ${described(v)}.`);
   return v;
 }
 
@@ -23,6 +25,7 @@ export function truncateToTokenBudget(text: string, budget: number, counter: Tok
   if (typeof text !== 'string') throw invalidParams('text', 'expected a string.');
   requireInt('budget', budget);
   if (budget < 0) throw invalidParams('budget', `expected 0 (unlimited) or a positive token count, got ${budget}.`);
+  expectFunction(counter, 'counter');
   if (budget === 0 || counter(text).tokens <= budget) return text;
 
   const fits = (s: string): boolean => counter(s).tokens <= budget;

@@ -5,7 +5,7 @@ import { curateEntities, doNotReReadRefs, getEntityContext, registerEntity, refe
 import type { LayeredContextState } from '../../src/layers/model.ts';
 import { defineNodeView } from '../../src/layers/recipes.ts';
 import { layeredContextFromJSON, layeredContextToJSON } from '../../src/layers/schema.ts';
-import { fallbackConversationSummary } from '../../src/layers/summarizer.ts';
+import { fallbackConversationSummary, fallbackReasoningSummary } from '../../src/layers/summarizer.ts';
 import { recordStep, recordThink, recordTurnMeta } from '../../src/layers/trace.ts';
 import { beginTurn, createLayeredContext, endTurn, previewCompaction, setEngagementSummary, setPending } from '../../src/layers/turns.ts';
 import {
@@ -491,5 +491,98 @@ describe('Persistence: toJSON / fromJSON', () => {
     expectCode(bad((x) => { x.version = 2; }), 'INVALID_PARAMS', 'version');
     expectCode(bad((x) => { x.reasoning.current = null; }), 'INVALID_PARAMS', 'reasoning.current');
     expectCode(() => layeredContextFromJSON('{not json'), 'INVALID_PARAMS', 'json');
+  });
+});
+
+describe('Bad input: typed errors naming the field, never a TypeError from inside', () => {
+  const cyclic = () => {
+    const data: Record<string, unknown> = { a: 1 };
+    data.self = data;
+    return data;
+  };
+  /** A deep copy of the scenario's state with one part broken by hand. */
+  const broken = async (mutate: (x: Record<string, any>) => void): Promise<LayeredContextState> => {
+    const copy = structuredClone(await scenario()) as Record<string, any>;
+    mutate(copy);
+    return copy as LayeredContextState;
+  };
+
+  it('a state that is not a layered context: the part a function reads is named, its value never', async () => {
+    expectCode(() => buildThinkContext(undefined as never, unlimited), 'INVALID_PARAMS', 'state');
+    expectCode(() => buildThinkContext('sk-secret-value' as never, unlimited), 'INVALID_PARAMS', 'state');
+    try {
+      getEntityContext('sk-secret-value' as never);
+    } catch (error) {
+      expect((error as Error).message).not.toContain('sk-secret-value');
+      expect((error as Error).message).toContain('a string');
+    }
+    expectCode(() => buildActContext({} as never, unlimited), 'INVALID_PARAMS', 'state.entities');
+    expectCode(() => getEntityContext({ ...createLayeredContext(), settings: null } as never), 'INVALID_PARAMS', 'state.settings');
+    expectCode(() => previewCompaction({ ...createLayeredContext(), conversation: [] } as never), 'INVALID_PARAMS', 'state.conversation');
+    const notTurns = await broken((x) => { x.conversation.recentTurns = 'x'; });
+    expectCode(() => setPending(notTurns, null), 'INVALID_PARAMS', 'state.conversation.recentTurns');
+    expectCode(() => recordTurnMeta({ ...createLayeredContext(), reasoning: 5 } as never, {}), 'INVALID_PARAMS', 'state.reasoning');
+    expectCode(() => formatReasoningTrace({ ...createLayeredContext(), curationLog: {} } as never, 'understand'), 'INVALID_PARAMS', 'state.curationLog');
+    await rejectsWith(endTurn(null as never, { assistantSummary: 'x' }), 'INVALID_PARAMS', 'state');
+  });
+
+  it('a malformed part deep in the state is named as layeredContextFromJSON names it', async () => {
+    const nullEntity = await broken((x) => { x.entities[1] = null; });
+    expectCode(() => buildActContext(nullEntity, unlimited), 'INVALID_PARAMS', 'state.entities[1]');
+    expectCode(() => registerEntity(nullEntity, { ref: 'z', type: 't', label: 'l', status: 'read' }), 'INVALID_PARAMS', 'state.entities[1]');
+    const badSteps = await broken((x) => { x.reasoning.current.steps = 5; });
+    expectCode(() => buildActContext(badSteps, unlimited), 'INVALID_PARAMS', 'state.reasoning.current.steps');
+    expectCode(() => recordStep(badSteps, { type: 'read', subdomain: 's', description: 'd', outcome: 'o' }), 'INVALID_PARAMS', 'state.reasoning.current.steps');
+    // structuredClone cannot copy a function: the field is named, not a DataCloneError quoting it.
+    const fnData = await broken((x) => { x.entities[0].data = () => 'sk-secret-value'; });
+    expectCode(() => referenceEntities(fnData, ['recipe_1']), 'INVALID_PARAMS', 'state.entities[0].data');
+    // endTurn folds turn 2; the fallback summariser meets the bad turn, the error names the state.
+    const badTurn = await broken((x) => { x.conversation.recentTurns[0].user = 5; });
+    await rejectsWith(endTurn(badTurn, { assistantSummary: 'x' }), 'INVALID_PARAMS', 'state.conversation.recentTurns[0].user');
+  });
+
+  it('JSON data with a cycle is UNSUPPORTED_VALUE naming where the cycle is', async () => {
+    const s = beginTurn(createLayeredContext(), { user: 'a', timestamp: 't' });
+    expectCode(() => registerEntity(s, { ref: 'r', type: 't', label: 'l', status: 'read', data: cyclic() as never }), 'UNSUPPORTED_VALUE', 'entity.data');
+    try {
+      recordStep(s, { type: 'read', subdomain: 's', description: 'd', outcome: 'o', result: { list: [cyclic()] } as never });
+      throw new Error('expected UNSUPPORTED_VALUE');
+    } catch (error) {
+      expect(error).toMatchObject({ code: 'UNSUPPORTED_VALUE', details: { field: 'step.result', path: 'step.result.list[0].self' } });
+    }
+    await rejectsWith(endTurn(s, { assistantSummary: 'x', routing: cyclic() as never }), 'UNSUPPORTED_VALUE', 'input.routing');
+    // A state built by hand with a cycle in an entity's data: Act's view would recurse forever.
+    const hand = await broken((x) => { x.entities.find((e: { ref: string }) => e.ref === 'recipe_4').data = cyclic(); });
+    expectCode(() => buildActContext(hand, unlimited), 'UNSUPPORTED_VALUE', 'state');
+    // layeredContextToJSON promises data JSON.stringify can write.
+    expect(() => layeredContextToJSON(hand)).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_VALUE', details: expect.objectContaining({ path: expect.stringMatching(/^entities\[\d+\]\.data\.self$/) }) }));
+    // Shared (not cyclic) data is fine.
+    const shared = { n: 1 };
+    expect(() => registerEntity(s, { ref: 'r', type: 't', label: 'l', status: 'read', data: { a: shared, b: [shared, shared] } })).not.toThrow();
+  });
+
+  it('views and formatters check their options and mode', async () => {
+    const s = await scenario();
+    expectCode(() => buildThinkContext(s, null as never), 'INVALID_PARAMS', 'options');
+    expectCode(() => formatEntityContext(s, undefined as never), 'INVALID_PARAMS', 'mode');
+    expectCode(() => formatEntityContext(s, 'toString' as never), 'INVALID_PARAMS', 'mode');
+    expectCode(() => formatEntityContext(s, { layer: 'conversation' } as never), 'INVALID_PARAMS', 'mode.layer');
+    expectCode(() => formatConversationHistory(s, { layer: 'conversation', recentTurns: -1 } as never), 'INVALID_PARAMS', 'mode.recentTurns');
+    // A layer recipe gets the defaults defineNodeView gives it (everything off).
+    expect(formatEntityContext(s, { layer: 'entity', retained: 'refs' } as never)).toBe('## Entity Context\n### Retained (long-term memory)\n- recipe_1');
+  });
+
+  it('the fallback summarisers and doNotReReadRefs name the bad field of their input', () => {
+    expectCode(() => fallbackConversationSummary(undefined as never), 'INVALID_PARAMS', 'input');
+    const turn = { turnNum: 1, user: 'u', assistantSummary: 'a', routing: null, timestamp: '' };
+    expectCode(() => fallbackConversationSummary({ previousSummary: '', turns: [{ ...turn, user: 5 as never }], maxChars: 100 }), 'INVALID_PARAMS', 'input.turns[0].user');
+    expectCode(() => fallbackConversationSummary({ previousSummary: '', turns: [turn], maxChars: 'x' as never }), 'INVALID_PARAMS', 'input.maxChars');
+    expect(fallbackConversationSummary({ previousSummary: '', turns: [turn], maxChars: Number.POSITIVE_INFINITY })).toBe('Turn 1: user: u | assistant: a');
+    const summary = { turnNum: 1, thinkDecision: null, thinkGoal: null, steps: [], entityCuration: { retained: [], promoted: [], demoted: [], reasons: {} }, conversationPhase: null, userExpressed: null, blockedReason: null };
+    expectCode(() => fallbackReasoningSummary({ previousSummary: '', summaries: [{ ...summary, steps: {} as never }], maxChars: 100 }), 'INVALID_PARAMS', 'input.summaries[0].steps');
+    expectCode(() => fallbackReasoningSummary({ previousSummary: 5 as never, summaries: [], maxChars: 100 }), 'INVALID_PARAMS', 'input.previousSummary');
+    expect(fallbackReasoningSummary({ previousSummary: '', summaries: [summary], maxChars: 100 })).toBe('Turn 1: nothing recorded');
+    expectCode(() => doNotReReadRefs({} as never), 'INVALID_PARAMS', 'context.active');
+    expectCode(() => doNotReReadRefs({ active: [{ ref: Symbol('r') }], generated: [], retained: [] } as never), 'INVALID_PARAMS', 'context.active[0].ref');
   });
 });

@@ -1,8 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { truncateToTokenBudget } from '../../src/tokens/truncate.ts';
 import { applyContextBudget } from '../../src/tokens/budget.ts';
 import { jsonlBudgetLog } from '../../src/tokens/budget-log.ts';
+import { indexedDbLineWriter } from '../../src/tokens/budget-log.idb.ts';
+import { buildHandoffContext } from '../../src/tokens/handoff.ts';
+import { narrativeCap, resolveManifest } from '../../src/tokens/manifest.ts';
+import * as fakeIdb from 'fake-indexeddb';
 import type { TokenCounter } from '../../src/tokens/counter.ts';
 import { isCtxgateError } from '../../src/errors.ts';
 
@@ -153,5 +157,76 @@ describe('applyContextBudget', () => {
       thrown = e;
     }
     expect(isCtxgateError(thrown, 'INVALID_PARAMS')).toBe(true);
+  });
+});
+
+describe('bad input to the budget helpers', () => {
+  const field = (fn: () => unknown): unknown => {
+    try {
+      fn();
+    } catch (e) {
+      return isCtxgateError(e, 'INVALID_PARAMS') ? e.details.field : e;
+    }
+    return 'no error';
+  };
+  const manifest = resolveManifest(2);
+
+  it('buildHandoffContext names the bad handoff field or manifest part', () => {
+    expect(field(() => buildHandoffContext(undefined as never, manifest))).toBe('handoffs');
+    expect(field(() => buildHandoffContext([null as never], manifest))).toBe('handoffs[0]');
+    expect(field(() => buildHandoffContext([{ phase: 1, goal: 5 as never }], manifest))).toBe('handoffs[0].goal');
+    expect(field(() => buildHandoffContext([{ phase: 1, openRisks: 'one risk' as never }], manifest))).toBe('handoffs[0].openRisks');
+    expect(field(() => buildHandoffContext([{ phase: 1, verdicts: { plan: 1 as never } }], manifest))).toBe('handoffs[0].verdicts.plan');
+    expect(field(() => buildHandoffContext([], 'x' as never))).toBe('manifest');
+    expect(field(() => buildHandoffContext([{ phase: 1, goal: 'g' }], { ...manifest, maxTokens: undefined as never }))).toBe('manifest.maxTokens');
+    expect(field(() => buildHandoffContext([{ phase: 1, goal: 'g' }], manifest, null as never))).toBe('options');
+    // null where JSON has no value is read as absent, as before.
+    expect(buildHandoffContext([{ phase: 1, goal: 'Ship it', epicId: null as never, openRisks: null as never }], manifest, { counter: quarter })).toBe(
+      '## Context from prior phases\nGoal: Ship it\n',
+    );
+  });
+
+  it('narrativeCap and resolveManifest check what they read', () => {
+    expect(field(() => narrativeCap(undefined as never))).toBe('manifest');
+    expect(field(() => narrativeCap({ handoffFields: 'goal' as never, narrativeCap: 0 }))).toBe('manifest.handoffFields');
+    expect(field(() => narrativeCap({ handoffFields: [], narrativeCap: '5' as never }))).toBe('manifest.narrativeCap');
+    expect(field(() => resolveManifest(2, { 2: null as never }))).toBe('overrides[2]');
+    expect(field(() => resolveManifest(2, { 2: { handoffFields: [10n as never] } }))).toBe('overrides[2].handoffFields');
+  });
+
+  it('applyContextBudget and truncateToTokenBudget check their counter and log', () => {
+    expect(field(() => applyContextBudget('x', 0, null as never))).toBe('options');
+    expect(field(() => applyContextBudget('x', 0, { counter: 'quarter' as never }))).toBe('options.counter');
+    expect(field(() => applyContextBudget('x', 0, { counter: quarter, log: {} as never }))).toBe('options.log.record');
+    expect(field(() => truncateToTokenBudget('x', 5, 42 as never))).toBe('counter');
+  });
+});
+
+describe('indexedDbLineWriter', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('says IndexedDB is not available here, as a typed error, where there is none', () => {
+    expect((globalThis as { indexedDB?: unknown }).indexedDB).toBeUndefined();
+    let thrown: unknown;
+    try {
+      indexedDbLineWriter();
+    } catch (e) {
+      thrown = e;
+    }
+    expect(isCtxgateError(thrown, 'STORAGE_FAILURE')).toBe(true);
+    expect((thrown as Error).message).toMatch(/^IndexedDB is not available here/);
+    expect(() => indexedDbLineWriter(42 as never)).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field: 'dbName' }) }));
+  });
+
+  it('appends lines in order where IndexedDB exists', async () => {
+    for (const [name, value] of Object.entries(fakeIdb)) if (name !== 'default') vi.stubGlobal(name, value);
+    const writer = indexedDbLineWriter('budget-log-test');
+    const log = jsonlBudgetLog(writer);
+    for (const phase of [1, 2]) applyContextBudget('a b c', 0, { counter: quarter, log, phase, runId: 'r', now: () => new Date(0) });
+    await log.flush();
+    expect((await writer.readAll()).split('\n').filter(Boolean).map((l) => JSON.parse(l).phase)).toEqual([1, 2]);
+    await writer.close();
   });
 });

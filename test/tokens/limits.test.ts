@@ -2,15 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { decideBudget } from '../../src/tokens/limits.ts';
 import { isCtxgateError } from '../../src/errors.ts';
+import { thrown } from '../fixtures/thrown.ts';
 
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (e) {
-    return e;
-  }
-  return undefined;
-}
 
 describe('decideBudget (spec 001 soft/hard limits)', () => {
   const base = { maxInputTokens: 100_000, responseTokenReserve: 4000, softLimitThresholdPct: 80 };
@@ -51,6 +44,18 @@ describe('decideBudget (spec 001 soft/hard limits)', () => {
       expect(isCtxgateError(e, 'INVALID_PARAMS')).toBe(true);
       expect((e as { details: { field: string } }).details.field).toBe(field);
     }
+  });
+
+  it('an input of the wrong kind is INVALID_PARAMS, and a value in the wrong place is never quoted', () => {
+    const missing = thrown(() => decideBudget(undefined as never));
+    expect(isCtxgateError(missing, 'INVALID_PARAMS')).toBe(true);
+    expect((missing as { details: { field: string } }).details.field).toBe('input');
+    const secret = thrown(() => decideBudget({ ...base, estimatedInputTokens: 'sk-secret-value' as never }));
+    expect((secret as { details: { field: string } }).details.field).toBe('estimatedInputTokens');
+    expect((secret as Error).message).not.toContain('sk-secret-value');
+    expect((secret as Error).message).toContain('got a string');
+    // Numbers are still shown: they help and are no secret.
+    expect((thrown(() => decideBudget({ ...base, estimatedInputTokens: -1 })) as Error).message).toContain('got -1');
   });
 
   it('property: the decision matches the definitions', () => {

@@ -1,17 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_MODELS, getModel, modelEstimator, modelRegistry } from '../../src/tokens/models.ts';
+import { estimator } from '../../src/tokens/estimator.ts';
+import { countTokens, exactCounter } from '../../src/tokens/exact.ts';
 import { initCore } from '../../src/core/core.ts';
 import { estimateTokens } from '../../src/core/tokens.ts';
 import { isCtxgateError } from '../../src/errors.ts';
+import { thrown } from '../fixtures/thrown.ts';
 
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (e) {
-    return e;
-  }
-  return undefined;
-}
 
 describe('model registry', () => {
   it('covers the common families with consistent limits', () => {
@@ -56,6 +51,28 @@ describe('model registry', () => {
     expect((bad as Error).message).toMatch(/models\[0\]\.tokenizer\.factor/);
     const badEnc = thrown(() => modelRegistry([{ ...getModel('gpt-4o'), id: 'y', tokenizer: { kind: 'exact', encoding: 'p50k' as never } }]));
     expect(isCtxgateError(badEnc, 'INVALID_PARAMS')).toBe(true);
+  });
+
+  it('arguments of the wrong kind are INVALID_PARAMS naming the parameter', () => {
+    const field = (e: unknown) => (isCtxgateError(e, 'INVALID_PARAMS') ? e.details.field : e);
+    expect(field(thrown(() => getModel(42 as never)))).toBe('id');
+    // A BigInt or a cycle used to break the message itself (JSON.stringify).
+    expect(field(thrown(() => getModel(10n as never)))).toBe('id');
+    expect(field(thrown(() => modelRegistry().get({} as never)))).toBe('id');
+    expect(field(thrown(() => modelRegistry('x' as never)))).toBe('entries');
+    expect(field(thrown(() => modelRegistry([null as never])))).toBe('models[0].id');
+    expect(field(thrown(() => modelEstimator({} as never)))).toBe('model.tokenizer');
+    expect(field(thrown(() => modelEstimator({ tokenizer: { kind: 'fast' } } as never)))).toBe('model.tokenizer.kind');
+    expect(field(thrown(() => modelEstimator({ tokenizer: { kind: 'exact', encoding: 10n } } as never)))).toBe('model.tokenizer.encoding');
+    expect(field(thrown(() => modelEstimator({ tokenizer: { kind: 'estimated', encoding: 'cl100k_base', factor: '2' } } as never)))).toBe('model.tokenizer.factor');
+    expect(field(thrown(() => estimator(null as never)))).toBe('options');
+    expect(field(thrown(() => estimator({ encoding: 10n } as never)))).toBe('options.encoding');
+  });
+
+  it('count functions check their options, also the async ones', async () => {
+    await expect(countTokens('x', null as never)).rejects.toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'options' } });
+    await expect(countTokens('x', { encoding: 'p50k_base' as never })).rejects.toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'options.encoding' } });
+    await expect(exactCounter([] as never)).rejects.toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'options' } });
   });
 
   it('model estimators apply the safety factor and say so', async () => {
