@@ -1,4 +1,5 @@
-import { CtxgateError } from './errors.ts';
+import { expectOptions, kindOf } from './args.ts';
+import { CtxgateError, invalidParams } from './errors.ts';
 import { createDefaultEngine } from '#engine';
 import { createWorkerEngine } from './worker/client.ts';
 import type { Engine } from './worker/engine.ts';
@@ -28,6 +29,7 @@ export interface CtxgateOptions {
  * const crc = await cg.crc32('hello');
  */
 export async function createCtxgate(options: CtxgateOptions = {}): Promise<Engine> {
+  checkOptions(options);
   const engine =
     options.worker === false
       ? createInlineEngine()
@@ -41,6 +43,26 @@ export async function createCtxgate(options: CtxgateOptions = {}): Promise<Engin
     throw error;
   }
   return engine;
+}
+
+/**
+ * INVALID_PARAMS unless `options` is an object or undefined, `options.worker` is `false`, undefined
+ * or a Worker (something with `postMessage` and `addEventListener`), and `options.transferInputs` a
+ * boolean or undefined. `options.wasm` is checked when it is loaded (WASM_LOAD_FAILED).
+ */
+function checkOptions(options: unknown): asserts options is CtxgateOptions {
+  expectOptions(options);
+  const { worker, transferInputs } = options ?? {};
+  if (worker !== undefined && worker !== false) {
+    const w = worker as { postMessage?: unknown; addEventListener?: unknown } | null;
+    if (w === null || typeof w !== 'object' || typeof w.postMessage !== 'function' || typeof w.addEventListener !== 'function') {
+      const expected = 'a Worker, false or undefined';
+      throw invalidParams('options.worker', `must be ${expected} (got ${kindOf(worker)}).`, { expected, got: kindOf(worker) });
+    }
+  }
+  if (transferInputs !== undefined && typeof transferInputs !== 'boolean') {
+    throw invalidParams('options.transferInputs', `must be a boolean (got ${kindOf(transferInputs)}).`, { expected: 'a boolean', got: kindOf(transferInputs) });
+  }
 }
 
 let shared: Promise<Engine> | undefined;

@@ -139,7 +139,7 @@ export function isCtxgateError(value: unknown, code?: CtxgateErrorCode): value i
   const looksLike =
     value instanceof CtxgateError ||
     (typeof v.name === 'string' &&
-      (v.name === 'CtxgateError' || v.name in subclasses) &&
+      (v.name === 'CtxgateError' || Object.hasOwn(subclasses, v.name)) &&
       typeof v.code === 'string' &&
       typeof v.details === 'object');
   return looksLike && (code === undefined || v.code === code);
@@ -174,23 +174,66 @@ export function serializeError(error: unknown, depth = 0): SerializedError {
     if (error.cause !== undefined && depth < 4) out.cause = serializeError(error.cause, depth + 1);
     return out;
   }
-  return { name: 'Error', message: String(error) };
+  return { name: 'Error', message: describeThrown(error) };
 }
 
-/** Rebuilds an error serialised by {@link serializeError}, with its class, code and details. */
-export function deserializeError(data: SerializedError): Error {
-  const cause = data.cause === undefined ? undefined : deserializeError(data.cause);
-  let error: Error;
-  if (data.code !== undefined) {
-    const Sub = subclasses[data.name];
-    error = Sub
-      ? new Sub(data.message, { details: data.details ?? {}, cause })
-      : new CtxgateError(data.code, data.message, { details: data.details ?? {}, cause });
-  } else {
-    error = new Error(data.message, cause === undefined ? undefined : { cause });
-    error.name = data.name;
+/** `String(value)`, or its kind where that throws (a null-prototype object, a throwing toString). */
+function describeThrown(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return `a thrown ${kindOf(value)}`;
   }
-  if (data.stack !== undefined) error.stack = data.stack;
+}
+
+/** A value's kind for messages, never the value (args.ts has the same; it imports this module). */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value;
+}
+
+/**
+ * Causes deeper than this are dropped when rebuilding. {@link serializeError} writes at most five
+ * levels; the cap keeps a cyclic or absurdly deep `cause` chain from overflowing the stack.
+ */
+const MAX_CAUSE_DEPTH = 16;
+
+/**
+ * Rebuilds an error serialised by {@link serializeError}, with its class, code and details.
+ *
+ * Never throws: a caller rebuilding an error from a worker message is about to reject a pending
+ * call with the result, and a throw there would leave that call hanging. So `data` that is not a
+ * serialised error at all (not an object: undefined, null, a string, …) gives a
+ * `CtxgateError('INTERNAL_ERROR')` saying so, with `details.got` naming its kind (never its value);
+ * an object with missing or mistyped members is rebuilt from those that are usable (a string
+ * `code` makes a CtxgateError; `name` defaults to `'Error'`, `message` to `''`, `details` to `{}`).
+ */
+export function deserializeError(data: SerializedError): Error {
+  return rebuildError(data, 0);
+}
+
+function rebuildError(data: unknown, depth: number): Error {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    const got = kindOf(data);
+    return new CtxgateError('INTERNAL_ERROR', `An error could not be rebuilt: expected a serialised error (an object), got ${got}.`, {
+      details: { got },
+    });
+  }
+  const d = data as { [K in keyof SerializedError]?: unknown };
+  const name = typeof d.name === 'string' ? d.name : 'Error';
+  const message = typeof d.message === 'string' ? d.message : '';
+  const details = d.details !== null && typeof d.details === 'object' && !Array.isArray(d.details) ? (d.details as Record<string, unknown>) : {};
+  const cause = d.cause === undefined || depth >= MAX_CAUSE_DEPTH ? undefined : rebuildError(d.cause, depth + 1);
+  let error: Error;
+  if (typeof d.code === 'string') {
+    const Sub = Object.hasOwn(subclasses, name) ? subclasses[name] : undefined;
+    error = Sub ? new Sub(message, { details, cause }) : new CtxgateError(d.code as CtxgateErrorCode, message, { details, cause });
+  } else {
+    error = new Error(message, cause === undefined ? undefined : { cause });
+    error.name = name;
+  }
+  if (typeof d.stack === 'string') error.stack = d.stack;
   return error;
 }
 

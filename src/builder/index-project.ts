@@ -1,8 +1,10 @@
 import { transfer } from 'comlink';
+import { expectObject, expectOptionalArray, expectOptionalNumber, expectOptions, kindOf } from '../args.ts';
 import { sharedEngine } from '../ctxgate.ts';
+import { CtxgateError, invalidParams, isCtxgateError } from '../errors.ts';
 import type { Engine } from '../worker/engine.ts';
 import { filesFromDirectoryHandle, filesFromFileList, type DirectoryHandleLike } from './browser-files.ts';
-import { projectIndexIdentity, type IndexExtras, type ProjectFile } from './project-index.ts';
+import { checkProjectFile, projectIndexIdentity, type IndexExtras, type ProjectFile } from './project-index.ts';
 import type { BuildContextInput, ProjectIndex } from './types.ts';
 
 /** What {@link indexProject} accepts: files with bytes or text, browser Files, or a directory handle. */
@@ -28,16 +30,21 @@ export interface IndexProjectOptions extends IndexExtras {
  * files marked excluded), the symbols and dependency edges your indexer provides, and the
  * `projectIndexFingerprint`. All contents go to the engine in one transfer and are hashed in one
  * call into the core. For a directory on disk in Node or Deno, use `readProjectFiles` from
- * `ctxgate/fs` first.
+ * `ctxgate/fs` first: a path string is not read here (INVALID_PARAMS).
+ *
+ * Errors: `source` or `options` of the wrong kind is INVALID_PARAMS naming the field (`source`,
+ * `source[3].path`, `options.batchBytes`, …), checked in the caller's thread before anything goes
+ * to the engine; a File or directory handle that cannot be read is READ_FAILED (with the cause).
  */
 export async function indexProject(source: ProjectSource, options: IndexProjectOptions = {}): Promise<ProjectIndex> {
+  checkOptions(options);
   const files = await toProjectFiles(source);
   const engine = options.engine ?? (await sharedEngine());
   const extras: IndexExtras = { symbols: options.symbols ?? [], dependencies: options.dependencies ?? [] };
   // The byte arrays read here are ours, so they are transferred rather than copied.
   const ours = isDirectoryHandle(source) || !isProjectFileList(source);
   const ownedOf = (list: readonly ProjectFile[]): ArrayBuffer[] => (ours ? list.flatMap((f) => (f.bytes ? [f.bytes.buffer as ArrayBuffer] : [])) : []);
-  if (!options.onProgress) return engine.indexProject(transfer(files, ownedOf(files)), extras, options.sandbox);
+  if (!options.onProgress) return sent(engine.indexProject(transfer(files, ownedOf(files)), extras, options.sandbox));
 
   // Batched: each batch is indexed in the engine; the first entry of a normalised path wins, as in
   // one call; the fingerprint is taken once over the merged index.
@@ -49,7 +56,7 @@ export async function indexProject(source: ProjectSource, options: IndexProjectO
     let bytes = 0;
     while (end < files.length && (end === start || bytes + sizeOf(files[end]!) <= limit)) bytes += sizeOf(files[end++]!);
     const batch = files.slice(start, end);
-    const part = await engine.indexProject(transfer(batch, ownedOf(batch)), { symbols: [], dependencies: [] }, options.sandbox);
+    const part = await sent(engine.indexProject(transfer(batch, ownedOf(batch)), { symbols: [], dependencies: [] }, options.sandbox));
     for (const f of part.files) if (!merged.has(f.path)) merged.set(f.path, f);
     start = end;
     options.onProgress(start, files.length);
@@ -59,18 +66,115 @@ export async function indexProject(source: ProjectSource, options: IndexProjectO
     symbols: extras.symbols ?? [],
     dependencies: extras.dependencies ?? [],
   };
-  index.projectIndexFingerprint = await engine.fingerprint(projectIndexIdentity(index));
+  index.projectIndexFingerprint = await sent(engine.fingerprint(projectIndexIdentity(index)));
   return index;
+}
+
+/**
+ * An engine call whose arguments failed to reach a worker: a DataCloneError (a function or a
+ * symbol somewhere in the files, the symbols or the edges) becomes INVALID_PARAMS.
+ */
+async function sent<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if (!isCtxgateError(error) && (error as { name?: unknown } | null)?.name === 'DataCloneError') {
+      // Named as `source`, the usual carrier; the symbols and edges of `options` are sent too.
+      throw new CtxgateError('INVALID_PARAMS', 'source: the files (or options.symbols / options.dependencies) hold a value that cannot be sent to the worker (a function, a symbol, a class instance); pass plain data.', {
+        details: { field: 'source', expected: 'plain data' },
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
+
+/** INVALID_PARAMS unless `options` and the members indexProject reads have the right kinds. */
+function checkOptions(options: unknown): asserts options is IndexProjectOptions {
+  expectOptions(options);
+  const o = options ?? {};
+  const engine = o.engine as { indexProject?: unknown; fingerprint?: unknown } | undefined;
+  if (engine !== undefined) {
+    expectObject(engine, 'options.engine');
+    if (typeof engine.indexProject !== 'function' || typeof engine.fingerprint !== 'function') {
+      throw invalidParams('options.engine', 'must be an engine from createCtxgate() (it has no indexProject or fingerprint method).', { expected: 'an engine' });
+    }
+  }
+  if (o.onProgress !== undefined && typeof o.onProgress !== 'function') {
+    throw invalidParams('options.onProgress', `must be a function (got ${kindOf(o.onProgress)}).`, { expected: 'a function', got: kindOf(o.onProgress) });
+  }
+  expectOptionalNumber(o.batchBytes, 'options.batchBytes');
+  for (const name of ['symbols', 'dependencies'] as const) {
+    const list = o[name];
+    expectOptionalArray(list, `options.${name}`);
+    if (list) for (let i = 0; i < list.length; i++) expectObject(list[i], `options.${name}[${i}]`);
+  }
+  const sandbox = o.sandbox;
+  if (sandbox !== undefined) {
+    expectObject(sandbox, 'options.sandbox');
+    for (const name of ['deny', 'allow'] as const) {
+      const list = sandbox[name];
+      expectOptionalArray(list, `options.sandbox.${name}`);
+      if (list) for (let i = 0; i < list.length; i++) if (typeof list[i] !== 'string') throw wrongKind(`options.sandbox.${name}[${i}]`, 'a string', list[i]);
+    }
+  }
+}
+
+function wrongKind(field: string, expected: string, value: unknown): CtxgateError {
+  return invalidParams(field, `must be ${expected} (got ${kindOf(value)}).`, { expected, got: kindOf(value) });
 }
 
 function sizeOf(f: ProjectFile): number {
   return f.bytes?.byteLength ?? (f.text?.length ?? 0) * 3;
 }
 
+const SOURCE_KINDS = 'a list of { path, bytes | text }, Files or a directory handle';
+
+/** The files of `source`, checked: each a ProjectFile, or each a File, or a directory handle. */
 async function toProjectFiles(source: ProjectSource): Promise<ProjectFile[]> {
-  if (isDirectoryHandle(source)) return filesFromDirectoryHandle(source);
-  if (isProjectFileList(source)) return [...source];
-  return filesFromFileList(source as Iterable<File>);
+  if (typeof source === 'string') {
+    throw invalidParams(
+      'source',
+      `must be ${SOURCE_KINDS} (got a string). A directory on disk is not read here: in Node or Deno, read it with readProjectFiles from 'ctxgate/fs' and pass the result.`,
+      { expected: SOURCE_KINDS, got: 'a string' },
+    );
+  }
+  if (source === null || typeof source !== 'object') throw wrongKind('source', SOURCE_KINDS, source);
+  if (isDirectoryHandle(source)) return read(() => filesFromDirectoryHandle(source));
+  if (isProjectFileList(source)) {
+    for (let i = 0; i < source.length; i++) checkProjectFile(source[i], `source[${i}]`);
+    return [...source];
+  }
+  const list = fileList(source);
+  for (let i = 0; i < list.length; i++) {
+    const f = list[i] as { arrayBuffer?: unknown; name?: unknown } | null;
+    if (f === null || typeof f !== 'object' || typeof f.arrayBuffer !== 'function' || typeof f.name !== 'string') {
+      throw wrongKind(`source[${i}]`, 'a File (or every item a { path, bytes | text })', f);
+    }
+  }
+  return read(() => filesFromFileList(list as File[]));
+}
+
+/** The items of an iterable or array-like `source` (a FileList, a Set of Files); INVALID_PARAMS otherwise. */
+function fileList(source: object): unknown[] {
+  if (typeof (source as Iterable<unknown>)[Symbol.iterator] === 'function') return Array.from(source as Iterable<unknown>);
+  const length = (source as ArrayLike<unknown>).length;
+  if (typeof length === 'number' && Number.isInteger(length) && length >= 0 && length < 2 ** 32) return Array.from(source as ArrayLike<unknown>);
+  throw wrongKind('source', SOURCE_KINDS, source);
+}
+
+/** Reads Files or a directory handle; a failure of the browser's file APIs is READ_FAILED. */
+async function read(op: () => Promise<ProjectFile[]>): Promise<ProjectFile[]> {
+  try {
+    return await op();
+  } catch (cause) {
+    if (isCtxgateError(cause)) throw cause;
+    const name = (cause as { name?: unknown } | null)?.name;
+    throw new CtxgateError('READ_FAILED', `Could not read the project's files${typeof name === 'string' ? ` (${name})` : ''}; were they moved or is permission missing?`, {
+      details: { field: 'source', ...(typeof name === 'string' ? { error: name } : {}) },
+      cause,
+    });
+  }
 }
 
 function isDirectoryHandle(source: ProjectSource): source is DirectoryHandleLike {

@@ -1,7 +1,8 @@
 // The project index: paths, sizes, SHA-256 hashes and encodings of a project's files, plus the
 // symbols, dependency edges and line ranges the caller's indexer provides. Content is hashed in the
 // core in one batched call.
-import { invalidParams } from '../errors.ts';
+import { expectArray, expectObject, expectOptions, kindOf } from '../args.ts';
+import { CtxgateError, invalidParams } from '../errors.ts';
 import { sha256ManySync } from '../core/sha256.ts';
 import { fingerprintSync } from '../fingerprint/fingerprint.ts';
 import { countLines } from './lines.ts';
@@ -31,20 +32,93 @@ export interface IndexExtras {
 /**
  * The fingerprint of an index: over paths, sizes, hashes, encodings, roles, symbols and edges in
  * canonical order, so the same project gives the same fingerprint whatever order it was listed in.
+ *
+ * `index` must be an object whose `files` is an array of objects with a string `path`, and whose
+ * `symbols` and `dependencies`, when present, are arrays of objects (INVALID_PARAMS naming the
+ * field, e.g. `index.files[2].path`). Values JSON cannot represent in the fingerprinted members are
+ * UNSUPPORTED_VALUE, as in `fingerprint()`.
  */
 export function projectIndexFingerprint(index: ProjectIndex): string {
   return fingerprintSync(projectIndexIdentity(index));
 }
 
 /** The data the project index fingerprint is taken over (canonical order, no contents). */
-export function projectIndexIdentity(index: ProjectIndex): unknown {
+export function projectIndexIdentity(index: ProjectIndex, field = 'index'): unknown {
+  expectObject(index, field);
+  const files = index.files;
+  expectArray(files, `${field}.files`);
+  for (let i = 0; i < files.length; i++) {
+    const f = files[i];
+    expectObject(f, `${field}.files[${i}]`);
+    if (typeof f.path !== 'string') throw wrongKind(`${field}.files[${i}].path`, 'a string', f.path);
+  }
+  const symbols = listOfObjects(index.symbols, `${field}.symbols`);
+  const dependencies = listOfObjects(index.dependencies, `${field}.dependencies`);
   const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-  const key = (x: unknown): string => JSON.stringify(x);
   return {
-    files: [...index.files].sort(byPath).map((f) => ({ path: f.path, byteSize: f.byteSize, hash: f.hash, encoding: f.encoding, role: f.role ?? null, excluded: f.excluded ?? null })),
-    symbols: [...(index.symbols ?? [])].map((s) => ({ name: s.name, path: s.path, kind: s.kind ?? null, startLine: s.startLine, endLine: s.endLine })).sort((a, b) => (key(a) < key(b) ? -1 : 1)),
-    dependencies: [...(index.dependencies ?? [])].map((d) => ({ from: d.from, to: d.to, kind: d.kind })).sort((a, b) => (key(a) < key(b) ? -1 : 1)),
+    files: [...files].sort(byPath).map((f) => ({ path: f.path, byteSize: f.byteSize, hash: f.hash, encoding: f.encoding, role: f.role ?? null, excluded: f.excluded ?? null })),
+    symbols: sortedByJson(
+      symbols.map((s) => ({ name: s.name, path: s.path, kind: s.kind ?? null, startLine: s.startLine, endLine: s.endLine })),
+      `${field}.symbols`,
+    ),
+    dependencies: sortedByJson(
+      dependencies.map((d) => ({ from: d.from, to: d.to, kind: d.kind })),
+      `${field}.dependencies`,
+    ),
   };
+}
+
+/** An optional list of objects (`undefined` is empty), checked item by item. */
+function listOfObjects<T>(list: readonly T[] | undefined, field: string): readonly T[] {
+  if (list === undefined) return [];
+  expectArray(list, field);
+  for (let i = 0; i < list.length; i++) expectObject(list[i], `${field}[${i}]`);
+  return list;
+}
+
+/**
+ * The items in the order of their JSON text (the order the fingerprint has always used), each
+ * serialised once. An item JSON cannot serialise (a BigInt, a cycle) is UNSUPPORTED_VALUE.
+ */
+function sortedByJson<T>(items: T[], field: string): T[] {
+  const keyed = items.map((value, i) => {
+    try {
+      return { value, key: JSON.stringify(value) };
+    } catch (cause) {
+      throw new CtxgateError('UNSUPPORTED_VALUE', `Cannot fingerprint the project index: ${field}[${i}] holds a value JSON cannot represent (a BigInt or a cycle).`, {
+        details: { path: `${field}[${i}]` },
+        cause,
+      });
+    }
+  });
+  return keyed.sort((a, b) => (a.key < b.key ? -1 : 1)).map((k) => k.value);
+}
+
+/** INVALID_PARAMS for a member of the wrong kind; says the kind, never the value. */
+function wrongKind(field: string, expected: string, value: unknown): CtxgateError {
+  return invalidParams(field, `must be ${expected} (got ${kindOf(value)}).`, { expected, got: kindOf(value) });
+}
+
+/** A value that is absent: `undefined`, or `null` as JSON writes it. */
+function absent(value: unknown): value is undefined | null {
+  return value === undefined || value === null;
+}
+
+/**
+ * Checks one {@link ProjectFile} (`field` names it, e.g. `files[3]`): an object with a string
+ * `path`; `bytes` a Uint8Array, `text` a string, `byteSize` a number and `role`, `signatures` and
+ * `summary` strings when present (`null` counts as absent). INVALID_PARAMS naming the member.
+ */
+export function checkProjectFile(f: unknown, field: string): asserts f is ProjectFile {
+  if (f === null || typeof f !== 'object' || Array.isArray(f)) throw wrongKind(field, 'an object with a path and bytes or text', f);
+  const file = f as Record<string, unknown>;
+  if (typeof file.path !== 'string') throw wrongKind(`${field}.path`, 'a string', file.path);
+  if (!absent(file.bytes) && !(file.bytes instanceof Uint8Array)) throw wrongKind(`${field}.bytes`, 'a Uint8Array', file.bytes);
+  if (!absent(file.text) && typeof file.text !== 'string') throw wrongKind(`${field}.text`, 'a string', file.text);
+  if (!absent(file.byteSize) && typeof file.byteSize !== 'number') throw wrongKind(`${field}.byteSize`, 'a number', file.byteSize);
+  for (const key of ['role', 'signatures', 'summary'] as const) {
+    if (!absent(file[key]) && typeof file[key] !== 'string') throw wrongKind(`${field}.${key}`, 'a string', file[key]);
+  }
 }
 
 /**
@@ -57,18 +131,20 @@ export function indexProjectSync(
   gates: Pick<BuilderGates, 'normalizePath' | 'isDenied' | 'classifyContent'>,
   extras: IndexExtras = {},
 ): ProjectIndex {
+  expectArray(files, 'files');
+  expectOptions(extras, 'extras');
   const entries: IndexedFile[] = [];
   // Denied paths are indexed without hashing: their content is never looked at.
   const contents: (Uint8Array | string | undefined)[] = [];
   const seen = new Set<string>();
   files.forEach((f, i) => {
-    if (typeof f?.path !== 'string') throw invalidParams(`files[${i}].path`, 'must be a string');
+    checkProjectFile(f, `files[${i}]`);
     const n = gates.normalizePath(f.path);
     const path = n.ok ? n.path : f.path;
     if (n.ok && seen.has(path)) return; // dedupe by normalised path; the first listed wins
     seen.add(path);
     const denied = n.ok && gates.isDenied(path).denied;
-    if (f.bytes === undefined && f.text === undefined) {
+    if (absent(f.bytes) && absent(f.text)) {
       if (!denied) throw invalidParams(`files[${i}]`, 'needs bytes or text (only never-send paths may be listed without content)');
       entries.push({ path, byteSize: f.byteSize ?? 0, hash: '', encoding: 'unknown', excluded: 'deny_rule' });
       contents.push(undefined);

@@ -1,3 +1,4 @@
+import { expectBytes, expectNumber, expectText } from '../args.ts';
 import { withCore } from './core.ts';
 
 /**
@@ -5,6 +6,8 @@ import { withCore } from './core.ts';
  * result as `seed` to continue over a further chunk. Synchronous: needs `await init()` first.
  */
 export function crc32(input: string | Uint8Array, seed = 0): number {
+  expectText(input, 'input');
+  expectNumber(seed, 'seed');
   return withCore((core) => {
     const { ptr, len } = core.writeInput(input);
     return core.raw.crc32(ptr, len, seed >>> 0);
@@ -25,6 +28,7 @@ export interface Utf8Check {
 
 /** Validates UTF-8 in the core and counts code points. Synchronous: needs `await init()` first. */
 export function utf8Check(bytes: Uint8Array): Utf8Check {
+  expectBytes(bytes, 'bytes');
   return withCore((core) => {
     const ptr = core.writeBytes(bytes);
     const r = core.raw.utf8Validate(ptr, bytes.byteLength);

@@ -1,4 +1,5 @@
-import { CtxgateError } from '../errors.ts';
+import { expectArray, expectText, kindOf } from '../args.ts';
+import { CtxgateError, invalidParams } from '../errors.ts';
 import { withCore, type Core } from './core.ts';
 import { toHex, toHexRecords } from './hex.ts';
 
@@ -38,6 +39,7 @@ export function sha256BytesSync(input: HashInput): Uint8Array<ArrayBuffer> {
 
 /** Lowercase hex SHA-256 computed in the core. Synchronous: needs the core loaded. */
 export function sha256HexSync(input: HashInput): string {
+  expectText(input, 'input');
   return toHex(sha256BytesSync(input));
 }
 
@@ -60,6 +62,7 @@ const LAST_GROUP = 1 << 24;
  * Node). Groups also keep the core's input window, and so its memory, below the project's size.
  */
 export function sha256ManySync(inputs: readonly HashInput[]): string[] {
+  expectArray(inputs, 'inputs');
   const out: string[] = [];
   let from = 0;
   let limit = FIRST_GROUP;
@@ -69,7 +72,8 @@ export function sha256ManySync(inputs: readonly HashInput[]): string[] {
     let to = from;
     while (to < inputs.length) {
       const x = inputs[to]!;
-      const size = typeof x === 'string' ? x.length * 3 : x.byteLength;
+      // Each input's kind is checked here, once, before anything is written to the core.
+      const size = typeof x === 'string' ? x.length * 3 : x instanceof Uint8Array ? x.byteLength : badHashInput('inputs', to, x);
       if (to > from && capacity + size > limit) break;
       capacity += size;
       to++;
@@ -79,6 +83,27 @@ export function sha256ManySync(inputs: readonly HashInput[]): string[] {
     limit = Math.min(limit * 2, LAST_GROUP);
   }
   return out;
+}
+
+/** INVALID_PARAMS for an item of a list of hash inputs that is neither a string nor bytes. */
+function badHashInput(field: string, index: number, value: unknown): never {
+  throw invalidParams(field, `item ${index} must be a string or a Uint8Array (got ${kindOf(value)}).`, {
+    index,
+    expected: 'a string or a Uint8Array',
+    got: kindOf(value),
+  });
+}
+
+/**
+ * Checks a list of hash inputs (an array of strings and Uint8Arrays), as {@link sha256ManySync}
+ * does while it sizes them. For callers that send the list elsewhere (the worker).
+ */
+export function checkHashInputs(inputs: unknown, field = 'inputs'): asserts inputs is readonly HashInput[] {
+  expectArray(inputs, field);
+  for (let i = 0; i < inputs.length; i++) {
+    const x = inputs[i];
+    if (typeof x !== 'string' && !(x instanceof Uint8Array)) badHashInput(field, i, x);
+  }
 }
 
 /** Hashes inputs [from, to) in one call into the core. */
@@ -126,6 +151,7 @@ export function createSha256Sync(): Sha256Hasher {
   };
   const hasher: Sha256Hasher = {
     update(chunk) {
+      expectText(chunk, 'chunk');
       const s = live();
       const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
       withCore((core) => {
@@ -153,12 +179,62 @@ export function createSha256Sync(): Sha256Hasher {
   return hasher;
 }
 
-/** Hashes a Blob/File or a byte stream chunk by chunk without holding it whole. */
-export async function sha256HexStream(source: Blob | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): Promise<string> {
+/** A source {@link sha256HexStream} reads: a Blob/File, a ReadableStream or another async iterable. */
+export type HashStreamSource = Blob | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+
+/** True for a ReadableStream, also where the runtime's streams are not async iterable. */
+export function isReadableStream(value: unknown): value is ReadableStream<Uint8Array> {
+  return typeof ReadableStream !== 'undefined' && value instanceof ReadableStream;
+}
+
+/** True for a value `for await` can walk. */
+export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
+}
+
+/** INVALID_PARAMS unless `source` is something {@link sha256HexStream} can read. */
+export function checkHashStreamSource(source: unknown, field = 'source'): asserts source is HashStreamSource {
+  if (source instanceof Blob || isReadableStream(source) || isAsyncIterable(source)) return;
+  const expected = 'a Blob, a ReadableStream or an async iterable of Uint8Array chunks';
+  throw invalidParams(field, `must be ${expected} (got ${kindOf(source)}).`, { expected, got: kindOf(source) });
+}
+
+/** The chunks of a ReadableStream through its reader, where streams are not async iterable (Safari). */
+async function* readerChunks(stream: ReadableStream<Uint8Array>): AsyncIterable<unknown> {
+  const reader = stream.getReader();
+  let done = false;
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) {
+        done = true;
+        return;
+      }
+      yield next.value;
+    }
+  } finally {
+    // Stopped early (a bad chunk, a failed update): cancel, as a stream's own iterator would.
+    if (!done) await reader.cancel().catch(() => undefined);
+    reader.releaseLock();
+  }
+}
+
+/**
+ * Hashes a Blob/File or a byte stream chunk by chunk without holding it whole. A source of another
+ * kind, or a chunk that is neither bytes nor a string, is INVALID_PARAMS (`source`).
+ */
+export async function sha256HexStream(source: HashStreamSource): Promise<string> {
+  checkHashStreamSource(source);
   const hasher = createSha256Sync();
   try {
     const stream = source instanceof Blob ? source.stream() : source;
-    for await (const chunk of stream as AsyncIterable<Uint8Array>) hasher.update(chunk);
+    const chunks: AsyncIterable<unknown> = isAsyncIterable(stream) ? stream : readerChunks(stream);
+    for await (const chunk of chunks) {
+      if (typeof chunk !== 'string' && !(chunk instanceof Uint8Array)) {
+        throw invalidParams('source', `must yield Uint8Array chunks (got ${kindOf(chunk)}).`, { expected: 'Uint8Array chunks', got: kindOf(chunk) });
+      }
+      hasher.update(chunk);
+    }
     return hasher.digestHex();
   } catch (error) {
     hasher.dispose();

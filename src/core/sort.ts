@@ -1,3 +1,4 @@
+import { expectArray, expectString, kindOf } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 import { withCore } from './core.ts';
 
@@ -31,11 +32,27 @@ const typeRank = new Map<string, number>(BLOCK_TYPE_ORDER.map((t, i) => [t, i]))
  * U+E000–U+FFFF.
  */
 export function sortByGroupAndKeySync(groups: ArrayLike<number>, keys: readonly string[]): Uint32Array {
+  if (groups === null || typeof groups !== 'object' || typeof groups.length !== 'number') {
+    throw invalidParams('groups', `must be an array or a typed array of numbers (got ${kindOf(groups)}).`, {
+      expected: 'an array of numbers',
+      got: kindOf(groups),
+    });
+  }
+  expectArray(keys, 'keys');
   const n = keys.length;
   if (groups.length !== n) throw invalidParams('groups', `expected ${n} groups (one per key), got ${groups.length}`);
-  const encoded = keys.map((k) => encoder.encode(k));
+  // One pass encodes the keys and checks both lists' items (`>>> 0` below would throw a TypeError
+  // on a symbol or a bigint; the encoder would turn a non-string into some text).
+  const encoded = new Array<Uint8Array>(n);
   let keyBytes = 0;
-  for (const e of encoded) keyBytes += e.byteLength;
+  for (let i = 0; i < n; i++) {
+    const k = keys[i];
+    if (typeof k !== 'string') throw wrongItem('keys', i, 'a string', k);
+    if (typeof groups[i] !== 'number') throw wrongItem('groups', i, 'a number', groups[i]);
+    const e = encoder.encode(k);
+    encoded[i] = e;
+    keyBytes += e.byteLength;
+  }
   return withCore((core) => {
     const metaBytes = n * 12;
     const ptr = core.writeBytes(new Uint8Array(metaBytes + keyBytes));
@@ -59,10 +76,48 @@ export function sortByGroupAndKeySync(groups: ArrayLike<number>, keys: readonly 
 /** The sort group of a block: priority first, then the fixed block-type rank. */
 export function blockGroup(priority: string, blockType: string): number {
   const p = priorityRank.get(priority);
-  if (p === undefined) throw invalidParams('priority', `must be one of ${PRIORITIES.join(', ')}, got ${JSON.stringify(priority)}`);
+  if (p === undefined) throw notOneOf('priority', PRIORITIES, priority);
   const t = typeRank.get(blockType);
-  if (t === undefined) throw invalidParams('blockType', `must be one of ${BLOCK_TYPE_ORDER.join(', ')}, got ${JSON.stringify(blockType)}`);
+  if (t === undefined) throw notOneOf('blockType', BLOCK_TYPE_ORDER, blockType);
   return (p << 8) | t;
+}
+
+/** INVALID_PARAMS for a value outside a fixed list; says the value's kind, never the value. */
+function notOneOf(field: string, allowed: readonly string[], value: unknown): Error {
+  const got = typeof value === 'string' ? 'another string' : kindOf(value);
+  return invalidParams(field, `must be one of ${allowed.join(', ')} (got ${got}).`, { expected: [...allowed], got: kindOf(value) });
+}
+
+/** INVALID_PARAMS for item `index` of the list `field`, named as the list with the index in details. */
+function wrongItem(field: string, index: number, expected: string, value: unknown): Error {
+  return invalidParams(field, `item ${index} must be ${expected} (got ${kindOf(value)}).`, { index, expected, got: kindOf(value) });
+}
+
+/**
+ * Checks a list of block sort keys, as {@link sortBlockKeysSync} does while it walks them: an array
+ * of objects with a known `priority` and `blockType` and a string `key`. INVALID_PARAMS otherwise,
+ * naming `items` (with the index in details), `priority`, `blockType` or `key`. For callers that
+ * send the list elsewhere (the worker) and want the error in their own thread.
+ */
+export function checkBlockSortKeys(items: unknown): asserts items is readonly BlockSortKey[] {
+  blockSortGroups(items);
+}
+
+/** The sort groups of `items`, checking each item on the way. */
+function blockSortGroups(items: unknown): { groups: number[]; keys: string[] } {
+  expectArray(items, 'items');
+  const n = items.length;
+  const groups = new Array<number>(n);
+  const keys = new Array<string>(n);
+  for (let i = 0; i < n; i++) {
+    const b = items[i] as BlockSortKey;
+    if (b === null || typeof b !== 'object') throw wrongItem('items', i, 'an object', b);
+    groups[i] = blockGroup(b.priority, b.blockType);
+    const key = b.key;
+    if (typeof key !== 'string') throw invalidParams('key', `must be a string (got ${kindOf(key)}).`, { index: i, expected: 'a string', got: kindOf(key) });
+    keys[i] = key;
+  }
+  return { groups, keys };
 }
 
 /**
@@ -70,14 +125,14 @@ export function blockGroup(priority: string, blockType: string): number {
  * in the fixed order, then the key bytewise; stable. Returns the permutation of input indices.
  */
 export function sortBlockKeysSync(items: readonly BlockSortKey[]): Uint32Array {
-  return sortByGroupAndKeySync(
-    items.map((b) => blockGroup(b.priority, b.blockType)),
-    items.map((b) => b.key),
-  );
+  const { groups, keys } = blockSortGroups(items);
+  return sortByGroupAndKeySync(groups, keys);
 }
 
 /** Bytewise UTF-8 comparison of two strings (code point order), for callers outside the core. */
 export function compareUtf8(a: string, b: string): number {
+  expectString(a, 'a');
+  expectString(b, 'b');
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const x = a.codePointAt(i)!;

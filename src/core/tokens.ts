@@ -1,3 +1,4 @@
+import { expectOptionalString, expectOptions } from '../args.ts';
 import { CtxgateError } from '../errors.ts';
 import type { TokenCount } from '../tokens/counter.ts';
 import { requireText, resolveEncoding, type EncodingOptions, type TokenEncoding } from '../tokens/encoding.ts';
@@ -8,9 +9,13 @@ export const ESTIMATOR_ID = 'ctxgate-est/1';
 
 const ENC_CODE: Record<TokenEncoding, number> = { o200k_base: 0, cl100k_base: 1 };
 
-/** The `encoder` an estimate for `encoding` reports. */
+/**
+ * The `encoder` an estimate for `encoding` reports. `undefined` is the default encoding, as in
+ * {@link estimateTokens}; anything else that is not a known encoding is INVALID_PARAMS.
+ */
 export function estimatorEncoder(encoding: TokenEncoding): string {
-  return `${ESTIMATOR_ID}:${encoding}`;
+  expectOptionalString(encoding, 'encoding');
+  return `${ESTIMATOR_ID}:${resolveEncoding(encoding)}`;
 }
 
 /**
@@ -21,6 +26,8 @@ export function estimatorEncoder(encoding: TokenEncoding): string {
  */
 export function estimateTokens(text: string, options: EncodingOptions = {}): TokenCount {
   requireText(text);
+  expectOptions(options);
+  expectOptionalString(options.encoding, 'options.encoding');
   const encoding = resolveEncoding(options.encoding);
   if (text.length === 0) return { tokens: 0, exact: false, encoder: estimatorEncoder(encoding) };
   return estimateWindow(encoding, (core) => core.writeInput(text));

@@ -1,3 +1,4 @@
+import { expectBytes, expectObject, expectOptions } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 
 /** The text encodings a context block can declare (spec 001, ContextBlock.encoding). */
@@ -92,8 +93,13 @@ function detect(bytes: Uint8Array): { detection: EncodingDetection; text?: strin
   return { detection: { encoding: 'windows-1252', bom: false } };
 }
 
-/** Decodes bytes in a detected encoding (the BOM, if any, is dropped). */
+/**
+ * Decodes bytes in a detected encoding (the BOM, if any, is dropped). `bytes` must be a Uint8Array
+ * and `detection` an object like {@link detectEncoding}'s result (INVALID_PARAMS otherwise).
+ */
 export function decodeText(bytes: Uint8Array, detection: EncodingDetection): string {
+  expectBytes(bytes, 'bytes');
+  expectObject(detection, 'detection');
   const body = detection.bom ? bytes.subarray(detection.encoding === 'utf-8' ? 3 : 2) : bytes;
   switch (detection.encoding) {
     case 'ascii':
@@ -148,8 +154,9 @@ function tooManyControls(text: string): boolean {
  * decoded text with its encoding.
  */
 export function checkContent(bytes: Uint8Array, options: ContentGateOptions = {}): ContentDecision {
+  expectOptions(options);
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  if (!Number.isInteger(maxBytes) || maxBytes < 0) throw invalidParams('maxBytes', 'must be a non-negative integer.');
+  if (!Number.isInteger(maxBytes) || maxBytes < 0) throw invalidParams('options.maxBytes', 'must be a non-negative integer.');
   if (!(bytes instanceof Uint8Array)) throw invalidParams('bytes', 'must be a Uint8Array.');
   if (bytes.length > maxBytes) return { allowed: false, reason: 'too_large', encoding: 'unknown', detail: `${bytes.length} bytes is more than the ${maxBytes}-byte limit` };
   const { detection, text: decoded } = detect(bytes);

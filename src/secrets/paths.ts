@@ -1,4 +1,5 @@
 import ignore, { type Ignore } from 'ignore';
+import { expectArray, expectOptions, kindOf } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 import type { ExclusionReason } from './reasons.ts';
 
@@ -124,15 +125,23 @@ const checkPatterns = (field: string, value: readonly string[] | undefined): rea
   return value;
 };
 
+/** A boolean option, or undefined when absent (`null`, as JSON writes it, is absent too). */
+function optionalFlag(value: unknown, field: string): boolean | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') throw invalidParams(field, `must be a boolean (got ${kindOf(value)}).`, { expected: 'a boolean', got: kindOf(value) });
+  return value;
+}
+
 /**
  * Creates a path gate: project-root jail first (`outside_sandbox`), then the never-send defaults
  * and your deny/allow rules with exact .gitignore semantics (`deny_rule`), via the `ignore`
  * package. As in git, a file cannot be re-included when a parent directory is excluded.
  */
 export function createPathGate(options: PathGateOptions = {}): PathGate {
+  expectOptions(options);
   const deny = checkPatterns('deny', options.deny);
   const allow = checkPatterns('allow', options.allow);
-  const matcher = sharedMatcher(options.defaults ?? true, options.ignoreCase ?? false, deny, allow);
+  const matcher = sharedMatcher(optionalFlag(options.defaults, 'defaults') ?? true, optionalFlag(options.ignoreCase, 'ignoreCase') ?? false, deny, allow);
 
   const check = (path: string): PathDecision => {
     const normalized = normalizeProjectPath(path);
@@ -146,6 +155,7 @@ export function createPathGate(options: PathGateOptions = {}): PathGate {
   return {
     check,
     checkAll(paths) {
+      expectArray(paths, 'paths');
       const seen = new Set<string>();
       return paths.map((p) => {
         const d = check(p);

@@ -1,3 +1,4 @@
+import { expectArray, expectObject, expectString, kindOf } from '../args.ts';
 import { CtxgateError, invalidParams } from '../errors.ts';
 import type { ArtifactStore } from './context-store.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
@@ -27,6 +28,27 @@ export function artifactBytes(content: unknown): Uint8Array<ArrayBuffer> {
   return utf8Encode(canonicalize(content));
 }
 
+/**
+ * Checks what the artifact functions read of a context: an object whose `retrieval.artifacts` is
+ * an array of objects. INVALID_PARAMS naming the first part that is not (`context.retrieval`, …).
+ * The rest of the context is not looked at here; validateAgentContext checks all of it.
+ */
+function checkArtifactsOf(context: unknown, field: string): asserts context is AgentContext {
+  expectObject(context, field);
+  const retrieval = context.retrieval;
+  expectObject(retrieval, `${field}.retrieval`);
+  const artifacts = retrieval.artifacts;
+  expectArray(artifacts, `${field}.retrieval.artifacts`);
+  for (let i = 0; i < artifacts.length; i++) expectObject(artifacts[i], `${field}.retrieval.artifacts[${i}]`);
+}
+
+/** INVALID_PARAMS unless `store` has the artifact store method `method`. */
+function checkStore(store: unknown, method: keyof ArtifactStore): asserts store is ArtifactStore {
+  if (store === null || typeof store !== 'object' || typeof (store as Record<string, unknown>)[method] !== 'function') {
+    throw invalidParams('store', `must be an artifact store with a ${method} method (got ${kindOf(store)}).`, { expected: 'an ArtifactStore', got: kindOf(store) });
+  }
+}
+
 /** Result of {@link externalizeArtifacts}. */
 export interface ExternalizeResult {
   /** Ids of the artifacts moved to the store, in context order. */
@@ -46,6 +68,8 @@ export async function externalizeArtifacts(
   store: ArtifactStore,
   limits: Partial<ContextLimits> = {},
 ): Promise<ExternalizeResult> {
+  checkArtifactsOf(context, 'context');
+  checkStore(store, 'putArtifact');
   const { maxInlineArtifactSize, artifactExternalizationThreshold } = resolveLimits(limits);
   const candidates = context.retrieval.artifacts.map((artifact, index) => {
     const bytes = artifact.ref === undefined ? artifactBytes(artifact.content) : undefined;
@@ -83,13 +107,24 @@ export async function externalizeArtifacts(
 
 /**
  * The content of an artifact, inline or fetched from `store` by its reference (transparent
- * retrieval). NOT_FOUND if the store lacks it; CORRUPT_RECORD if the bytes do not match.
+ * retrieval). NOT_FOUND if the store lacks it; CORRUPT_RECORD if the bytes do not match;
+ * INVALID_PARAMS if `artifact` is not an object, its `ref` is not an object with a SHA-256 key, or
+ * `store` has no `getArtifact` (checked only when the content is in the store).
  */
 export async function loadArtifactContent(artifact: Artifact, store: ArtifactStore): Promise<unknown> {
+  expectObject(artifact, 'artifact');
   if (artifact.ref === undefined) return artifact.content;
+  expectObject(artifact.ref, 'artifact.ref');
+  expectString(artifact.id, 'artifact.id');
+  checkStore(store, 'getArtifact');
   const { sha256, size } = artifact.ref;
   assertArtifactKey(sha256);
   const bytes = await store.getArtifact(sha256);
+  if (bytes !== undefined && !(bytes instanceof Uint8Array)) {
+    throw new CtxgateError('STORAGE_FAILURE', `the artifact store returned ${kindOf(bytes)} for artifact "${artifact.id}" instead of bytes`, {
+      details: { id: artifact.id, key: sha256, got: kindOf(bytes) },
+    });
+  }
   if (bytes === undefined) {
     throw new CtxgateError('NOT_FOUND', `artifact "${artifact.id}" (${sha256}) is not in the artifact store; store it again or drop the artifact`, {
       details: { id: artifact.id, key: sha256 },
@@ -104,9 +139,15 @@ export async function loadArtifactContent(artifact: Artifact, store: ArtifactSto
   return parseSafeJson(new TextDecoder().decode(bytes), `retrieval.artifacts[${artifact.id}].content`);
 }
 
-/** A deep copy of `context` with every externalised artifact's content loaded back inline. */
+/**
+ * A deep copy of `context` with every externalised artifact's content loaded back inline.
+ * INVALID_PARAMS if `context.retrieval.artifacts` is not a list of objects, if the context holds a
+ * value that cannot be copied (a function, a symbol), or if `store` has no `getArtifact`.
+ */
 export async function resolveArtifacts(context: AgentContext, store: ArtifactStore): Promise<AgentContext> {
-  const copy = structuredClone(context);
+  checkArtifactsOf(context, 'context');
+  checkStore(store, 'getArtifact');
+  const copy = copyOf(context, 'context');
   copy.retrieval.artifacts = await Promise.all(
     copy.retrieval.artifacts.map(async (artifact) => {
       if (artifact.ref === undefined) return artifact;
@@ -116,4 +157,16 @@ export async function resolveArtifacts(context: AgentContext, store: ArtifactSto
     }),
   );
   return copy;
+}
+
+/** `structuredClone(value)`, with a value that cannot be cloned reported as INVALID_PARAMS on `field`. */
+function copyOf<T>(value: T, field: string): T {
+  try {
+    return structuredClone(value);
+  } catch (cause) {
+    throw new CtxgateError('INVALID_PARAMS', `${field}: holds a value that cannot be copied (a function, a symbol, a class instance); a context is plain JSON data`, {
+      details: { field },
+      cause,
+    });
+  }
 }

@@ -1,3 +1,4 @@
+import { expectObject, expectString, kindOf } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
 import { copyJson, jsonEqual } from './json-data.ts';
@@ -13,14 +14,27 @@ import { NAMESPACES } from './model.ts';
  */
 const MAP_FIELDS: ReadonlySet<string> = new Set(['reasoning.entities', 'reasoning.confidenceScores', 'llm.cache']);
 
-/** Formats a diff the spec's way: `[intent_detection] Changes: reasoning.intents_added=1`. */
+/**
+ * Formats a diff the spec's way: `[intent_detection] Changes: reasoning.intents_added=1`.
+ * INVALID_PARAMS unless `diff.agentId` is a string and `diff.changes` maps namespaces to objects of
+ * numeric counters (the field named, e.g. `diff.changes.reasoning.intents_added`).
+ */
 export function summarizeDiff(diff: Pick<ContextDiff, 'agentId' | 'changes'>): string {
+  expectObject(diff, 'diff');
+  expectString(diff.agentId, 'diff.agentId');
+  const changes: unknown = diff.changes;
+  expectObject(changes, 'diff.changes');
   const parts: string[] = [];
-  const namespaces = [...NAMESPACES, ...Object.keys(diff.changes).filter((ns) => !(NAMESPACES as readonly string[]).includes(ns)).sort()];
+  const namespaces = [...NAMESPACES, ...Object.keys(changes).filter((ns) => !(NAMESPACES as readonly string[]).includes(ns)).sort()];
   for (const ns of namespaces) {
-    const counters = diff.changes[ns];
+    const counters = changes[ns];
     if (counters === undefined) continue;
-    for (const name of Object.keys(counters).sort()) parts.push(`${ns}.${name}=${counters[name]}`);
+    expectObject(counters, `diff.changes.${ns}`);
+    for (const name of Object.keys(counters).sort()) {
+      const n = counters[name];
+      if (typeof n !== 'number') throw invalidParams(`diff.changes.${ns}.${name}`, `must be a number (got ${kindOf(n)}).`, { expected: 'a number', got: kindOf(n) });
+      parts.push(`${ns}.${name}=${n}`);
+    }
   }
   return `[${diff.agentId}] Changes: ${parts.length === 0 ? 'none' : parts.join(', ')}`;
 }

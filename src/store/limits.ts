@@ -1,10 +1,11 @@
-import { ContextSizeError, invalidParams } from '../errors.ts';
+import { expectArray, expectObject, kindOf } from '../args.ts';
+import { ContextSizeError, CtxgateError, invalidParams, isCtxgateError } from '../errors.ts';
 import type { NamespaceMemo } from './context-memo.ts';
 import { currentMemos } from './context-memo.ts';
 import { memberNameBytes } from './json-exact.ts';
 import { isPlainObject } from './json-safety.ts';
 import { jsonByteLength, tapeJsonBytes, tapeMaxJsonBytes } from './json-size.ts';
-import type { AgentContext, Namespace } from './model.ts';
+import type { AgentContext, Artifact, Namespace } from './model.ts';
 import { NAMESPACES } from './model.ts';
 import { canonicalBytes } from './namespace-pass.ts';
 
@@ -148,8 +149,26 @@ function namespaceBytes(memo: NamespaceMemo, value: unknown, exact: boolean): nu
   return (memo.jsonBytes = memo.canonicalParts !== undefined ? canonicalBytes(memo.canonicalParts) : tapeJsonBytes(memo.tape));
 }
 
-/** Sizes and counts of a context: total, per namespace, array items, externalised artifacts. */
+/**
+ * Sizes and counts of a context: total, per namespace, array items, externalised artifacts.
+ * INVALID_PARAMS (`ctx`) unless `ctx` is an object; UNSUPPORTED_VALUE if it holds a value JSON
+ * cannot write (a BigInt, a cycle), whose size is therefore not defined.
+ */
 export function getStats(ctx: AgentContext): ContextStats {
+  expectObject(ctx, 'ctx');
+  try {
+    return stats(ctx);
+  } catch (error) {
+    // JSON.stringify's refusals (BigInt, cycles) are TypeErrors; nothing else here throws one.
+    if (isCtxgateError(error) || !(error instanceof TypeError)) throw error;
+    throw new CtxgateError('UNSUPPORTED_VALUE', 'Cannot measure ctx: it holds a value JSON cannot represent (a BigInt or a cycle).', {
+      details: { field: 'ctx' },
+      cause: error,
+    });
+  }
+}
+
+function stats(ctx: AgentContext): ContextStats {
   const { total, namespaces } = exactSizes(ctx);
   const arrayCounts: Record<string, number> = {};
   for (const ns of NAMESPACES) {
@@ -158,7 +177,14 @@ export function getStats(ctx: AgentContext): ContextStats {
   }
   let externalizedCount = 0;
   let inlineArtifactSize = 0;
-  for (const artifact of ctx.retrieval?.artifacts ?? []) {
+  const artifacts: unknown = ctx.retrieval?.artifacts ?? [];
+  expectArray(artifacts, 'ctx.retrieval.artifacts');
+  for (let i = 0; i < artifacts.length; i++) {
+    // Measured leniently, as the rest of the context: only an item with no members at all fails.
+    const artifact = artifacts[i] as Partial<Artifact> | null | undefined;
+    if (artifact === null || artifact === undefined) {
+      throw invalidParams(`ctx.retrieval.artifacts[${i}]`, `must be an artifact (got ${kindOf(artifact)}).`, { expected: 'an object', got: kindOf(artifact) });
+    }
     if (artifact.ref !== undefined) externalizedCount++;
     else inlineArtifactSize += jsonByteLength(artifact.content);
   }

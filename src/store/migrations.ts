@@ -1,3 +1,4 @@
+import { expectOptionalString, kindOf } from '../args.ts';
 import { CtxgateError, invalidParams } from '../errors.ts';
 import { assertSafeJson, isPlainObject } from './json-safety.ts';
 import { CONTEXT_SCHEMA_VERSION } from './model.ts';
@@ -56,9 +57,19 @@ export class MigrationRegistry {
     if (!isPlainObject(data) || typeof data.version !== 'string') {
       throw invalidParams('context.version', 'must be a string; this does not look like a serialised AgentContext');
     }
+    expectOptionalString(to, 'to');
     const from = data.version;
     const versions = this.path(from, to);
-    let current = structuredClone(data);
+    let current: Record<string, unknown>;
+    try {
+      current = structuredClone(data);
+    } catch (cause) {
+      // A function or a symbol somewhere in the data: not serialised context data.
+      throw new CtxgateError('INVALID_PARAMS', 'context: holds a value that cannot be copied (a function, a symbol, a class instance); pass serialised context data', {
+        details: { field: 'context' },
+        cause,
+      });
+    }
     for (let i = 1; i < versions.length; i++) {
       const stepFrom = versions[i - 1] as string;
       const stepTo = versions[i] as string;
@@ -81,7 +92,15 @@ export class MigrationRegistry {
   }
 }
 
-/** Migrates serialised context data to `to` with `registry` (spec `MigrateContext`). */
+/**
+ * Migrates serialised context data to `to` with `registry` (spec `MigrateContext`). INVALID_PARAMS
+ * if `registry` is not a {@link MigrationRegistry}, `to` is not a version string (`undefined` is
+ * the current version) or `data` has no string `version` (`context.version`).
+ */
 export function migrateContext(data: unknown, to: string, registry: MigrationRegistry): Record<string, unknown> {
+  // Duck-typed, so a registry from another copy of the package (two bundles) still works.
+  if (registry === null || typeof registry !== 'object' || typeof (registry as { migrate?: unknown }).migrate !== 'function') {
+    throw invalidParams('registry', `must be a MigrationRegistry (got ${kindOf(registry)}).`, { expected: 'a MigrationRegistry', got: kindOf(registry) });
+  }
   return registry.migrate(data, to);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CtxgateError } from '../errors.ts';
+import { expectString, kindOf } from '../args.ts';
+import { CtxgateError, invalidParams } from '../errors.ts';
 import { assertSafeJson, formatPath } from './json-safety.ts';
 
 /**
@@ -596,9 +597,15 @@ function toInvalidParams(error: z.ZodError, base: string): CtxgateError {
 
 /**
  * Validates `value` as the field `namespace.key` and returns it. Throws INVALID_PARAMS naming the
- * offending field for unknown keys, forbidden keys, non-JSON data or a type mismatch.
+ * offending field for unknown keys, forbidden keys, non-JSON data or a type mismatch, and naming
+ * `namespace` or `key` when those are not a namespace name and a string.
  */
 export function validateField(namespace: Namespace, key: string, value: unknown): unknown {
+  if (!isNamespace(namespace)) {
+    const got = typeof namespace === 'string' ? 'another string' : kindOf(namespace);
+    throw invalidParams('namespace', `must be one of ${NAMESPACES.join(', ')} (got ${got}).`, { expected: [...NAMESPACES], got: kindOf(namespace) });
+  }
+  expectString(key, 'key');
   const field = `${namespace}.${key}`;
   const schemas = fieldSchemas[namespace] as Record<string, z.ZodType>;
   const schema = Object.hasOwn(schemas, key) ? schemas[key] : undefined;
@@ -617,9 +624,11 @@ export function validateField(namespace: Namespace, key: string, value: unknown)
 /**
  * Validates a whole context (forbidden keys first, then the schema) and returns it typed. The
  * input object itself is returned, not zod's copy, so callers keep identity and no data is
- * silently dropped.
+ * silently dropped. Anything that is not a valid context, whatever its kind (undefined, a string,
+ * a cycle, a BigInt), is reported as INVALID_PARAMS naming the first bad field under `field`.
  */
 export function validateAgentContext(value: unknown, field = 'context'): AgentContext {
+  expectString(field, 'field');
   assertSafeJson(value, field);
   return validateAgentContextSchema(value, field);
 }

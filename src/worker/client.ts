@@ -14,6 +14,19 @@ export interface WorkerEngineOptions {
 }
 
 /**
+ * An argument structured clone cannot copy (a function, a symbol, a class instance with private
+ * state) fails postMessage with a DataCloneError whose message may quote the value (a function's
+ * source): it becomes UNSUPPORTED_VALUE, as values fingerprinting cannot represent are, naming
+ * the method only. Other errors pass as they are.
+ */
+function unsendable(method: string, error: unknown): unknown {
+  if (!(error instanceof Error) || error.name !== 'DataCloneError') return error;
+  return new CtxgateError('UNSUPPORTED_VALUE', `An argument of ${method}() cannot be copied to the worker (a function, a symbol or an object structured clone refuses); pass plain data, strings or Uint8Arrays.`, {
+    details: { method },
+  });
+}
+
+/**
  * Drives the core in a module Web Worker through Comlink.
  *
  * Comlink never rejects pending calls when a worker dies, so this client listens for the worker's
@@ -58,10 +71,12 @@ export function createWorkerEngine(worker: Worker, options: WorkerEngineOptions 
         fn();
       };
       const method = remote[name] as unknown as (...a: unknown[]) => Promise<Envelope<unknown>>;
-      method(...args.map(prepare)).then(
-        (envelope) => settle(() => (envelope.ok ? resolve(envelope.value) : reject(deserializeError(envelope.error)))),
-        (error: unknown) => settle(() => reject(error)),
-      );
+      const failed = (error: unknown): void => settle(() => reject(unsendable(name, error)));
+      try {
+        method(...args.map(prepare)).then((envelope) => settle(() => (envelope.ok ? resolve(envelope.value) : reject(deserializeError(envelope.error)))), failed);
+      } catch (error) {
+        failed(error);
+      }
     });
   };
 

@@ -6,6 +6,7 @@ import { initCore } from '../../src/core/core.ts';
 import { derivedUuid } from '../../src/builder/ids.ts';
 import { createHash } from 'node:crypto';
 import { baseInput, contentsOf, dependencies, FAKE_DB_PASSWORD, FAKE_GITHUB_TOKEN, projectFiles, symbols } from '../fixtures/project.ts';
+import { thrown } from '../fixtures/thrown.ts';
 
 let engine: Engine;
 let index: ProjectIndex;
@@ -506,5 +507,95 @@ describe('indexProject in batches', () => {
     expect(progress.length).toBeGreaterThan(2);
     expect(progress[progress.length - 1]).toEqual([8, 8]);
     expect(progress.map((p) => p[0])).toEqual([...progress.map((p) => p[0])].sort((a, b) => a - b));
+  });
+});
+
+describe('indexProject and projectIndexFingerprint refuse arguments of the wrong kind', () => {
+  const invalid = (e: any, field: string): void => {
+    expect(isCtxgateError(e, 'INVALID_PARAMS'), String(e)).toBe(true);
+    expect(e.details.field).toBe(field);
+  };
+  const text = (path: string, t: string) => ({ path, text: t });
+
+  it('a path string is INVALID_PARAMS on source, pointing to readProjectFiles (a missing directory too)', async () => {
+    const { indexProject } = await import('../../src/index.ts');
+    for (const dir of ['src', '/no/such/directory/anywhere']) {
+      const e = await refusal(indexProject(dir as never, { engine }));
+      invalid(e, 'source');
+      expect(e.message).toContain('readProjectFiles');
+      expect(e.message).not.toContain(dir);
+    }
+  });
+
+  it('source of another kind, or an item that is neither a project file nor a File, names it', async () => {
+    const { indexProject } = await import('../../src/index.ts');
+    invalid(await refusal(indexProject(null as never, { engine })), 'source');
+    invalid(await refusal(indexProject({} as never, { engine })), 'source');
+    invalid(await refusal(indexProject(42 as never, { engine })), 'source');
+    invalid(await refusal(indexProject([text('a.ts', 'x'), 42] as never, { engine })), 'source[1]');
+    invalid(await refusal(indexProject([{ path: 'a.ts', bytes: 'not bytes' }] as never, { engine })), 'source[0].bytes');
+    invalid(await refusal(indexProject([{ path: 'a.ts', text: 5 }] as never, { engine })), 'source[0].text');
+    invalid(await refusal(indexProject([{ path: 'a.ts', text: 'x', role: 7 }] as never, { engine })), 'source[0].role');
+    invalid(await refusal(indexProject([new File(['x'], 'a.ts'), 'b.ts'] as never, { engine })), 'source[1]');
+    // The engine checks the list it receives in the same way.
+    invalid(await refusal(engine.indexProject([{ path: 'a.ts', text: 5 }] as never)), 'files[0].text');
+    invalid(await refusal(engine.indexProject('a.ts' as never)), 'files');
+  });
+
+  it('options of the wrong kind name the option', async () => {
+    const { indexProject } = await import('../../src/index.ts');
+    const list = [text('a.ts', 'x')];
+    invalid(await refusal(indexProject(list, null as never)), 'options');
+    invalid(await refusal(indexProject(list, { engine, batchBytes: 'big' as never })), 'options.batchBytes');
+    invalid(await refusal(indexProject(list, { engine, onProgress: 1 as never })), 'options.onProgress');
+    invalid(await refusal(indexProject(list, { engine, symbols: {} as never })), 'options.symbols');
+    invalid(await refusal(indexProject(list, { engine, dependencies: [null] as never })), 'options.dependencies[0]');
+    invalid(await refusal(indexProject(list, { engine, sandbox: { deny: [1] } as never })), 'options.sandbox.deny[0]');
+    invalid(await refusal(indexProject(list, { engine: {} as never })), 'options.engine');
+  });
+
+  it('Files or a directory handle that cannot be read are READ_FAILED with the cause', async () => {
+    const { indexProject } = await import('../../src/index.ts');
+    const gone = new DOMException('A requested file or directory could not be found.', 'NotFoundError');
+    const handle = {
+      kind: 'directory',
+      name: 'project',
+      values: () => ({
+        [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(gone) }),
+      }),
+    };
+    const e = await refusal(indexProject(handle as never, { engine }));
+    expect(isCtxgateError(e, 'READ_FAILED')).toBe(true);
+    expect(e.cause).toBe(gone);
+    const file = new File(['x'], 'a.ts');
+    Object.defineProperty(file, 'arrayBuffer', { value: () => Promise.reject(new DOMException('changed', 'NotReadableError')) });
+    expect(isCtxgateError(await refusal(indexProject([file], { engine })), 'READ_FAILED')).toBe(true);
+  });
+
+  it('data a worker cannot receive (DataCloneError) is INVALID_PARAMS', async () => {
+    const { indexProject } = await import('../../src/index.ts');
+    const cloneFailure = new DOMException('() => 1 could not be cloned.', 'DataCloneError');
+    const fake = { indexProject: () => Promise.reject(cloneFailure), fingerprint: () => Promise.reject(cloneFailure) };
+    const e = await refusal(indexProject([text('a.ts', 'x')], { engine: fake as never }));
+    expect(isCtxgateError(e, 'INVALID_PARAMS')).toBe(true);
+    expect(e.cause).toBe(cloneFailure);
+  });
+
+  it('null bytes or text count as absent; valid lists index exactly as before', async () => {
+    const withNull = await engine.indexProject([{ path: 'a.txt', bytes: null, text: 'hi\n' } as never]);
+    expect(withNull).toEqual(await engine.indexProject([{ path: 'a.txt', text: 'hi\n' }]));
+    invalid(await refusal(engine.indexProject([{ path: 'a.txt', bytes: null, text: null } as never])), 'files[0]');
+  });
+
+  it('projectIndexFingerprint names index, files and paths; values JSON cannot hold are UNSUPPORTED_VALUE', async () => {
+    const { projectIndexFingerprint } = await import('../../src/index.ts');
+    invalid(thrown(() => projectIndexFingerprint(undefined as never)), 'index');
+    invalid(thrown(() => projectIndexFingerprint({ files: {} } as never)), 'index.files');
+    invalid(thrown(() => projectIndexFingerprint({ files: [{ path: 1 }] } as never)), 'index.files[0].path');
+    invalid(thrown(() => projectIndexFingerprint({ files: [], symbols: 'x' } as never)), 'index.symbols');
+    const big = thrown(() => projectIndexFingerprint({ files: [], symbols: [{ name: 'a', path: 'a', startLine: 1n, endLine: 2 }] } as never));
+    expect(isCtxgateError(big, 'UNSUPPORTED_VALUE')).toBe(true);
+    expect(big.details.path).toBe('index.symbols[0]');
+    expect(projectIndexFingerprint(index)).toBe(index.projectIndexFingerprint);
   });
 });

@@ -282,3 +282,46 @@ describe('properties', () => {
     );
   });
 });
+
+describe('content and path gates refuse arguments of the wrong kind', () => {
+  const invalid = (fn: () => unknown, field: string): void => {
+    let error: unknown;
+    try {
+      fn();
+    } catch (e) {
+      error = e;
+    }
+    expect(error, `expected INVALID_PARAMS on ${field}`).toMatchObject({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field }) });
+  };
+
+  it('checkContent names options and options.maxBytes, then bytes', () => {
+    const bytes = new TextEncoder().encode('hello');
+    invalid(() => checkContent(bytes, null as never), 'options');
+    invalid(() => checkContent(bytes, 'x' as never), 'options');
+    invalid(() => checkContent(bytes, { maxBytes: -1 }), 'options.maxBytes');
+    invalid(() => checkContent(bytes, { maxBytes: 10n as never }), 'options.maxBytes');
+    invalid(() => checkContent('hello' as never), 'bytes');
+    expect(checkContent(bytes, { maxBytes: 5 })).toEqual({ allowed: true, encoding: 'ascii', bom: false, text: 'hello' });
+  });
+
+  it('decodeText names bytes and detection', async () => {
+    const { decodeText, detectEncoding } = await import('../../src/secrets/content.ts');
+    const bytes = new TextEncoder().encode('héllo');
+    invalid(() => decodeText('héllo' as never, { encoding: 'utf-8', bom: false }), 'bytes');
+    invalid(() => decodeText(bytes, undefined as never), 'detection');
+    invalid(() => decodeText(bytes, null as never), 'detection');
+    invalid(() => decodeText(bytes, {} as never), 'bytes'); // no encoding named: cannot be decoded
+    expect(decodeText(bytes, detectEncoding(bytes))).toBe('héllo');
+  });
+
+  it('createPathGate names options, defaults and ignoreCase; checkAll names paths', () => {
+    invalid(() => createPathGate(null as never), 'options');
+    invalid(() => createPathGate([] as never), 'options');
+    invalid(() => createPathGate({ defaults: 10n as never }), 'defaults');
+    invalid(() => createPathGate({ ignoreCase: 'yes' as never }), 'ignoreCase');
+    invalid(() => createPathGate().checkAll('a.ts' as never), 'paths');
+    // null is an absent flag, as before: the defaults apply.
+    expect(createPathGate({ defaults: null as never }).check('node_modules/x.js')).toMatchObject({ allowed: false, reason: 'deny_rule' });
+    expect(createPathGate({ defaults: false }).check('node_modules/x.js')).toEqual({ allowed: true, path: 'node_modules/x.js' });
+  });
+});

@@ -89,3 +89,47 @@ describe('artifact externalisation', () => {
     await expect(loadArtifactContent({ ...base, ref: { sha256: evilKey, size: evil.length } }, store)).rejects.toMatchObject({ code: 'INVALID_PARAMS' });
   });
 });
+
+describe('artifact functions refuse arguments of the wrong kind', () => {
+  const field = (f: string) => expect.objectContaining({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field: f }) });
+  const base = { id: 'a1', type: 'blob', source: 'web' };
+
+  it('externalizeArtifacts names context, the missing part of it, and store', async () => {
+    const store = createMemoryStore();
+    await expect(externalizeArtifacts(undefined as never, store)).rejects.toEqual(field('context'));
+    await expect(externalizeArtifacts({} as never, store)).rejects.toEqual(field('context.retrieval'));
+    await expect(externalizeArtifacts({ retrieval: { artifacts: {} } } as never, store)).rejects.toEqual(field('context.retrieval.artifacts'));
+    await expect(externalizeArtifacts({ retrieval: { artifacts: [null] } } as never, store)).rejects.toEqual(field('context.retrieval.artifacts[0]'));
+    await expect(externalizeArtifacts(createAgentContext('s', 't'), {} as never)).rejects.toEqual(field('store'));
+    // Content JSON cannot hold is the canonicaliser's UNSUPPORTED_VALUE.
+    const ctx = createAgentContext('s', 't');
+    ctx.retrieval.artifacts.push({ ...base, content: { n: 10n } });
+    await expect(externalizeArtifacts(ctx, store)).rejects.toMatchObject({ code: 'UNSUPPORTED_VALUE' });
+  });
+
+  it('loadArtifactContent names artifact, artifact.ref, artifact.id and store; a store returning no bytes is STORAGE_FAILURE', async () => {
+    const store = createMemoryStore();
+    await expect(loadArtifactContent(null as never, store)).rejects.toEqual(field('artifact'));
+    await expect(loadArtifactContent({ ...base, ref: 5 } as never, store)).rejects.toEqual(field('artifact.ref'));
+    const key = await store.putArtifact(artifactBytes('hello'));
+    const ref = { sha256: key, size: artifactBytes('hello').length };
+    await expect(loadArtifactContent({ ...base, id: Symbol('id'), ref } as never, store)).rejects.toEqual(field('artifact.id'));
+    await expect(loadArtifactContent({ ...base, ref }, {} as never)).rejects.toEqual(field('store'));
+    const odd = { putArtifact: store.putArtifact, getArtifact: async () => 'hello' } as unknown as ArtifactStore;
+    await expect(loadArtifactContent({ ...base, ref }, odd)).rejects.toMatchObject({ code: 'STORAGE_FAILURE' });
+    // Inline content needs no store.
+    expect(await loadArtifactContent({ ...base, content: 1 }, undefined as never)).toBe(1);
+    expect(await loadArtifactContent({ ...base, ref }, store)).toBe('hello');
+  });
+
+  it('resolveArtifacts names context and store; a context that cannot be copied is INVALID_PARAMS', async () => {
+    const store = createMemoryStore();
+    await expect(resolveArtifacts('x' as never, store)).rejects.toEqual(field('context'));
+    await expect(resolveArtifacts(createAgentContext('s', 't'), null as never)).rejects.toEqual(field('store'));
+    const ctx = createAgentContext('s', 't') as unknown as Record<string, Record<string, unknown>>;
+    ctx.llm!.cache = { hook: () => 1 };
+    const error = await resolveArtifacts(ctx as never, store).catch((e: unknown) => e);
+    expect(error).toEqual(field('context'));
+    expect((error as Error).cause).toMatchObject({ name: 'DataCloneError' });
+  });
+});

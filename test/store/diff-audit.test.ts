@@ -190,3 +190,20 @@ describe('audit trail', () => {
     expect(tracker.capture('orchestrator', ctx).summary()).toBe('[orchestrator] Changes: audit.agentRuns_added=1, audit.diffs_added=1');
   });
 });
+
+describe('summarizeDiff on arguments of the wrong kind', () => {
+  const refused = (diff: unknown, field: string): void => {
+    expect(() => summarizeDiff(diff as never)).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field }) }));
+  };
+
+  it('names diff, diff.agentId, diff.changes and a counter', () => {
+    refused(undefined, 'diff');
+    refused('x', 'diff');
+    refused({ agentId: Symbol('a'), changes: {} }, 'diff.agentId');
+    refused({ agentId: 'a', changes: null }, 'diff.changes');
+    refused({ agentId: 'a', changes: { reasoning: 5 } }, 'diff.changes.reasoning');
+    refused({ agentId: 'a', changes: { reasoning: { intents_added: Symbol('n') } } }, 'diff.changes.reasoning.intents_added');
+    refused({ agentId: 'a', changes: { custom: { n: 10n } } }, 'diff.changes.custom.n');
+    expect(summarizeDiff({ agentId: 'a', changes: { custom: { n: 2 }, reasoning: { intents_added: 1 } } })).toBe('[a] Changes: reasoning.intents_added=1, custom.n=2');
+  });
+});

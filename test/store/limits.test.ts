@@ -4,6 +4,7 @@ import { ContextSizeChecker, DEFAULT_CONTEXT_LIMITS, getStats, jsonByteLength, r
 import { utf8ByteLength } from '../../src/encoding/utf8-size.ts';
 import { NAMESPACES, createAgentContext } from '../../src/store/model.ts';
 import { sampleContext } from './contract.ts';
+import { thrown } from '../fixtures/thrown.ts';
 
 const bytes = (v: unknown) => new TextEncoder().encode(JSON.stringify(v)).length;
 
@@ -200,5 +201,26 @@ describe('size limits and stats', () => {
     expect(checker.shouldExternalizeArtifacts(ctx)).toBe(false);
     ctx.retrieval.artifacts.push(art('d', 3));
     expect(checker.shouldExternalizeArtifacts(ctx)).toBe(true);
+  });
+});
+
+describe('getStats on arguments of the wrong kind', () => {
+
+  it('names ctx and the artifacts list; values JSON cannot write are UNSUPPORTED_VALUE', () => {
+    for (const bad of [undefined, null, 42, 'x', []]) expect(thrown(() => getStats(bad as never))).toMatchObject({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field: 'ctx' }) });
+    const cyclic: Record<string, unknown> = { version: '1.0.0' };
+    cyclic.self = cyclic;
+    expect(thrown(() => getStats(cyclic as never))).toMatchObject({ code: 'UNSUPPORTED_VALUE' });
+    const big = createAgentContext('s', 't');
+    (big.llm.cache as Record<string, unknown>).n = 10n;
+    expect(thrown(() => getStats(big))).toMatchObject({ code: 'UNSUPPORTED_VALUE' });
+    const ctx = createAgentContext('s', 't');
+    (ctx.retrieval as unknown as Record<string, unknown>).artifacts = 'x';
+    expect(thrown(() => getStats(ctx))).toMatchObject({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field: 'ctx.retrieval.artifacts' }) });
+    (ctx.retrieval as unknown as Record<string, unknown>).artifacts = [null];
+    expect(thrown(() => getStats(ctx))).toMatchObject({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field: 'ctx.retrieval.artifacts[0]' }) });
+    // A context that is not valid is still measured, as before.
+    (ctx.retrieval as unknown as Record<string, unknown>).artifacts = [7];
+    expect(getStats(ctx).inlineArtifactSize).toBe(0);
   });
 });

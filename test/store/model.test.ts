@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CONTEXT_SCHEMA_VERSION, NAMESPACES, createAgentContext, isNamespace, validateAgentContext } from '../../src/store/model.ts';
+import { thrown } from '../fixtures/thrown.ts';
 
 describe('AgentContext model', () => {
   it('creates an empty context with the seven namespaces at the current version', () => {
@@ -27,5 +28,33 @@ describe('AgentContext model', () => {
     expect(() => validateAgentContext(null)).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS' }));
     expect(isNamespace('llm')).toBe(true);
     expect(isNamespace('toString')).toBe(false);
+  });
+});
+
+describe('validateField and validateAgentContext on arguments of the wrong kind', () => {
+
+  it('validateField names namespace and key, never echoing them', async () => {
+    const { validateField } = await import('../../src/store/model.ts');
+    const ns = thrown(() => validateField('SECRET-namespace' as never, 'x', 1));
+    expect(ns).toMatchObject({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field: 'namespace' }) });
+    expect(ns.message).not.toContain('SECRET');
+    expect(thrown(() => validateField(undefined as never, 'x', 1))).toMatchObject({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field: 'namespace' }) });
+    expect(thrown(() => validateField('reasoning', Symbol('k') as never, 1))).toMatchObject({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field: 'key' }) });
+    expect(thrown(() => validateField('reasoning', 'summary', 10n))).toMatchObject({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field: 'reasoning.summary' }) });
+    expect(validateField('reasoning', 'summary', 'ok')).toBe('ok');
+  });
+
+  it('validateAgentContext reports any value as INVALID_PARAMS, and names field when it is not a string', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    for (const value of [undefined, null, 42, Number.NaN, 'x', {}, [], () => 1, Symbol('s'), 10n, cyclic]) {
+      expect(thrown(() => validateAgentContext(value))).toMatchObject({ code: 'INVALID_PARAMS' });
+    }
+    expect(thrown(() => validateAgentContext(createAgentContext('s', 't'), Symbol('f') as never))).toMatchObject({
+      code: 'INVALID_PARAMS',
+      details: expect.objectContaining({ field: 'field' }),
+    });
+    const ctx = createAgentContext('s', 't');
+    expect(validateAgentContext(ctx)).toBe(ctx);
   });
 });

@@ -8,6 +8,7 @@ import { CONTEXT_SCHEMA_VERSION, createAgentContext } from '../../src/store/mode
 import { cloneContext, deserializeContext, serializeContext } from '../../src/store/serialize.ts';
 import { FORBIDDEN_KEYS } from '../../src/store/json-safety.ts';
 import { sampleContext } from './contract.ts';
+import { thrown } from '../fixtures/thrown.ts';
 
 /** True if `value` holds a key the store refuses, at any depth. */
 function hasForbiddenKey(value: unknown): boolean {
@@ -187,5 +188,22 @@ describe('migrations', () => {
     const r = new MigrationRegistry().register('0.8.0', '0.9.0', (d) => d);
     expect(() => r.register('0.8.0', '1.0.0', (d) => d)).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS', details: { field: 'from' } }));
     expect(() => r.register('1.0.0', '1.0.0', (d) => d)).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS', details: { field: 'to' } }));
+  });
+});
+
+describe('migrateContext on arguments of the wrong kind', () => {
+
+  it('names registry, to and context; data that cannot be copied is INVALID_PARAMS, not a DataCloneError', async () => {
+    const { migrateContext } = await import('../../src/store/migrations.ts');
+    const registry = new MigrationRegistry().register('0.9.0', CONTEXT_SCHEMA_VERSION, (d) => d);
+    expect(thrown(() => migrateContext({ version: '0.9.0' }, CONTEXT_SCHEMA_VERSION, undefined as never))).toMatchObject({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field: 'registry' }) });
+    expect(thrown(() => migrateContext({ version: '0.9.0' }, CONTEXT_SCHEMA_VERSION, {} as never))).toMatchObject({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field: 'registry' }) });
+    expect(thrown(() => migrateContext({ version: '0.9.0' }, Symbol('v') as never, registry))).toMatchObject({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field: 'to' }) });
+    expect(thrown(() => migrateContext(null, CONTEXT_SCHEMA_VERSION, registry))).toMatchObject({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field: 'context.version' }) });
+    const unclonable = thrown(() => migrateContext({ version: '0.9.0', hook: () => 1 }, CONTEXT_SCHEMA_VERSION, registry));
+    expect(unclonable).toMatchObject({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field: 'context' }) });
+    expect(unclonable.cause).toMatchObject({ name: 'DataCloneError' });
+    // `to` left out is the current version, as in registry.migrate.
+    expect(migrateContext({ version: '0.9.0', x: 1 }, undefined as never, registry)).toEqual({ version: CONTEXT_SCHEMA_VERSION, x: 1 });
   });
 });
