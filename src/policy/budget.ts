@@ -5,7 +5,7 @@
  * nothing is cut at the session level (per-tool limits do that).
  */
 import { z } from 'zod';
-import { expectObject, expectOptionalString, expectOptions } from '../args.ts';
+import { expectFunction, expectObject, expectOptionalString, expectOptions, kindOf } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 import type { TokenCounter } from '../tokens/counter.ts';
 import { estimator } from '../tokens/estimator.ts';
@@ -152,6 +152,11 @@ export class SessionBudget {
 
   /** Subscribes to an event; returns the function that unsubscribes. */
   on<E extends keyof BudgetEvents>(event: E, listener: Listener<E>): () => void {
+    if (typeof event !== 'string' || !Object.hasOwn(this.#listeners, event)) {
+      const events = Object.keys(this.#listeners).join(', ');
+      throw invalidParams('event', `must be one of ${events} (got ${typeof event === 'string' ? 'another string' : kindOf(event)}).`, { expected: events, got: kindOf(event) });
+    }
+    expectFunction(listener, 'listener');
     this.#listeners[event].add(listener);
     return () => void this.#listeners[event].delete(listener);
   }

@@ -76,6 +76,7 @@ export class TtlCache<K, V> {
    * share one load; a failed load is not cached.
    */
   async getOrLoad(key: K, load: (key: K) => Promise<V> | V): Promise<V> {
+    expectFunction(load, 'load');
     const live = this.#entries.get(key);
     if (live !== undefined && this.#clock() < live.expires) return live.value;
     const pending = this.#loading.get(key);

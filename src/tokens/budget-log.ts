@@ -1,3 +1,4 @@
+import { expectObject, kindOf } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 
 /** One line of the context budget log (spec 003 Observability), as written. */
@@ -28,6 +29,29 @@ export interface BudgetLog {
   flush(): Promise<void>;
 }
 
+/** The kind of each field of a {@link BudgetLogEntry}, checked before a line is written. */
+const ENTRY_FIELDS: readonly [keyof BudgetLogEntry, 'string' | 'number' | 'boolean'][] = [
+  ['run_id', 'string'],
+  ['phase', 'number'],
+  ['original_tokens', 'number'],
+  ['budget_tokens', 'number'],
+  ['truncated_tokens', 'number'],
+  ['was_truncated', 'boolean'],
+  ['ts', 'string'],
+  ['encoder', 'string'],
+];
+
+/** INVALID_PARAMS naming the field, so no malformed (or unwritable) line reaches the log. */
+function checkEntry(entry: unknown): asserts entry is BudgetLogEntry {
+  expectObject(entry, 'entry');
+  for (const [field, kind] of ENTRY_FIELDS) {
+    const v = entry[field];
+    if (typeof v !== kind || (kind === 'number' && !Number.isFinite(v))) {
+      throw invalidParams(`entry.${field}`, `must be ${kind === 'number' ? 'a finite number' : `a ${kind}`} (got ${kindOf(v)}).`);
+    }
+  }
+}
+
 /**
  * A JSONL budget log: one JSON object per line, keys in the spec's order. Point it at a callback,
  * or at any `{ write(line) }` (a Node/Deno file, IndexedDB via `indexedDbLineWriter`).
@@ -39,6 +63,7 @@ export function jsonlBudgetLog(target: LineWriter | ((line: string) => void | Pr
   let failure: unknown;
   return {
     record(entry) {
+      checkEntry(entry);
       const line =
         JSON.stringify({
           run_id: entry.run_id,

@@ -185,4 +185,15 @@ describe('arguments of the wrong kind', () => {
     expectCtxgateError(() => budget.record({ n: 1n }), 'UNSUPPORTED_VALUE');
     expect(budget.state.calls).toBe(0);
   });
+
+  it('on() names an unknown event or a listener that is not a function, and subscribes nothing', () => {
+    const budget = new SessionBudget({ softBytes: 10, hardBytes: 20 });
+    const error = expectCtxgateError(() => budget.on('toString' as never, () => {}), 'INVALID_PARAMS', 'event');
+    expect(error.message).toBe('event: must be one of record, soft, hard, reset, error (got another string).');
+    expectCtxgateError(() => budget.on('soft', 'notify' as never), 'INVALID_PARAMS', 'listener');
+    const seen: string[] = [];
+    budget.on('record', () => seen.push('record'));
+    budget.record('x'.repeat(5));
+    expect(seen).toEqual(['record']);
+  });
 });

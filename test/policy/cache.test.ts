@@ -118,6 +118,13 @@ describe('arguments of the wrong kind', () => {
     expect(() => resetAllSingletons()).not.toThrow();
   });
 
+  it('getOrLoad needs a loader function: INVALID_PARAMS naming load, and nothing cached', async () => {
+    const cache = new TtlCache<string, number>({ ttlMs: 1000 });
+    await expect(cache.getOrLoad('k', 42 as never)).rejects.toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'load' } });
+    expect(cache.size).toBe(0);
+    expect(await cache.getOrLoad('k', () => 7)).toBe(7);
+  });
+
   it('defineSingleton and the cache constructors name what is wrong', () => {
     expectCtxgateError(() => defineSingleton('test.bad2', 'create' as never), 'INVALID_PARAMS', 'create');
     expect(singletonNames()).not.toContain('test.bad2');

@@ -160,6 +160,33 @@ describe('applyContextBudget', () => {
   });
 });
 
+describe('budget log entries are checked before a line is written', () => {
+  it('a field of the wrong kind is INVALID_PARAMS naming it, and no line is written', async () => {
+    const lines: string[] = [];
+    const log = jsonlBudgetLog((line) => void lines.push(line));
+    const good = { run_id: 'r', phase: 1, original_tokens: 10, budget_tokens: 8, truncated_tokens: 8, was_truncated: true, ts: '2026-01-22T12:00:00.000Z', encoder: 'ctxgate-est/1:o200k_base' };
+    for (const [bad, field] of [
+      [null, 'entry'],
+      [{ ...good, phase: '1' }, 'entry.phase'],
+      [{ ...good, budget_tokens: 10n }, 'entry.budget_tokens'],
+      [{ ...good, truncated_tokens: Number.NaN }, 'entry.truncated_tokens'],
+      [{ ...good, was_truncated: 'yes' }, 'entry.was_truncated'],
+      [{ ...good, run_id: undefined }, 'entry.run_id'],
+    ] as const) {
+      let thrown: unknown;
+      try {
+        log.record(bad as never);
+      } catch (e) {
+        thrown = e;
+      }
+      expect(thrown).toMatchObject({ code: 'INVALID_PARAMS', details: { field } });
+    }
+    log.record(good);
+    await log.flush();
+    expect(lines).toEqual([JSON.stringify(good) + '\n']);
+  });
+});
+
 describe('bad input to the budget helpers', () => {
   const field = (fn: () => unknown): unknown => {
     try {
