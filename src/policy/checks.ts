@@ -7,6 +7,7 @@
  */
 import { expectFunction, kindOf } from '../args.ts';
 import { CtxgateError, invalidParams } from '../errors.ts';
+import { findJsonFault } from '../json-fault.ts';
 
 /** A value for an error message: a number as it is, anything else by its kind only. */
 export function shown(value: unknown): string {
@@ -47,57 +48,6 @@ export function expectMethods(value: unknown, field: string, methods: readonly s
 }
 
 // ---------------------------------------------------------------- data that is not JSON
-
-interface Fault {
-  readonly path: string;
-  readonly what: string;
-  readonly hint: string;
-}
-
-const CYCLE_HINT = 'the value refers to itself; only JSON data can be measured and sent, so pass a copy without the back-reference';
-const BIGINT_HINT = 'JSON has no BigInt; convert it to a number or a string first';
-
-/**
- * Where `value` holds what `JSON.stringify` refuses (a cycle, a BigInt), following `toJSON` as it
- * does. Only run after a stringify failed, so the happy path never pays for it. `undefined` when
- * neither is found (the failure came from the caller's own code, e.g. a throwing getter).
- */
-function findJsonFault(root: unknown): Fault | undefined {
-  const ancestors: object[] = [];
-  const visit = (input: unknown, key: string, path: string): Fault | undefined => {
-    let v = input;
-    if (v !== null && (typeof v === 'object' || typeof v === 'bigint')) {
-      const toJSON = (v as { toJSON?: unknown }).toJSON;
-      if (typeof toJSON === 'function') v = toJSON.call(v, key);
-    }
-    if (typeof v === 'bigint') return { path, what: 'a BigInt', hint: BIGINT_HINT };
-    if (v === null || typeof v !== 'object') return undefined;
-    if (ancestors.includes(v)) return { path, what: 'a cycle', hint: CYCLE_HINT };
-    ancestors.push(v);
-    try {
-      if (Array.isArray(v)) {
-        for (let i = 0; i < v.length; i++) {
-          const f = visit(v[i], String(i), `${path}[${i}]`);
-          if (f) return f;
-        }
-      } else {
-        for (const k of Object.keys(v)) {
-          const f = visit((v as Record<string, unknown>)[k], k, `${path}.${k}`);
-          if (f) return f;
-        }
-      }
-      return undefined;
-    } finally {
-      ancestors.pop();
-    }
-  };
-  try {
-    return visit(root, '', '$');
-  } catch {
-    // The data's own code failed (or it is too deep to walk): the original error says more.
-    return undefined;
-  }
-}
 
 /**
  * Compact JSON text of a value as it is sent. `undefined`, functions and symbols serialise as

@@ -5,27 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import * as api from '../../src/index.ts';
 import type { Engine } from '../../src/index.ts';
 import { coreMethods } from '../../src/worker/protocol.ts';
-
-const cyclic: Record<string, unknown> = { a: 1 };
-cyclic.self = cyclic;
-const WRONG: Record<string, unknown> = {
-  undefined: undefined,
-  null: null,
-  number: 42,
-  NaN: Number.NaN,
-  string: 'x',
-  object: {},
-  array: [],
-  function: () => 1,
-  symbol: Symbol('s'),
-  bigint: 10n,
-  cyclic,
-};
-const CALLS: [string, unknown[]][] = Object.entries(WRONG).flatMap(([kind, v]) => [
-  [`(${kind})`, [v]],
-  [`('x', ${kind})`, ['x', v]],
-  [`({}, ${kind})`, [{}, v]],
-]);
+import { CALLS, outcome } from './wrong-kinds.ts';
 
 let engine: Engine;
 /** Makers of every kind of object with methods that the root exports hand out. */
@@ -58,22 +38,6 @@ function methodNames(instance: object): string[] {
     }
   }
   return [...names].sort();
-}
-
-async function outcome(call: () => unknown): Promise<unknown> {
-  try {
-    const r = call();
-    if (r !== null && typeof r === 'object' && typeof (r as { then?: unknown }).then === 'function') {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = Symbol('late');
-      const out = await Promise.race([r, new Promise((resolve) => (timer = setTimeout(() => resolve(late), 5000)))]);
-      clearTimeout(timer);
-      if (out === late) return new Error('neither settled nor failed within 5 s');
-    }
-    return undefined;
-  } catch (error) {
-    return error;
-  }
 }
 
 // The core is loaded before the tests are collected: the method lists are read from instances,

@@ -3,6 +3,7 @@
 // TypeError from inside it. New exports are covered as soon as they are added.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as api from '../../src/index.ts';
+import { CALLS, outcome } from './wrong-kinds.ts';
 
 /** Functions left out, each for a reason. */
 const NOT_CALLED: Record<string, string> = {
@@ -11,47 +12,6 @@ const NOT_CALLED: Record<string, string> = {
   shutdown: 'ends the engine the other calls use',
   resetAllSingletons: 'takes no arguments; called after every function here',
 };
-
-const cyclic: Record<string, unknown> = { a: 1 };
-cyclic.self = cyclic;
-/** One value of each kind a JavaScript caller, or JSON gone wrong, could pass by mistake. */
-const WRONG: Record<string, unknown> = {
-  undefined: undefined,
-  null: null,
-  number: 42,
-  NaN: Number.NaN,
-  string: 'x',
-  object: {},
-  array: [],
-  function: () => 1,
-  symbol: Symbol('s'),
-  bigint: 10n,
-  cyclic,
-};
-
-/** Each wrong value as the first, second and (after an empty object) second argument. */
-const CALLS: [string, unknown[]][] = Object.entries(WRONG).flatMap(([kind, v]) => [
-  [`(${kind})`, [v]],
-  [`('x', ${kind})`, ['x', v]],
-  [`({}, ${kind})`, [{}, v]],
-]);
-
-const TIMEOUT = Symbol('timeout');
-
-async function outcome(fn: (...args: unknown[]) => unknown, args: unknown[]): Promise<unknown> {
-  try {
-    const r = fn(...args);
-    if (r !== null && typeof r === 'object' && typeof (r as { then?: unknown }).then === 'function') {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const out = await Promise.race([r, new Promise((resolve) => (timer = setTimeout(() => resolve(TIMEOUT), 5000)))]);
-      clearTimeout(timer);
-      if (out === TIMEOUT) return new Error('neither settled nor failed within 5 s');
-    }
-    return undefined;
-  } catch (error) {
-    return error;
-  }
-}
 
 const functions = Object.entries(api)
   .filter(([name, v]) => typeof v === 'function' && !/^[A-Z]/.test(name) && !(name in NOT_CALLED))
@@ -74,7 +34,7 @@ describe('bad input to every public function', () => {
     it(name, async () => {
       const untyped: string[] = [];
       for (const [label, args] of CALLS) {
-        const error = await outcome(fn, args);
+        const error = await outcome(() => fn(...args));
         api.resetAllSingletons();
         if (error === undefined) continue;
         if (api.isCtxgateError(error)) {
