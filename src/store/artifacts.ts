@@ -1,4 +1,4 @@
-import { expectArray, expectObject, expectString, kindOf } from '../args.ts';
+import { expectArray, expectBytes, expectObject, expectString, kindOf } from '../args.ts';
 import { CtxgateError, invalidParams } from '../errors.ts';
 import type { ArtifactStore } from './context-store.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
@@ -11,6 +11,16 @@ import type { AgentContext, Artifact, ArtifactRef } from './model.ts';
 /** Throws INVALID_PARAMS unless `key` is a lowercase hex SHA-256. */
 export function assertArtifactKey(key: unknown): asserts key is string {
   if (!isSha256Hex(key)) throw invalidParams('key', 'must be a lowercase hex SHA-256 (64 characters), as returned by putArtifact');
+}
+
+/**
+ * The key under which `putArtifact` stores `data`: its lowercase hex SHA-256. Every backend's
+ * `putArtifact` starts here, so all of them refuse alike, before anything is written:
+ * INVALID_PARAMS (`data`) unless `data` is a Uint8Array (a Buffer is one).
+ */
+export async function artifactKey(data: unknown): Promise<string> {
+  expectBytes(data, 'data');
+  return sha256Hex(data);
 }
 
 /** Verifies that `data` hashes to `key`; CORRUPT_RECORD otherwise. */

@@ -1,3 +1,4 @@
+import { expectArray, expectObject, expectOptions } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 import type { ContextLimits } from './limits.ts';
 import { ContextSizeChecker } from './limits.ts';
@@ -29,32 +30,65 @@ export class AuditTrail {
   readonly maxDiffs: number;
   private readonly checker: ContextSizeChecker;
 
-  /** Creates an audit trail with the given caps and limits. */
+  /** Creates an audit trail with the given caps and limits. INVALID_PARAMS (`options`) unless `options` is an object or undefined. */
   constructor(options: AuditTrailOptions = {}) {
+    expectOptions(options);
     this.checker = new ContextSizeChecker(options.limits);
     this.maxRuns = cap('maxRuns', options.maxRuns, this.checker.limits.maxArrayItems);
     this.maxDiffs = cap('maxDiffs', options.maxDiffs, this.checker.limits.maxArrayItems);
   }
 
-  /** Appends an agent run, dropping the oldest beyond {@link maxRuns}. */
+  /**
+   * Appends an agent run, dropping the oldest beyond {@link maxRuns}. INVALID_PARAMS unless
+   * `context` is an object whose `audit.agentRuns` is an array (`context`, `context.audit`,
+   * `context.audit.agentRuns`) and `run` is a valid {@link AgentRun} (`run`, or the bad field, e.g.
+   * `audit.agentRuns[0].durationMs`); CONTEXT_SIZE if the append would break a limit. A refused
+   * call leaves the context as it was.
+   */
   recordRun(context: AgentContext, run: AgentRun): void {
-    this.append(context, 'agentRuns', run, this.maxRuns);
+    const audit = auditOf(context, 'agentRuns');
+    expectObject(run, 'run');
+    append(this.checker, context, audit, 'agentRuns', run, this.maxRuns);
   }
 
-  /** Appends a diff (a {@link CapturedDiff} or its plain form), dropping the oldest beyond {@link maxDiffs}. */
+  /**
+   * Appends a diff (a {@link CapturedDiff} or its plain form), dropping the oldest beyond
+   * {@link maxDiffs}. INVALID_PARAMS unless `context` is an object whose `audit.diffs` is an array
+   * (`context`, `context.audit`, `context.audit.diffs`) and `diff` is a valid {@link ContextDiff}
+   * (`diff`, or the bad field, e.g. `audit.diffs[0].agentId`); CONTEXT_SIZE if the append would
+   * break a limit. A refused call leaves the context as it was.
+   */
   recordDiff(context: AgentContext, diff: ContextDiff): void {
+    const audit = auditOf(context, 'diffs');
+    expectObject(diff, 'diff');
     const plain: ContextDiff = { timestamp: diff.timestamp, agentId: diff.agentId, changes: diff.changes };
-    this.append(context, 'diffs', plain, this.maxDiffs);
+    append(this.checker, context, audit, 'diffs', plain, this.maxDiffs);
   }
+}
 
-  private append(context: AgentContext, key: 'agentRuns' | 'diffs', entry: AgentRun | ContextDiff, max: number): void {
-    const current = context.audit[key] as unknown[];
-    const next = [...current, structuredClone(entry)];
-    const trimmed = next.length > max ? next.slice(next.length - max) : next;
-    validateField('audit', key, [entry]);
-    this.checker.checkWrite(context, 'audit', key, trimmed);
-    (context.audit as unknown as Record<string, unknown>)[key] = trimmed;
-  }
+type AuditKey = 'agentRuns' | 'diffs';
+
+/** `context.audit`, once `context` is checked to be an object whose `audit[key]` is an array. */
+function auditOf(context: AgentContext, key: AuditKey): Record<AuditKey, unknown[]> {
+  expectObject(context, 'context');
+  const audit: unknown = context.audit;
+  expectObject(audit, 'context.audit');
+  expectArray(audit[key], `context.audit.${key}`);
+  return audit as Record<AuditKey, unknown[]>;
+}
+
+/**
+ * Appends `entry` to `audit[key]` (`audit` is `context.audit`), keeping the newest `max`. The entry
+ * is validated and the size checked before anything is written, so a refusal changes nothing. A
+ * module function, not a method: the only ways in are the checked methods above.
+ */
+function append(checker: ContextSizeChecker, context: AgentContext, audit: Record<AuditKey, unknown[]>, key: AuditKey, entry: AgentRun | ContextDiff, max: number): void {
+  // Validated first: the copy below is then of plain JSON data, which structuredClone cannot refuse.
+  validateField('audit', key, [entry]);
+  const next = [...audit[key], structuredClone(entry)];
+  const trimmed = next.length > max ? next.slice(next.length - max) : next;
+  checker.checkWrite(context, 'audit', key, trimmed);
+  audit[key] = trimmed;
 }
 
 function cap(field: string, value: number | undefined, maxArrayItems: number): number {

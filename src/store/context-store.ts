@@ -6,7 +6,7 @@ import type { StoredRecord } from './record.ts';
  * so equal content is stored once and a reference proves what it points to.
  */
 export interface ArtifactStore {
-  /** Stores bytes and returns their key (lowercase hex SHA-256). Idempotent. */
+  /** Stores bytes and returns their key (lowercase hex SHA-256). Idempotent. INVALID_PARAMS (`data`) unless `data` is a Uint8Array. */
   putArtifact(data: Uint8Array): Promise<string>;
   /** The bytes stored under `key`, or undefined. Throws CORRUPT_RECORD if they no longer hash to `key`. */
   getArtifact(key: string): Promise<Uint8Array | undefined>;
@@ -47,9 +47,17 @@ export interface DeleteOptions {
 export interface ContextStore extends ArtifactStore {
   /** The context stored under `id` and its version, or undefined if there is none. */
   load(id: string): Promise<LoadedContext | undefined>;
-  /** Saves `context` under `id` if the stored version is `expectedVersion`; returns the new version. */
+  /**
+   * Saves `context` under `id` if the stored version is `expectedVersion`; returns the new version.
+   * INVALID_PARAMS unless `options` is an object (`options`) with a store version as
+   * `expectedVersion` (`options.expectedVersion`), checked before anything is read or written.
+   */
   save(id: string, context: AgentContext, options: SaveOptions): Promise<{ version: number }>;
-  /** Deletes the context under `id`; false if there was none. */
+  /**
+   * Deletes the context under `id`; false if there was none. INVALID_PARAMS unless `options` is an
+   * object or undefined (`options`) and its `expectedVersion`, if given, a store version
+   * (`options.expectedVersion`), checked before anything is read or deleted.
+   */
   delete(id: string, options?: DeleteOptions): Promise<boolean>;
   /** Ids of all stored contexts, sorted. */
   list(): Promise<string[]>;

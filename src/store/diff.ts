@@ -1,5 +1,5 @@
-import { expectObject, expectString, kindOf } from '../args.ts';
-import { invalidParams } from '../errors.ts';
+import { expectFunction, expectObject, expectOptions, expectString, kindOf } from '../args.ts';
+import { CtxgateError, invalidParams, isCtxgateError } from '../errors.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
 import { copyJson, jsonEqual } from './json-data.ts';
 import { inheritsEnumerableMembers, isPlainObject } from './json-safety.ts';
@@ -96,50 +96,106 @@ export class DiffTracker {
   private namespaces: readonly NamespaceBaseline[];
   private readonly now: () => Date;
 
-  /** Snapshots `context` as the baseline. */
+  /**
+   * Snapshots `context` as the baseline. INVALID_PARAMS unless `context` is an object (`context`)
+   * and `options` an object or undefined whose `now`, if given, is a function (`options.now`);
+   * UNSUPPORTED_VALUE if the context holds a value that cannot be copied (a function inside a
+   * class instance, a platform object).
+   */
   constructor(context: AgentContext, options: DiffTrackerOptions = {}) {
-    this.namespaces = NAMESPACES.map((ns) => {
-      const copy: unknown = copyJson(context[ns]);
-      if (!isPlainObject(copy)) return { value: copy, live: NO_NAMES, keys: NO_NAMES, tapes: [] };
-      const live = Object.keys(copy);
-      const keys = [...live].sort();
-      return { value: copy, live, keys, tapes: keys.map((key) => recordTape(copy[key])) };
-    });
+    expectObject(context, 'context');
+    expectOptions(options);
+    if (options.now !== undefined) expectFunction(options.now, 'options.now');
+    try {
+      this.namespaces = NAMESPACES.map((ns) => {
+        const copy: unknown = copyJson(context[ns]);
+        if (!isPlainObject(copy)) return { value: copy, live: NO_NAMES, keys: NO_NAMES, tapes: [] };
+        const live = Object.keys(copy);
+        const keys = [...live].sort();
+        return { value: copy, live, keys, tapes: keys.map((key) => recordTape(copy[key])) };
+      });
+    } catch (error) {
+      throw copyFailure(error);
+    }
     this.now = options.now ?? (() => new Date());
   }
 
   /**
    * Diffs `context` against the baseline, attributes it to `agentId`, and makes `context` the new
    * baseline, so consecutive agents each get only their own changes. Changed values are compared
-   * as RFC 8785 text, so one JCS cannot represent (NaN, a lone surrogate) is UNSUPPORTED_VALUE.
+   * as RFC 8785 text, so one JCS cannot represent (NaN, a lone surrogate) is UNSUPPORTED_VALUE, as
+   * is one that cannot be copied into the baseline. INVALID_PARAMS unless `agentId` is a non-empty
+   * string and `context` an object. A failed capture keeps the baseline it had, and never modifies
+   * `context`.
    */
   capture(agentId: string, context: AgentContext): CapturedDiff {
     if (typeof agentId !== 'string' || agentId === '') throw invalidParams('agentId', 'must be a non-empty string');
-    const changes: ContextChanges = {};
-    const keysWritten: string[] = [];
-    // for-in lists exactly a plain object's own members unless Object.prototype has enumerable ones.
-    const forInIsOwn = !inheritsEnumerableMembers();
-    const next: NamespaceBaseline[] = [];
-    for (let i = 0; i < NAMESPACES.length; i++) {
-      const ns = NAMESPACES[i]!;
-      const base = this.namespaces[i]!;
-      const afterValue: unknown = context[ns];
-      // The usual case: the live namespace has the very names, in the same order, of the one the
-      // baseline was copied from, and each field still matches its tape: the baseline carries over.
-      // Otherwise the fields proven unchanged before the first that is not are not proven again.
-      let proven = 0;
-      if (forInIsOwn && base.live !== NO_NAMES && isPlainObject(afterValue) && sameNames(afterValue, base.live)) {
-        proven = matchingFields(afterValue, base);
-        if (proven === base.keys.length) {
-          next.push(base);
-          continue;
-        }
-      }
-      next.push(diffNamespace(ns, base, afterValue, proven, context, changes, keysWritten));
+    expectObject(context, 'context');
+    let next: NamespaceBaseline[];
+    let changes: ContextChanges;
+    let keysWritten: string[];
+    try {
+      ({ next, changes, keysWritten } = diffContext(this.namespaces, context));
+    } catch (error) {
+      throw copyFailure(error);
     }
+    const timestamp = isoTimestamp(this.now());
+    // Only now, with nothing left to fail, does the new baseline replace the old.
     this.namespaces = next;
-    return new CapturedDiff({ timestamp: this.now().toISOString(), agentId, changes }, keysWritten);
+    return new CapturedDiff({ timestamp, agentId, changes }, keysWritten);
   }
+}
+
+/** ISO-8601 text of what the clock returned; INVALID_PARAMS (`options.now`) unless it is a valid Date. */
+function isoTimestamp(at: unknown): string {
+  // By its tag, not instanceof, so a Date from another realm (a vm context, an iframe) still counts.
+  if (Object.prototype.toString.call(at) !== '[object Date]' || Number.isNaN(Date.prototype.getTime.call(at))) {
+    throw invalidParams('options.now', `must return a valid Date (returned ${kindOf(at)}).`, { expected: 'a valid Date', got: kindOf(at) });
+  }
+  return Date.prototype.toISOString.call(at);
+}
+
+/**
+ * The diff of `context` against the baseline `namespaces`, and the baseline that follows it;
+ * modifies neither. A module function, not a method, so it is not an entry point of its own.
+ */
+function diffContext(namespaces: readonly NamespaceBaseline[], context: AgentContext): { next: NamespaceBaseline[]; changes: ContextChanges; keysWritten: string[] } {
+  const changes: ContextChanges = {};
+  const keysWritten: string[] = [];
+  // for-in lists exactly a plain object's own members unless Object.prototype has enumerable ones.
+  const forInIsOwn = !inheritsEnumerableMembers();
+  const next: NamespaceBaseline[] = [];
+  for (let i = 0; i < NAMESPACES.length; i++) {
+    const ns = NAMESPACES[i]!;
+    const base = namespaces[i]!;
+    const afterValue: unknown = context[ns];
+    // The usual case: the live namespace has the very names, in the same order, of the one the
+    // baseline was copied from, and each field still matches its tape: the baseline carries over.
+    // Otherwise the fields proven unchanged before the first that is not are not proven again.
+    let proven = 0;
+    if (forInIsOwn && base.live !== NO_NAMES && isPlainObject(afterValue) && sameNames(afterValue, base.live)) {
+      proven = matchingFields(afterValue, base);
+      if (proven === base.keys.length) {
+        next.push(base);
+        continue;
+      }
+    }
+    next.push(diffNamespace(ns, base, afterValue, proven, context, changes, keysWritten));
+  }
+  return { next, changes, keysWritten };
+}
+
+/**
+ * What to throw for `error`, raised while copying a context into a baseline: a DataCloneError
+ * (structuredClone refusing what it was handed for a value that is not plain data, such as a class
+ * instance holding a function) is UNSUPPORTED_VALUE on `context`; anything else is unchanged.
+ */
+function copyFailure(error: unknown): unknown {
+  if (isCtxgateError(error) || (error as { name?: unknown } | null)?.name !== 'DataCloneError') return error;
+  return new CtxgateError('UNSUPPORTED_VALUE', 'context: holds a value that cannot be copied (a function or a symbol inside a class instance, a platform object); a context is plain JSON data.', {
+    details: { field: 'context' },
+    cause: error,
+  });
 }
 
 /** The baseline of one namespace; see {@link DiffTracker}. */

@@ -1,12 +1,13 @@
-import { expectArray, expectObject, kindOf } from '../args.ts';
-import { ContextSizeError, CtxgateError, invalidParams, isCtxgateError } from '../errors.ts';
+import { expectArray, expectObject, expectString, kindOf } from '../args.ts';
+import { ContextSizeError, invalidParams } from '../errors.ts';
 import type { NamespaceMemo } from './context-memo.ts';
 import { currentMemos } from './context-memo.ts';
 import { memberNameBytes } from './json-exact.ts';
+import { measureFailure } from './json-fault.ts';
 import { isPlainObject } from './json-safety.ts';
 import { jsonByteLength, tapeJsonBytes, tapeMaxJsonBytes } from './json-size.ts';
 import type { AgentContext, Artifact, Namespace } from './model.ts';
-import { NAMESPACES } from './model.ts';
+import { NAMESPACES, isNamespace } from './model.ts';
 import { canonicalBytes } from './namespace-pass.ts';
 
 /** Size limits of one context, in bytes of UTF-8 JSON unless stated otherwise. */
@@ -160,11 +161,25 @@ export function getStats(ctx: AgentContext): ContextStats {
     return stats(ctx);
   } catch (error) {
     // JSON.stringify's refusals (BigInt, cycles) are TypeErrors; nothing else here throws one.
-    if (isCtxgateError(error) || !(error instanceof TypeError)) throw error;
-    throw new CtxgateError('UNSUPPORTED_VALUE', 'Cannot measure ctx: it holds a value JSON cannot represent (a BigInt or a cycle).', {
-      details: { field: 'ctx' },
-      cause: error,
-    });
+    throw measureFailure(error, { ctx });
+  }
+}
+
+/**
+ * The inline artifacts of `ctx` (an object), checked as leniently as the rest of the context is
+ * measured: a missing `retrieval` or `artifacts` is none; INVALID_PARAMS unless `artifacts` is an
+ * array, and for an item with no members at all (null, undefined).
+ */
+function artifactsOf(ctx: AgentContext): readonly (Partial<Artifact> | null | undefined)[] {
+  const artifacts: unknown = ctx.retrieval?.artifacts ?? [];
+  expectArray(artifacts, 'ctx.retrieval.artifacts');
+  return artifacts as (Partial<Artifact> | null | undefined)[];
+}
+
+/** INVALID_PARAMS naming item `i` of the artifacts, unless it has members (it is not null or undefined). */
+function checkArtifactItem(artifact: Partial<Artifact> | null | undefined, i: number): asserts artifact is Partial<Artifact> {
+  if (artifact === null || artifact === undefined) {
+    throw invalidParams(`ctx.retrieval.artifacts[${i}]`, `must be an artifact (got ${kindOf(artifact)}).`, { expected: 'an object', got: kindOf(artifact) });
   }
 }
 
@@ -177,14 +192,11 @@ function stats(ctx: AgentContext): ContextStats {
   }
   let externalizedCount = 0;
   let inlineArtifactSize = 0;
-  const artifacts: unknown = ctx.retrieval?.artifacts ?? [];
-  expectArray(artifacts, 'ctx.retrieval.artifacts');
+  const artifacts = artifactsOf(ctx);
   for (let i = 0; i < artifacts.length; i++) {
     // Measured leniently, as the rest of the context: only an item with no members at all fails.
-    const artifact = artifacts[i] as Partial<Artifact> | null | undefined;
-    if (artifact === null || artifact === undefined) {
-      throw invalidParams(`ctx.retrieval.artifacts[${i}]`, `must be an artifact (got ${kindOf(artifact)}).`, { expected: 'an object', got: kindOf(artifact) });
-    }
+    const artifact = artifacts[i];
+    checkArtifactItem(artifact, i);
     if (artifact.ref !== undefined) externalizedCount++;
     else inlineArtifactSize += jsonByteLength(artifact.content);
   }
@@ -201,6 +213,11 @@ function sizeError(limit: keyof ContextLimits, current: number, maximum: number,
 /**
  * Enforces {@link ContextLimits} (spec `ContextSizeChecker`). {@link checkWrite} measures the
  * context as it would be after a write, so callers refuse before touching anything.
+ *
+ * Arguments of the wrong kind are INVALID_PARAMS naming the parameter (`ctx`, `namespace`, `key`),
+ * checked at entry in constant time; a context that is an object but not a valid context is still
+ * measured as it is. A context (or a written value) holding what JSON cannot write (a BigInt, a
+ * cycle) has no size: UNSUPPORTED_VALUE, diagnosed only after the count failed. Nothing is modified.
  */
 export class ContextSizeChecker {
   /** The limits in force. */
@@ -211,75 +228,123 @@ export class ContextSizeChecker {
     this.limits = Object.freeze(resolveLimits(limits));
   }
 
-  /** Throws {@link ContextSizeError} if the context as it stands breaks a limit. */
+  /**
+   * Throws {@link ContextSizeError} if the context as it stands breaks a limit. INVALID_PARAMS
+   * (`ctx`) unless `ctx` is an object; UNSUPPORTED_VALUE if it holds a BigInt or a cycle.
+   */
   check(ctx: AgentContext): void {
-    // Upper bounds first (or exact sizes where known): where no bound reaches a limit, no exact size
-    // does, and counting exactly would read every character of every string. Otherwise the exact
-    // sizes decide (and are reported).
-    const memos = memosOf(ctx, false);
-    let measured = measure(ctx, memos, false);
-    // The wrapper is counted once, exactly, whichever sizes decide.
-    const wrapper = wrapperBytes(ctx);
-    if (!this.within(wrapper + measured.sum, measured.namespaces)) measured = measure(ctx, memos, true);
-    const namespaces = measured.namespaces;
-    const total = wrapper + measured.sum;
-    for (const ns of NAMESPACES) {
-      this.checkArrays(ns, (ctx[ns] ?? {}) as unknown as Record<string, unknown>);
-      if (namespaces[ns] > this.limits.maxNamespaceSize) {
-        throw sizeError('maxNamespaceSize', namespaces[ns], this.limits.maxNamespaceSize, `namespace ${ns}`, { namespace: ns });
-      }
+    expectObject(ctx, 'ctx');
+    try {
+      checkContext(this.limits, ctx);
+    } catch (error) {
+      throw measureFailure(error, { ctx });
     }
-    if (total > this.limits.maxTotalSize) throw sizeError('maxTotalSize', total, this.limits.maxTotalSize, 'the context', {});
   }
 
   /**
-   * Throws {@link ContextSizeError} if setting `namespace.key` to `value` would break a limit.
-   * Nothing is modified.
+   * Throws {@link ContextSizeError} if setting `namespace.key` to `value` would break a limit
+   * (`undefined` removes the member). Nothing is modified. INVALID_PARAMS unless `ctx` is an
+   * object, `namespace` one of the seven namespaces and `key` a string; UNSUPPORTED_VALUE if the
+   * context or `value` holds a BigInt or a cycle.
    */
   checkWrite(ctx: AgentContext, namespace: Namespace, key: string, value: unknown): void {
-    const next: Record<string, unknown> = { ...(ctx[namespace] as unknown as Record<string, unknown>) };
-    if (value === undefined) delete next[key];
-    else next[key] = value;
-    this.checkArrays(namespace, next);
-    const { total, namespaces, memos } = exactSizes(ctx);
-    // A namespace of plain JSON data (it has a tape) changes by one member, counted alone; anything
-    // else (a toJSON, a Date), or a key that assignment treats specially, is sized by JSON.stringify
-    // of the whole namespace as it would be.
-    const current: unknown = ctx[namespace];
-    const plain = isPlainObject(current) && memos[NAMESPACES.indexOf(namespace)]?.tape !== undefined && key !== '__proto__';
-    const nsSize = plain ? bytesWithMember(current, namespaces[namespace], key, value) : jsonByteLength(next);
-    if (nsSize > this.limits.maxNamespaceSize) {
-      throw sizeError('maxNamespaceSize', nsSize, this.limits.maxNamespaceSize, `namespace ${namespace}`, { namespace, key });
+    expectObject(ctx, 'ctx');
+    if (!isNamespace(namespace)) {
+      const got = typeof namespace === 'string' ? 'another string' : kindOf(namespace);
+      throw invalidParams('namespace', `must be one of ${NAMESPACES.join(', ')} (got ${got}).`, { expected: [...NAMESPACES], got: kindOf(namespace) });
     }
-    const newTotal = total - namespaces[namespace] + nsSize;
-    if (newTotal > this.limits.maxTotalSize) {
-      throw sizeError('maxTotalSize', newTotal, this.limits.maxTotalSize, 'the context', { namespace, key });
+    expectString(key, 'key');
+    try {
+      checkContextWrite(this.limits, ctx, namespace, key, value);
+    } catch (error) {
+      throw measureFailure(error, { value, ctx });
     }
   }
 
-  /** True if any inline artifact exceeds `maxInlineArtifactSize` or all together exceed the threshold. */
+  /**
+   * True if any inline artifact exceeds `maxInlineArtifactSize` or all together exceed the
+   * threshold. INVALID_PARAMS unless `ctx` is an object whose `retrieval.artifacts`, if present, is
+   * an array without null or undefined items (named `ctx.retrieval.artifacts[i]`); UNSUPPORTED_VALUE
+   * if an artifact's content holds a BigInt or a cycle.
+   */
   shouldExternalizeArtifacts(ctx: AgentContext): boolean {
+    expectObject(ctx, 'ctx');
+    const artifacts = artifactsOf(ctx);
     let total = 0;
-    for (const artifact of ctx.retrieval.artifacts) {
+    for (let i = 0; i < artifacts.length; i++) {
+      const artifact = artifacts[i];
+      checkArtifactItem(artifact, i);
       if (artifact.ref !== undefined) continue;
-      const size = jsonByteLength(artifact.content);
+      let size: number;
+      try {
+        size = jsonByteLength(artifact.content);
+      } catch (error) {
+        throw measureFailure(error, { [`ctx.retrieval.artifacts[${i}].content`]: artifact.content });
+      }
       if (size > this.limits.maxInlineArtifactSize) return true;
       total += size;
     }
     return total > this.limits.artifactExternalizationThreshold;
   }
+}
 
-  /** True if no namespace is over `maxNamespaceSize` and the total is not over `maxTotalSize`. */
-  private within(total: number, namespaces: Record<Namespace, number>): boolean {
-    for (const ns of NAMESPACES) if (namespaces[ns] > this.limits.maxNamespaceSize) return false;
-    return total <= this.limits.maxTotalSize;
+// The checks behind the methods: module functions, not methods, so the only entry points are the
+// methods above, which check their arguments first (these trust them, and stay as fast as they were).
+
+/** {@link ContextSizeChecker.check} of `ctx`, an object, against `limits`. */
+function checkContext(limits: Readonly<ContextLimits>, ctx: AgentContext): void {
+  // Upper bounds first (or exact sizes where known): where no bound reaches a limit, no exact size
+  // does, and counting exactly would read every character of every string. Otherwise the exact
+  // sizes decide (and are reported).
+  const memos = memosOf(ctx, false);
+  let measured = measure(ctx, memos, false);
+  // The wrapper is counted once, exactly, whichever sizes decide.
+  const wrapper = wrapperBytes(ctx);
+  if (!within(limits, wrapper + measured.sum, measured.namespaces)) measured = measure(ctx, memos, true);
+  const namespaces = measured.namespaces;
+  const total = wrapper + measured.sum;
+  for (const ns of NAMESPACES) {
+    checkArrays(limits, ns, (ctx[ns] ?? {}) as unknown as Record<string, unknown>);
+    if (namespaces[ns] > limits.maxNamespaceSize) {
+      throw sizeError('maxNamespaceSize', namespaces[ns], limits.maxNamespaceSize, `namespace ${ns}`, { namespace: ns });
+    }
   }
+  if (total > limits.maxTotalSize) throw sizeError('maxTotalSize', total, limits.maxTotalSize, 'the context', {});
+}
 
-  private checkArrays(namespace: Namespace, fields: Record<string, unknown>): void {
-    for (const [key, value] of Object.entries(fields)) {
-      if (Array.isArray(value) && value.length > this.limits.maxArrayItems) {
-        throw sizeError('maxArrayItems', value.length, this.limits.maxArrayItems, `${namespace}.${key}`, { namespace, key });
-      }
+/** {@link ContextSizeChecker.checkWrite} of checked arguments against `limits`. */
+function checkContextWrite(limits: Readonly<ContextLimits>, ctx: AgentContext, namespace: Namespace, key: string, value: unknown): void {
+  const next: Record<string, unknown> = { ...(ctx[namespace] as unknown as Record<string, unknown>) };
+  if (value === undefined) delete next[key];
+  else next[key] = value;
+  checkArrays(limits, namespace, next);
+  const { total, namespaces, memos } = exactSizes(ctx);
+  // A namespace of plain JSON data (it has a tape) changes by one member, counted alone; anything
+  // else (a toJSON, a Date), or a key that assignment treats specially, is sized by JSON.stringify
+  // of the whole namespace as it would be.
+  const current: unknown = ctx[namespace];
+  const plain = isPlainObject(current) && memos[NAMESPACES.indexOf(namespace)]?.tape !== undefined && key !== '__proto__';
+  const nsSize = plain ? bytesWithMember(current, namespaces[namespace], key, value) : jsonByteLength(next);
+  if (nsSize > limits.maxNamespaceSize) {
+    throw sizeError('maxNamespaceSize', nsSize, limits.maxNamespaceSize, `namespace ${namespace}`, { namespace, key });
+  }
+  const newTotal = total - namespaces[namespace] + nsSize;
+  if (newTotal > limits.maxTotalSize) {
+    throw sizeError('maxTotalSize', newTotal, limits.maxTotalSize, 'the context', { namespace, key });
+  }
+}
+
+/** True if no namespace is over `maxNamespaceSize` and the total is not over `maxTotalSize`. */
+function within(limits: Readonly<ContextLimits>, total: number, namespaces: Record<Namespace, number>): boolean {
+  for (const ns of NAMESPACES) if (namespaces[ns] > limits.maxNamespaceSize) return false;
+  return total <= limits.maxTotalSize;
+}
+
+/** Throws {@link ContextSizeError} if an array member of `fields` (namespace `namespace`) has more than `maxArrayItems` items. */
+function checkArrays(limits: Readonly<ContextLimits>, namespace: Namespace, fields: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(fields)) {
+    if (Array.isArray(value) && value.length > limits.maxArrayItems) {
+      throw sizeError('maxArrayItems', value.length, limits.maxArrayItems, `${namespace}.${key}`, { namespace, key });
     }
   }
 }

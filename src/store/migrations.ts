@@ -1,4 +1,4 @@
-import { expectOptionalString, kindOf } from '../args.ts';
+import { expectOptionalString, expectString, kindOf } from '../args.ts';
 import { CtxgateError, invalidParams } from '../errors.ts';
 import { assertSafeJson, isPlainObject } from './json-safety.ts';
 import { CONTEXT_SCHEMA_VERSION } from './model.ts';
@@ -30,8 +30,13 @@ export class MigrationRegistry {
     return this;
   }
 
-  /** The versions visited from `from` to `to`, both included; throws MIGRATION_FAILED if there is no path. */
+  /**
+   * The versions visited from `from` to `to`, both included; throws MIGRATION_FAILED if there is no
+   * path. INVALID_PARAMS unless `from` is a string and `to` a string or undefined (the current version).
+   */
   path(from: string, to: string = CONTEXT_SCHEMA_VERSION): string[] {
+    expectString(from, 'from');
+    expectString(to, 'to');
     const visited = [from];
     let at = from;
     while (at !== to) {

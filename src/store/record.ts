@@ -1,3 +1,4 @@
+import { expectObject, expectOptions } from '../args.ts';
 import { ConflictError, CtxgateError, invalidParams } from '../errors.ts';
 import { isCtxgateError } from '../errors.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
@@ -43,6 +44,29 @@ export function assertVersion(version: unknown, field: string): asserts version 
   if (!Number.isSafeInteger(version) || (version as number) < 0) {
     throw invalidParams(field, 'must be a non-negative integer: the version from load, or 0 for a new context');
   }
+}
+
+/**
+ * The `expectedVersion` of `save`'s options, read once. INVALID_PARAMS unless `options` is an object
+ * (`options`) whose `expectedVersion` is a store version (`options.expectedVersion`).
+ */
+export function saveOptions(options: unknown): number {
+  expectObject(options, 'options');
+  const expectedVersion = options.expectedVersion;
+  assertVersion(expectedVersion, 'options.expectedVersion');
+  return expectedVersion;
+}
+
+/**
+ * The `expectedVersion` of `delete`'s options, read once; undefined if there is none (delete
+ * whatever version is stored). INVALID_PARAMS unless `options` is an object or undefined
+ * (`options`) and `expectedVersion`, if given, is a store version (`options.expectedVersion`).
+ */
+export function deleteOptions(options: unknown): number | undefined {
+  expectOptions(options);
+  const expectedVersion = options?.expectedVersion;
+  if (expectedVersion !== undefined) assertVersion(expectedVersion, 'options.expectedVersion');
+  return expectedVersion;
 }
 
 /**

@@ -117,7 +117,7 @@ export function storeContract(t: ContractHarness, makeStore: () => Promise<Conte
       await expect(store.save('new', v1, { expectedVersion: 3 })).rejects.toMatchObject({ code: 'CONFLICT', details: { expected: 3, actual: 0 } });
       expect(await store.load('c')).toEqual({ context: v2, version: 2 });
       expect(await store.load('new')).toBeUndefined();
-      await expect(store.save('c', v2, { expectedVersion: -1 })).rejects.toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'expectedVersion' } });
+      await expect(store.save('c', v2, { expectedVersion: -1 })).rejects.toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'options.expectedVersion' } });
       await expect(store.save('', v2, { expectedVersion: 0 })).rejects.toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'id' } });
     }));
 
@@ -265,6 +265,33 @@ export function storeContract(t: ContractHarness, makeStore: () => Promise<Conte
       // A deleted id can be created again from version 0.
       expect((await store.save('b', sampleContext('b2'), { expectedVersion: 0 })).version).toBe(1);
       expect(await store.list()).toEqual(['a:b/c', 'b']);
+    }));
+
+  it('arguments of the wrong kind are INVALID_PARAMS naming the parameter, and change nothing', () =>
+    withStore(async (store) => {
+      const saved = sampleContext('kept');
+      await store.save('kept', saved, { expectedVersion: 0 });
+      const record = await store.exportRecord('kept');
+      const refused = (call: Promise<unknown>, field: string) => expect(call).rejects.toMatchObject({ code: 'INVALID_PARAMS', details: { field } });
+      // delete: the options are checked before anything is read or deleted.
+      await refused(store.delete('kept', null as never), 'options');
+      await refused(store.delete('kept', 1 as never), 'options');
+      await refused(store.delete('kept', [] as never), 'options');
+      await refused(store.delete('kept', { expectedVersion: '1' } as never), 'options.expectedVersion');
+      await refused(store.delete('kept', { expectedVersion: Number.NaN }), 'options.expectedVersion');
+      // save: the options are checked before the context is sealed or anything is written.
+      await refused(store.save('kept', sampleContext('other'), null as never), 'options');
+      await refused(store.save('kept', sampleContext('other'), undefined as never), 'options');
+      await refused(store.save('kept', sampleContext('other'), { expectedVersion: 1n } as never), 'options.expectedVersion');
+      expect(await store.exportRecord('kept')).toEqual(record);
+      expect(await store.load('kept')).toEqual({ context: saved, version: 1 });
+      // putArtifact: only bytes; a string (which hashes like its UTF-8 bytes) is not stored either.
+      for (const bad of [undefined, null, 'abc', 97, [97, 98, 99], {}, new ArrayBuffer(3), () => 1]) await refused(store.putArtifact(bad as never), 'data');
+      expect(await store.getArtifact('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad')).toBeUndefined();
+      expect(await store.list()).toEqual(['kept']);
+      // The refusals left the store working.
+      expect(await store.delete('kept', undefined)).toBe(true);
+      expect(await store.list()).toEqual([]);
     }));
 
   it('exportRecord/importRecord copy a context to another store intact', async () => {

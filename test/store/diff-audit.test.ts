@@ -7,6 +7,7 @@ import { canonicalize } from '../../src/fingerprint/canonicalize.ts';
 import type { AgentRun } from '../../src/store/model.ts';
 import { createAgentContext } from '../../src/store/model.ts';
 import { sampleContext } from './contract.ts';
+import { thrown } from '../fixtures/thrown.ts';
 
 const clock = () => {
   let t = Date.parse('2026-03-01T00:00:00.000Z');
@@ -207,3 +208,114 @@ describe('summarizeDiff on arguments of the wrong kind', () => {
     expect(summarizeDiff({ agentId: 'a', changes: { custom: { n: 2 }, reasoning: { intents_added: 1 } } })).toBe('[a] Changes: reasoning.intents_added=1, custom.n=2');
   });
 });
+
+describe('AuditTrail on arguments of the wrong kind', () => {
+  const run: AgentRun = { timestamp: '2026-01-01T00:00:00.000Z', agentId: 'a', status: 'success', durationMs: 1, keysWritten: [] };
+  const diff = { timestamp: '2026-01-01T00:00:00.000Z', agentId: 'a', changes: { reasoning: { intents_added: 1 } } };
+  const invalid = (fn: () => unknown, field: string) => expect(thrown(fn)).toMatchObject({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field }) });
+
+  it('has no entry point but its checked methods', () => {
+    expect(Object.getOwnPropertyNames(AuditTrail.prototype).sort()).toEqual(['constructor', 'recordDiff', 'recordRun']);
+    invalid(() => new AuditTrail(null as never), 'options');
+  });
+
+  it('names context, context.audit, the list, run and diff; a refused call leaves the trail as it was', () => {
+    const audit = new AuditTrail();
+    const ctx = sampleContext('audit');
+    audit.recordRun(ctx, run);
+    audit.recordDiff(ctx, diff);
+    const before = structuredClone(ctx);
+    for (const bad of [undefined, null, 42, 'x', [], () => 1]) {
+      invalid(() => audit.recordRun(bad as never, run), 'context');
+      invalid(() => audit.recordDiff(bad as never, diff), 'context');
+    }
+    invalid(() => audit.recordRun({} as never, run), 'context.audit');
+    invalid(() => audit.recordDiff({ audit: 'x' } as never, diff), 'context.audit');
+    invalid(() => audit.recordRun({ audit: { diffs: [] } } as never, run), 'context.audit.agentRuns');
+    invalid(() => audit.recordDiff({ audit: { agentRuns: [], diffs: 5 } } as never, diff), 'context.audit.diffs');
+    for (const bad of [undefined, null, 42, 'x', [], Symbol('s'), 10n]) {
+      invalid(() => audit.recordRun(ctx, bad as never), 'run');
+      invalid(() => audit.recordDiff(ctx, bad as never), 'diff');
+    }
+    // Entries that are objects but not JSON data are refused by validation, before they are copied
+    // (structuredClone would have thrown a DataCloneError for the function).
+    invalid(() => audit.recordRun(ctx, { ...run, hook: () => 1 } as never), 'audit.agentRuns[0].hook');
+    invalid(() => audit.recordRun(ctx, { ...run, durationMs: 1n } as never), 'audit.agentRuns[0].durationMs');
+    const changes: Record<string, unknown> = {};
+    changes.self = changes;
+    invalid(() => audit.recordDiff(ctx, { ...diff, changes } as never), 'audit.diffs[0].changes.self');
+    expect(ctx).toEqual(before);
+  });
+});
+
+describe('DiffTracker on arguments of the wrong kind', () => {
+  const invalid = (fn: () => unknown, field: string) => expect(thrown(fn)).toMatchObject({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field }) });
+
+  it('has no entry point but its checked methods; the constructor names context and options', () => {
+    expect(Object.getOwnPropertyNames(DiffTracker.prototype).sort()).toEqual(['capture', 'constructor']);
+    invalid(() => new DiffTracker(undefined as never), 'context');
+    invalid(() => new DiffTracker('x' as never), 'context');
+    invalid(() => new DiffTracker(createAgentContext('s', 't'), null as never), 'options');
+    invalid(() => new DiffTracker(createAgentContext('s', 't'), { now: 5 as never }), 'options.now');
+  });
+
+  it('capture names agentId, context and a clock that returns no Date', () => {
+    const tracker = new DiffTracker(createAgentContext('s', 't'));
+    for (const bad of [undefined, null, 42, 'x', [], () => 1, Symbol('s')]) invalid(() => tracker.capture('a', bad as never), 'context');
+    invalid(() => tracker.capture(undefined as never, createAgentContext('s', 't')), 'agentId');
+    const badClock = new DiffTracker(createAgentContext('s', 't'), { now: (() => 'today') as never });
+    invalid(() => badClock.capture('a', createAgentContext('s', 't')), 'options.now');
+    const invalidDate = new DiffTracker(createAgentContext('s', 't'), { now: () => new Date(Number.NaN) });
+    invalid(() => invalidDate.capture('a', createAgentContext('s', 't')), 'options.now');
+  });
+
+  it('a failed capture keeps its baseline and leaves the context as it was', () => {
+    class Hooked {
+      hook = (): number => 1;
+    }
+    const ctx = sampleContext('d');
+    const tracker = new DiffTracker(ctx, { now: clock() });
+    ctx.reasoning.summary = 'edited before the failures';
+    const failures: [() => void, string][] = [
+      // A value structuredClone cannot copy into the baseline: UNSUPPORTED_VALUE, not a DataCloneError.
+      [() => ((ctx.reasoning as unknown as Record<string, unknown>).dependencyMap = new Hooked()), 'UNSUPPORTED_VALUE'],
+      // Values JCS cannot write.
+      [() => (ctx.reasoning.intents = [{ type: 'q', confidence: Number.NaN }]), 'UNSUPPORTED_VALUE'],
+      [() => (ctx.reasoning.intents = [{ type: 'q', confidence: 1n as never }]), 'UNSUPPORTED_VALUE'],
+    ];
+    const intents = ctx.reasoning.intents;
+    for (const [spoil, code] of failures) {
+      spoil();
+      const before = snapshot(ctx);
+      expect(thrown(() => tracker.capture('bad', ctx))).toMatchObject({ code });
+      expect(ctx).toEqual(before);
+      delete (ctx.reasoning as unknown as Record<string, unknown>).dependencyMap;
+      ctx.reasoning.intents = intents;
+    }
+    // Had a failed capture moved the baseline (even in part), this would miss the edit made before them.
+    expect(tracker.capture('good', ctx).summary()).toBe('[good] Changes: reasoning.summary_changed=1');
+  });
+
+  it('a capture refused for its clock keeps the baseline too', () => {
+    let calls = 0;
+    const flaky = (): Date => (calls++ === 0 ? ('not a date' as never) : new Date(0));
+    const ctx = sampleContext('c');
+    const tracker = new DiffTracker(ctx, { now: flaky });
+    ctx.reasoning.summary = 'edited';
+    invalid(() => tracker.capture('a', ctx), 'options.now');
+    expect(tracker.capture('a', ctx).summary()).toBe('[a] Changes: reasoning.summary_changed=1');
+  });
+});
+
+/**
+ * A deep copy of the plain objects and arrays of `value`, for comparing before and after; anything
+ * else (a class instance, a BigInt) is kept as it is, so a context structuredClone refuses can be
+ * snapshotted too.
+ */
+function snapshot<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((item: unknown) => snapshot(item)) as T;
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, snapshot(v)])) as T;
+  }
+  return value;
+}

@@ -692,8 +692,9 @@ describe('measuring while recording', () => {
         try {
           total = bytes(ctx);
         } catch (error) {
-          // BigInt and cycles: JSON.stringify throws, and so must measuring.
-          expect(() => new ContextSizeChecker().check(ctx)).toThrow((error as Error).constructor as new () => Error);
+          // BigInt and cycles: JSON.stringify throws, and measuring refuses them as UNSUPPORTED_VALUE.
+          expect(error).toBeInstanceOf(TypeError);
+          expect(() => new ContextSizeChecker().check(ctx)).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_VALUE', details: expect.objectContaining({ field: 'ctx' }) }));
           return;
         }
         // getStats also walks retrieval.artifacts, which a mutation may have made unwalkable, and

@@ -224,3 +224,60 @@ describe('getStats on arguments of the wrong kind', () => {
     expect(getStats(ctx).inlineArtifactSize).toBe(0);
   });
 });
+
+describe('ContextSizeChecker on arguments of the wrong kind', () => {
+  const checker = new ContextSizeChecker();
+  const invalid = (fn: () => unknown, field: string) => expect(thrown(fn)).toMatchObject({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field }) });
+
+  it('has no entry point but its checked methods', () => {
+    // Helpers that trust their arguments are module functions, not methods a caller could reach.
+    expect(Object.getOwnPropertyNames(ContextSizeChecker.prototype).sort()).toEqual(['check', 'checkWrite', 'constructor', 'shouldExternalizeArtifacts']);
+  });
+
+  it('check names ctx; a BigInt or a cycle is UNSUPPORTED_VALUE with its path', () => {
+    for (const bad of [undefined, null, 42, 'x', [], () => 1, Symbol('s'), 10n]) invalid(() => checker.check(bad as never), 'ctx');
+    const big = createAgentContext('s', 't');
+    (big.llm.cache as Record<string, unknown>).n = 10n;
+    expect(thrown(() => checker.check(big))).toMatchObject({ code: 'UNSUPPORTED_VALUE', details: { field: 'ctx', path: 'ctx.llm.cache.n', what: 'a BigInt' } });
+    const cyclic = createAgentContext('s', 't');
+    (cyclic.reasoning.entities as Record<string, unknown>).self = cyclic.reasoning;
+    const error = thrown(() => checker.check(cyclic));
+    expect(error).toMatchObject({ code: 'UNSUPPORTED_VALUE', details: { field: 'ctx', path: 'ctx.reasoning.entities.self', what: 'a cycle' } });
+    expect(error.cause).toBeInstanceOf(TypeError);
+    // An object that is not a valid context is still measured, as before.
+    checker.check({} as never);
+    checker.check({ reasoning: 5, llm: 'x' } as never);
+  });
+
+  it('checkWrite names ctx, namespace and key before measuring; names value when it holds a BigInt; modifies nothing', () => {
+    const ctx = sampleContext('w');
+    const before = structuredClone(ctx);
+    invalid(() => checker.checkWrite(undefined as never, 'llm', 'cache', {}), 'ctx');
+    invalid(() => checker.checkWrite('x' as never, 'llm', 'cache', {}), 'ctx');
+    invalid(() => checker.checkWrite(ctx, undefined as never, 'cache', {}), 'namespace');
+    invalid(() => checker.checkWrite(ctx, 'nope' as never, 'cache', {}), 'namespace');
+    invalid(() => checker.checkWrite(ctx, 'llm', Symbol('k') as never, {}), 'key');
+    invalid(() => checker.checkWrite(ctx, 'llm', undefined as never, {}), 'key');
+    expect(thrown(() => checker.checkWrite(ctx, 'llm', 'cache', { n: 1n }))).toMatchObject({ code: 'UNSUPPORTED_VALUE', details: { field: 'value', path: 'value.n' } });
+    const loop: Record<string, unknown> = {};
+    loop.loop = loop;
+    expect(thrown(() => checker.checkWrite(ctx, 'llm', 'cache', loop))).toMatchObject({ code: 'UNSUPPORTED_VALUE', details: { field: 'value', what: 'a cycle' } });
+    expect(ctx).toEqual(before);
+  });
+
+  it('shouldExternalizeArtifacts names ctx and the artifacts; content JSON cannot write is UNSUPPORTED_VALUE', () => {
+    for (const bad of [undefined, null, 42, 'x', []]) invalid(() => checker.shouldExternalizeArtifacts(bad as never), 'ctx');
+    const ctx = createAgentContext('s', 't');
+    (ctx.retrieval as unknown as Record<string, unknown>).artifacts = 'x';
+    invalid(() => checker.shouldExternalizeArtifacts(ctx), 'ctx.retrieval.artifacts');
+    (ctx.retrieval as unknown as Record<string, unknown>).artifacts = [null];
+    invalid(() => checker.shouldExternalizeArtifacts(ctx), 'ctx.retrieval.artifacts[0]');
+    ctx.retrieval.artifacts = [{ id: 'a', type: 't', source: 's', content: { n: 1n } }];
+    expect(thrown(() => checker.shouldExternalizeArtifacts(ctx))).toMatchObject({
+      code: 'UNSUPPORTED_VALUE',
+      details: { field: 'ctx.retrieval.artifacts[0].content', path: 'ctx.retrieval.artifacts[0].content.n' },
+    });
+    // Measured leniently, as getStats is: no retrieval at all is no artifacts.
+    expect(checker.shouldExternalizeArtifacts({} as never)).toBe(false);
+  });
+});

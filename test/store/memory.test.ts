@@ -10,6 +10,15 @@ describe('memory store: backend contract', () => {
 });
 
 describe('memory store', () => {
+  it('putArtifact hashes bytes in shared memory, which crypto.subtle refuses, from a copy', async () => {
+    const store = createMemoryStore();
+    const shared = new Uint8Array(new SharedArrayBuffer(3));
+    shared.set([97, 98, 99]);
+    const key = await store.putArtifact(shared);
+    expect(key).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(await store.getArtifact(key)).toEqual(new TextEncoder().encode('abc'));
+  });
+
   it('migrates an old stored record on load with the store migrations', async () => {
     const migrations = new MigrationRegistry().register('0.9.0', '1.0.0', (d) => {
       const audit = d.audit as { runs: Record<string, unknown>[]; diffs: unknown[] };

@@ -191,6 +191,21 @@ describe('migrations', () => {
   });
 });
 
+describe('MigrationRegistry.path on arguments of the wrong kind', () => {
+  it('names from and to; a string without a path is still MIGRATION_FAILED', () => {
+    const registry = new MigrationRegistry().register('0.9.0', CONTEXT_SCHEMA_VERSION, (d) => d);
+    for (const bad of [undefined, null, 42, Symbol('v'), {}, 10n]) {
+      expect(thrown(() => registry.path(bad as never))).toMatchObject({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field: 'from' }) });
+    }
+    for (const bad of [null, 42, Symbol('v'), {}]) {
+      expect(thrown(() => registry.path('0.9.0', bad as never))).toMatchObject({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field: 'to' }) });
+    }
+    expect(thrown(() => registry.path('x'))).toMatchObject({ code: 'MIGRATION_FAILED', details: { from: 'x', to: CONTEXT_SCHEMA_VERSION, stuckAt: 'x' } });
+    expect(registry.path('0.9.0')).toEqual(['0.9.0', CONTEXT_SCHEMA_VERSION]);
+    expect(registry.path('0.9.0', undefined)).toEqual(['0.9.0', CONTEXT_SCHEMA_VERSION]);
+  });
+});
+
 describe('migrateContext on arguments of the wrong kind', () => {
 
   it('names registry, to and context; data that cannot be copied is INVALID_PARAMS, not a DataCloneError', async () => {

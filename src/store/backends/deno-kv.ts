@@ -1,11 +1,10 @@
 import { CtxgateError, isCtxgateError } from '../../errors.ts';
-import { assertArtifactKey, verifyArtifact } from '../artifacts.ts';
+import { artifactKey, assertArtifactKey, verifyArtifact } from '../artifacts.ts';
 import type { ContextStore, DeleteOptions, LoadedContext, SaveOptions } from '../context-store.ts';
-import { sha256Hex } from '../hash.ts';
 import type { MigrationRegistry } from '../migrations.ts';
 import type { AgentContext } from '../model.ts';
 import type { StoredRecord } from '../record.ts';
-import { assertContextId, assertVersion, corruptRecord, openRecord, sealRecord, throwIfAborted, versionConflict } from '../record.ts';
+import { assertContextId, corruptRecord, deleteOptions, openRecord, saveOptions, sealRecord, throwIfAborted, versionConflict } from '../record.ts';
 import { chunkRecord, isArtifactHead, isChunkedHead, joinChunks, splitChunks, unchunkRecord, type ArtifactHead, type ChunkedHead } from './chunked.ts';
 
 // Minimal local typing of the Deno KV API: only what this backend calls, so no Deno types package
@@ -225,8 +224,7 @@ class DenoKvContextStore implements ContextStore {
 
   async save(id: string, context: AgentContext, options: SaveOptions): Promise<{ version: number }> {
     assertContextId(id);
-    assertVersion(options?.expectedVersion, 'expectedVersion');
-    const expected = options.expectedVersion;
+    const expected = saveOptions(options);
     const record = await sealRecord(id, expected + 1, context);
     return this.run(
       'save',
@@ -260,21 +258,19 @@ class DenoKvContextStore implements ContextStore {
     );
   }
 
-  async delete(id: string, options: DeleteOptions = {}): Promise<boolean> {
+  async delete(id: string, options?: DeleteOptions): Promise<boolean> {
     assertContextId(id);
-    if (options.expectedVersion !== undefined) assertVersion(options.expectedVersion, 'expectedVersion');
+    const expectedVersion = deleteOptions(options);
     return this.run('delete', async () => {
       const current = await this.kv.get(this.headKey(id));
       const head = isChunkedHead(current.value) ? current.value : undefined;
       const actual = current.value === null ? 0 : (head?.version ?? 0);
-      if (options.expectedVersion !== undefined && actual !== options.expectedVersion) {
-        throw versionConflict(id, options.expectedVersion, actual);
-      }
+      if (expectedVersion !== undefined && actual !== expectedVersion) throw versionConflict(id, expectedVersion, actual);
       if (current.value === null) return false;
       const result = await this.kv.atomic().check({ key: this.headKey(id), versionstamp: current.versionstamp }).delete(this.headKey(id)).commit();
       if (!result.ok) {
         const now = await this.kv.get(this.headKey(id));
-        throw versionConflict(id, options.expectedVersion ?? actual, isChunkedHead(now.value) ? now.value.version : 0);
+        throw versionConflict(id, expectedVersion ?? actual, isChunkedHead(now.value) ? now.value.version : 0);
       }
       if (head !== undefined) await this.dropGeneration(id, head);
       return true;
@@ -311,7 +307,7 @@ class DenoKvContextStore implements ContextStore {
   }
 
   async putArtifact(data: Uint8Array): Promise<string> {
-    const key = await sha256Hex(data);
+    const key = await artifactKey(data);
     await this.run('putArtifact', async () => {
       const headKey = [...this.prefix, 'art', key];
       const existing = await this.kv.get(headKey);

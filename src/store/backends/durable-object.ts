@@ -1,11 +1,10 @@
 import { CtxgateError, isCtxgateError } from '../../errors.ts';
-import { assertArtifactKey, verifyArtifact } from '../artifacts.ts';
+import { artifactKey, assertArtifactKey, verifyArtifact } from '../artifacts.ts';
 import type { ContextStore, DeleteOptions, LoadedContext, SaveOptions } from '../context-store.ts';
-import { sha256Hex } from '../hash.ts';
 import type { MigrationRegistry } from '../migrations.ts';
 import type { AgentContext } from '../model.ts';
 import type { StoredRecord } from '../record.ts';
-import { assertContextId, assertVersion, corruptRecord, openRecord, sealRecord, throwIfAborted, versionConflict } from '../record.ts';
+import { assertContextId, corruptRecord, deleteOptions, openRecord, saveOptions, sealRecord, throwIfAborted, versionConflict } from '../record.ts';
 import { chunkRecord, isArtifactHead, isChunkedHead, joinChunks, splitChunks, unchunkRecord, type ArtifactHead, type ChunkedHead } from './chunked.ts';
 
 // Minimal local typing of a Durable Object's `state.storage`: only what this backend calls, so
@@ -103,8 +102,7 @@ class DurableObjectContextStore implements ContextStore {
 
   async save(id: string, context: AgentContext, options: SaveOptions): Promise<{ version: number }> {
     assertContextId(id);
-    assertVersion(options?.expectedVersion, 'expectedVersion');
-    const expected = options.expectedVersion;
+    const expected = saveOptions(options);
     const record = await sealRecord(id, expected + 1, context);
     return this.run(
       'save',
@@ -123,17 +121,15 @@ class DurableObjectContextStore implements ContextStore {
     );
   }
 
-  async delete(id: string, options: DeleteOptions = {}): Promise<boolean> {
+  async delete(id: string, options?: DeleteOptions): Promise<boolean> {
     assertContextId(id);
-    if (options.expectedVersion !== undefined) assertVersion(options.expectedVersion, 'expectedVersion');
+    const expectedVersion = deleteOptions(options);
     return this.run('delete', () =>
       this.storage.transaction(async (txn) => {
         const current = await txn.get(this.headKey(id));
         const head = isChunkedHead(current) ? current : undefined;
         const actual = current === undefined ? 0 : (head?.version ?? 0);
-        if (options.expectedVersion !== undefined && actual !== options.expectedVersion) {
-          throw versionConflict(id, options.expectedVersion, actual);
-        }
+        if (expectedVersion !== undefined && actual !== expectedVersion) throw versionConflict(id, expectedVersion, actual);
         if (current === undefined) return false;
         await txn.delete(this.headKey(id));
         if (head !== undefined) for (let i = 0; i < head.chunks; i++) await txn.delete(this.chunkKey(id, head.gen, i));
@@ -166,7 +162,7 @@ class DurableObjectContextStore implements ContextStore {
   }
 
   async putArtifact(data: Uint8Array): Promise<string> {
-    const key = await sha256Hex(data);
+    const key = await artifactKey(data);
     await this.run('putArtifact', () =>
       this.storage.transaction(async (txn) => {
         const headKey = `${this.prefix}art:${key}`;

@@ -1,13 +1,12 @@
 import type { DBSchema, IDBPDatabase } from 'idb';
 import { openDB } from 'idb';
 import { CtxgateError, isCtxgateError } from '../../errors.ts';
-import { assertArtifactKey, verifyArtifact } from '../artifacts.ts';
+import { artifactKey, assertArtifactKey, verifyArtifact } from '../artifacts.ts';
 import type { ContextStore, DeleteOptions, LoadedContext, SaveOptions } from '../context-store.ts';
-import { sha256Hex } from '../hash.ts';
 import type { MigrationRegistry } from '../migrations.ts';
 import type { AgentContext } from '../model.ts';
 import type { StoredRecord } from '../record.ts';
-import { assertContextId, assertVersion, openRecord, sealRecord, throwIfAborted, versionConflict } from '../record.ts';
+import { assertContextId, deleteOptions, openRecord, saveOptions, sealRecord, throwIfAborted, versionConflict } from '../record.ts';
 
 /**
  * IndexedDB schema version written by this release. Each step of {@link upgradeSchema} is kept so
@@ -131,17 +130,17 @@ class IndexedDbContextStore implements ContextStore {
 
   async save(id: string, context: AgentContext, options: SaveOptions): Promise<{ version: number }> {
     assertContextId(id);
-    assertVersion(options?.expectedVersion, 'expectedVersion');
+    const expectedVersion = saveOptions(options);
     // Hash before the transaction: an IndexedDB transaction commits as soon as it has no pending
     // request, so no other await may happen inside it.
-    const record = await sealRecord(id, options.expectedVersion + 1, context);
+    const record = await sealRecord(id, expectedVersion + 1, context);
     const signal = options.signal;
     return this.run('save', async (db) => {
       const tx = db.transaction('contexts', 'readwrite');
       try {
         const current = await tx.store.get(id);
         const actual = typeof current?.version === 'number' ? current.version : 0;
-        if (actual !== options.expectedVersion) throw versionConflict(id, options.expectedVersion, actual);
+        if (actual !== expectedVersion) throw versionConflict(id, expectedVersion, actual);
         await tx.store.put(record);
         throwIfAborted(signal);
         await tx.done;
@@ -154,17 +153,15 @@ class IndexedDbContextStore implements ContextStore {
     }, signal);
   }
 
-  async delete(id: string, options: DeleteOptions = {}): Promise<boolean> {
+  async delete(id: string, options?: DeleteOptions): Promise<boolean> {
     assertContextId(id);
-    if (options.expectedVersion !== undefined) assertVersion(options.expectedVersion, 'expectedVersion');
+    const expectedVersion = deleteOptions(options);
     return this.run('delete', async (db) => {
       const tx = db.transaction('contexts', 'readwrite');
       try {
         const current = await tx.store.get(id);
         const actual = typeof current?.version === 'number' ? current.version : 0;
-        if (options.expectedVersion !== undefined && actual !== options.expectedVersion) {
-          throw versionConflict(id, options.expectedVersion, actual);
-        }
+        if (expectedVersion !== undefined && actual !== expectedVersion) throw versionConflict(id, expectedVersion, actual);
         if (current !== undefined) await tx.store.delete(id);
         await tx.done;
         return current !== undefined;
@@ -194,7 +191,7 @@ class IndexedDbContextStore implements ContextStore {
   }
 
   async putArtifact(data: Uint8Array): Promise<string> {
-    const key = await sha256Hex(data);
+    const key = await artifactKey(data);
     await this.run('putArtifact', async (db) => {
       const tx = db.transaction('artifacts', 'readwrite');
       try {

@@ -1,10 +1,9 @@
-import { assertArtifactKey, verifyArtifact } from '../artifacts.ts';
+import { artifactKey, assertArtifactKey, verifyArtifact } from '../artifacts.ts';
 import type { ContextStore, DeleteOptions, LoadedContext, SaveOptions } from '../context-store.ts';
-import { sha256Hex } from '../hash.ts';
 import type { MigrationRegistry } from '../migrations.ts';
 import type { AgentContext } from '../model.ts';
 import type { StoredRecord } from '../record.ts';
-import { assertContextId, assertVersion, openRecord, sealRecord, throwIfAborted, versionConflict } from '../record.ts';
+import { assertContextId, deleteOptions, openRecord, saveOptions, sealRecord, throwIfAborted, versionConflict } from '../record.ts';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -30,23 +29,21 @@ class MemoryContextStore implements ContextStore {
 
   async save(id: string, context: AgentContext, options: SaveOptions): Promise<{ version: number }> {
     assertContextId(id);
-    assertVersion(options?.expectedVersion, 'expectedVersion');
-    const record = await sealRecord(id, options.expectedVersion + 1, context);
+    const expectedVersion = saveOptions(options);
+    const record = await sealRecord(id, expectedVersion + 1, context);
     // Check and write in one synchronous step: no other save can interleave between them.
     const actual = this.records.get(id)?.version ?? 0;
-    if (actual !== options.expectedVersion) throw versionConflict(id, options.expectedVersion, actual);
+    if (actual !== expectedVersion) throw versionConflict(id, expectedVersion, actual);
     throwIfAborted(options.signal);
     this.records.set(id, record);
     return { version: record.version };
   }
 
-  async delete(id: string, options: DeleteOptions = {}): Promise<boolean> {
+  async delete(id: string, options?: DeleteOptions): Promise<boolean> {
     assertContextId(id);
+    const expectedVersion = deleteOptions(options);
     const actual = this.records.get(id)?.version ?? 0;
-    if (options.expectedVersion !== undefined) {
-      assertVersion(options.expectedVersion, 'expectedVersion');
-      if (actual !== options.expectedVersion) throw versionConflict(id, options.expectedVersion, actual);
-    }
+    if (expectedVersion !== undefined && actual !== expectedVersion) throw versionConflict(id, expectedVersion, actual);
     return this.records.delete(id);
   }
 
@@ -66,7 +63,7 @@ class MemoryContextStore implements ContextStore {
   }
 
   async putArtifact(data: Uint8Array): Promise<string> {
-    const key = await sha256Hex(data);
+    const key = await artifactKey(data);
     if (!this.artifacts.has(key)) this.artifacts.set(key, data.slice());
     return key;
   }
