@@ -3,6 +3,7 @@ import type { ContextLimits } from './limits.ts';
 import { ContextSizeChecker } from './limits.ts';
 import type { AgentContext, Namespace } from './model.ts';
 import { isNamespace, validateField } from './model.ts';
+import { writeMember } from './write-member.ts';
 
 /** Write permission of one agent: a list of namespaces, or `'*'` for all of them. */
 export type NamespaceGrant = readonly Namespace[] | '*';
@@ -116,8 +117,6 @@ export class ContextValidator {
     validateField(namespace, key, value);
     const copy = value === undefined ? undefined : structuredClone(value);
     this.sizeChecker.checkWrite(context, namespace, key, copy);
-    const target = context[namespace] as unknown as Record<string, unknown>;
-    if (copy === undefined) delete target[key];
-    else target[key] = copy;
+    writeMember(context[namespace] as unknown as Record<string, unknown>, key, copy, `context.${namespace}`);
   }
 }

@@ -4,6 +4,7 @@ import type { ContextLimits } from './limits.ts';
 import { ContextSizeChecker } from './limits.ts';
 import type { AgentContext, AgentRun, ContextDiff } from './model.ts';
 import { validateField } from './model.ts';
+import { writeMember } from './write-member.ts';
 
 /** Options of {@link AuditTrail}. */
 export interface AuditTrailOptions {
@@ -88,7 +89,7 @@ function append(checker: ContextSizeChecker, context: AgentContext, audit: Recor
   const next = [...audit[key], structuredClone(entry)];
   const trimmed = next.length > max ? next.slice(next.length - max) : next;
   checker.checkWrite(context, 'audit', key, trimmed);
-  audit[key] = trimmed;
+  writeMember(audit, key, trimmed, `context.audit.${key}`);
 }
 
 function cap(field: string, value: number | undefined, maxArrayItems: number): number {

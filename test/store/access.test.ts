@@ -22,6 +22,22 @@ const validValue: Record<string, unknown> = {
 };
 
 describe('access control', () => {
+  it('safeSet into a frozen context (Object.freeze, Immer) is INVALID_PARAMS naming the namespace, and writes nothing', () => {
+    const v = new ContextValidator();
+    v.registerAgent('planner', ['reasoning']);
+    const ctx = createAgentContext('s', 't');
+    Object.freeze(ctx.reasoning);
+    const before = canonicalize(ctx);
+    let error: unknown;
+    try {
+      v.safeSet(ctx, 'planner', 'reasoning', 'summary', 'next step');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'context.reasoning' } });
+    expect(canonicalize(ctx)).toBe(before);
+  });
+
   it('has the spec default table', () => {
     expect(DEFAULT_AGENT_PERMISSIONS).toEqual({
       intent_detection: ['reasoning', 'diagnostics', 'audit'],

@@ -148,6 +148,22 @@ describe('audit trail', () => {
     keysWritten: ['reasoning.intents'],
   });
 
+  it('a frozen context (Object.freeze, Immer) is INVALID_PARAMS naming the audit list, and stays as it was', () => {
+    const ctx = createAgentContext('s', 't');
+    new AuditTrail().recordRun(ctx, run(0));
+    const before = canonicalize(ctx);
+    const frozen = structuredClone(ctx);
+    Object.freeze(frozen.audit);
+    const error = thrown(() => new AuditTrail().recordRun(frozen, run(1)));
+    expect(error).toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'context.audit.agentRuns' } });
+    expect(error.message).toContain('cloneContext()');
+    expect(thrown(() => new AuditTrail().recordDiff(frozen, { timestamp: run(1).timestamp, agentId: 'a', changes: {} }))).toMatchObject({
+      code: 'INVALID_PARAMS',
+      details: { field: 'context.audit.diffs' },
+    });
+    expect(canonicalize(frozen)).toBe(before);
+  });
+
   it('appends runs and diffs, keeping only the newest up to the cap', () => {
     const ctx = createAgentContext('s', 't');
     const audit = new AuditTrail({ maxRuns: 3, maxDiffs: 2 });

@@ -1,0 +1,21 @@
+import { CtxgateError } from '../errors.ts';
+
+/**
+ * The one write a store operation makes to a caller's context, after every check passed: sets
+ * `target[key]` (or deletes it for `undefined`). A context made read-only (Object.freeze, or a
+ * state library such as Immer that freezes what it hands out) makes that write a TypeError in
+ * strict code; it becomes INVALID_PARAMS naming `field`, and nothing has been written.
+ */
+export function writeMember(target: Record<string, unknown>, key: string, value: unknown, field: string): void {
+  try {
+    if (value === undefined) delete target[key];
+    else target[key] = value;
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    throw new CtxgateError(
+      'INVALID_PARAMS',
+      `${field}: is read-only (the context is frozen or sealed, as Object.freeze or a state library such as Immer leaves it); write to a copy made with cloneContext() and keep that.`,
+      { details: { field }, cause: error },
+    );
+  }
+}
