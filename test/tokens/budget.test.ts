@@ -247,6 +247,24 @@ describe('indexedDbLineWriter', () => {
     expect(() => indexedDbLineWriter(42 as never)).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS', details: expect.objectContaining({ field: 'dbName' }) }));
   });
 
+  it('a write into a database another tab upgraded rejects flush() typed (STORAGE_FAILURE, reload), not with a DOMException', async () => {
+    for (const [name, value] of Object.entries(fakeIdb)) if (name !== 'default') vi.stubGlobal(name, value);
+    // Another tab's newer ctxgate already installed version 2 of this database.
+    await new Promise<void>((resolve, reject) => {
+      const open = (globalThis as unknown as { indexedDB: IDBFactory }).indexedDB.open('budget-log-newer', 2);
+      open.onsuccess = () => {
+        open.result.close();
+        resolve();
+      };
+      open.onerror = () => reject(open.error);
+    });
+    const writer = indexedDbLineWriter('budget-log-newer');
+    const log = jsonlBudgetLog(writer);
+    applyContextBudget('a b c', 0, { counter: quarter, log, phase: 1, runId: 'r', now: () => new Date(0) });
+    await expect(log.flush()).rejects.toMatchObject({ code: 'STORAGE_FAILURE', details: { operation: 'write', reason: 'version' } });
+    await expect(writer.readAll()).rejects.toMatchObject({ code: 'STORAGE_FAILURE', details: { operation: 'readAll' } });
+  });
+
   it('appends lines in order where IndexedDB exists', async () => {
     for (const [name, value] of Object.entries(fakeIdb)) if (name !== 'default') vi.stubGlobal(name, value);
     const writer = indexedDbLineWriter('budget-log-test');

@@ -1,12 +1,13 @@
 import type { DBSchema, IDBPDatabase } from 'idb';
 import { openDB } from 'idb';
-import { CtxgateError, isCtxgateError } from '../../errors.ts';
+import { CtxgateError } from '../../errors.ts';
 import { artifactKey, assertArtifactKey, verifyArtifact } from '../artifacts.ts';
 import type { ContextStore, DeleteOptions, LoadedContext, SaveOptions } from '../context-store.ts';
 import type { MigrationRegistry } from '../migrations.ts';
 import type { AgentContext } from '../model.ts';
 import type { StoredRecord } from '../record.ts';
 import { assertContextId, deleteOptions, openRecord, saveOptions, sealRecord, throwIfAborted, versionConflict } from '../record.ts';
+import { mapIdbError } from '../../idb-error.ts';
 
 /**
  * IndexedDB schema version written by this release. Each step of {@link upgradeSchema} is kept so
@@ -59,27 +60,8 @@ function upgradeSchema(db: IDBPDatabase<CtxgateDbSchema>, oldVersion: number): v
   if (oldVersion < 2) db.createObjectStore('artifacts');
 }
 
-/** Turns a DOMException from IndexedDB into a typed error; ctxgate errors pass through. */
-function mapIdbError(error: unknown, operation: string): unknown {
-  if (isCtxgateError(error)) return error;
-  const name = (error as { name?: unknown } | null)?.name;
-  if (name === 'QuotaExceededError') {
-    return new CtxgateError('QUOTA_EXCEEDED', `${operation} failed: browser storage quota exceeded; nothing was written. Free space (delete old contexts or artifacts) or request persistent storage`, {
-      details: { operation },
-      cause: error,
-    });
-  }
-  if (name === 'VersionError') {
-    return new CtxgateError('STORAGE_FAILURE', `${operation} failed: the database was upgraded by a newer ctxgate in another tab; reload this page`, {
-      details: { operation, reason: 'version' },
-      cause: error,
-    });
-  }
-  return new CtxgateError('STORAGE_FAILURE', `${operation} failed in IndexedDB (${typeof name === 'string' ? name : 'unknown error'}); retry, and check the browser's storage settings if it persists`, {
-    details: { operation },
-    cause: error,
-  });
-}
+/** What to do when the browser's quota is exhausted, for the store's QUOTA_EXCEEDED. */
+const FREE_SPACE = 'Free space (delete old contexts or artifacts) or request persistent storage';
 
 class IndexedDbContextStore implements ContextStore {
   private dbPromise: Promise<IDBPDatabase<CtxgateDbSchema>> | undefined;
@@ -118,7 +100,7 @@ class IndexedDbContextStore implements ContextStore {
     } catch (error) {
       // An abort the caller asked for keeps its own reason, as fetch and other web APIs do.
       if (signal?.aborted && error === signal.reason) throw error;
-      throw mapIdbError(error, operation);
+      throw mapIdbError(error, operation, FREE_SPACE);
     }
   }
 
