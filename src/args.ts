@@ -5,6 +5,7 @@
  * inside. Messages never echo the value itself: it may be a secret pasted in the wrong place.
  */
 import { invalidParams } from './errors.ts';
+import type { CtxgateError } from './errors.ts';
 
 /** A short description of a value's kind for error messages: `null`, `an array`, `a number`, … */
 export function kindOf(value: unknown): string {
@@ -31,8 +32,30 @@ export function kindOf(value: unknown): string {
   }
 }
 
+/**
+ * How a rejected value appears in a message: a number as itself (`-1`, `1.5`, `NaN`: limits and
+ * counts), anything else by its kind only, since a string in a number's place may be a secret.
+ */
+export function described(value: unknown): string {
+  return typeof value === 'number' ? String(value) : kindOf(value);
+}
+
+/** INVALID_PARAMS: `field` must be `expected` (an article and a noun) but is of another kind. */
+export function wrongKind(field: string, expected: string, value: unknown): CtxgateError {
+  return invalidParams(field, `must be ${expected} (got ${kindOf(value)}).`, { expected, got: kindOf(value) });
+}
+
+/**
+ * INVALID_PARAMS: `field` must be one of `allowed` (names, listed in the message). A string outside
+ * the list is "another string", never quoted: it may be something pasted in the wrong place.
+ */
+export function notOneOf(field: string, allowed: readonly string[], value: unknown): CtxgateError {
+  const got = typeof value === 'string' ? 'another string' : kindOf(value);
+  return invalidParams(field, `must be one of ${allowed.join(', ')} (got ${got}).`, { expected: [...allowed], got: kindOf(value) });
+}
+
 function wrong(field: string, expected: string, value: unknown): never {
-  throw invalidParams(field, `must be ${expected} (got ${kindOf(value)}).`, { expected, got: kindOf(value) });
+  throw wrongKind(field, expected, value);
 }
 
 /** A string. */
@@ -88,4 +111,14 @@ export function expectBytes(value: unknown, field: string): asserts value is Uin
 /** A string or bytes (a Uint8Array). */
 export function expectText(value: unknown, field: string): asserts value is string | Uint8Array {
   if (typeof value !== 'string' && !(value instanceof Uint8Array)) wrong(field, 'a string or a Uint8Array', value);
+}
+
+/** An object (or function) with the named methods: a store, a server, an adapter. */
+export function expectMethods(value: unknown, field: string, methods: readonly string[], what: string): void {
+  const isHolder = value !== null && (typeof value === 'object' || typeof value === 'function');
+  const missing = isHolder ? methods.filter((m) => typeof (value as Record<string, unknown>)[m] !== 'function') : methods;
+  if (missing.length > 0) {
+    const got = isHolder ? `${kindOf(value)} without ${missing.map((m) => `${m}()`).join(', ')}` : kindOf(value);
+    throw invalidParams(field, `must be ${what} (got ${got}).`, { expected: what, got: kindOf(value) });
+  }
 }

@@ -1,5 +1,5 @@
-import { expectOptions, kindOf } from './args.ts';
-import { CtxgateError, invalidParams } from './errors.ts';
+import { expectMethods, expectOptions, wrongKind } from './args.ts';
+import { CtxgateError } from './errors.ts';
 import { createDefaultEngine } from '#engine';
 import { createWorkerEngine } from './worker/client.ts';
 import type { Engine } from './worker/engine.ts';
@@ -53,15 +53,9 @@ export async function createCtxgate(options: CtxgateOptions = {}): Promise<Engin
 function checkOptions(options: unknown): asserts options is CtxgateOptions {
   expectOptions(options);
   const { worker, transferInputs } = options ?? {};
-  if (worker !== undefined && worker !== false) {
-    const w = worker as { postMessage?: unknown; addEventListener?: unknown } | null;
-    if (w === null || typeof w !== 'object' || typeof w.postMessage !== 'function' || typeof w.addEventListener !== 'function') {
-      const expected = 'a Worker, false or undefined';
-      throw invalidParams('options.worker', `must be ${expected} (got ${kindOf(worker)}).`, { expected, got: kindOf(worker) });
-    }
-  }
+  if (worker !== undefined && worker !== false) expectMethods(worker, 'options.worker', ['postMessage', 'addEventListener'], 'a Worker, false or undefined');
   if (transferInputs !== undefined && typeof transferInputs !== 'boolean') {
-    throw invalidParams('options.transferInputs', `must be a boolean (got ${kindOf(transferInputs)}).`, { expected: 'a boolean', got: kindOf(transferInputs) });
+    throw wrongKind('options.transferInputs', 'a boolean', transferInputs);
   }
 }
 

@@ -237,6 +237,15 @@ function rebuildError(data: unknown, depth: number): Error {
   return error;
 }
 
+/**
+ * True for the error structured clone raises (`postMessage`, `structuredClone`) on a value it
+ * cannot copy: a function, a symbol, a class instance with private state. Its message may quote
+ * the value, so callers turn it into a typed error of their own rather than pass it on.
+ */
+export function isDataCloneError(error: unknown): boolean {
+  return error !== null && typeof error === 'object' && (error as { name?: unknown }).name === 'DataCloneError';
+}
+
 /** Shorthand for the most common error: bad input, naming the field. */
 export function invalidParams(field: string, message: string, details: Record<string, unknown> = {}): CtxgateError {
   return new CtxgateError('INVALID_PARAMS', `${field}: ${message}`, { details: { field, ...details } });

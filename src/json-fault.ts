@@ -15,12 +15,14 @@ const BIGINT_HINT = 'JSON has no BigInt; convert it to a number or a string firs
 const CYCLE_HINT = 'the value refers to itself; only JSON data can be measured or sent, so remove the back-reference';
 
 /**
- * The first BigInt or cycle in `root` (named `base` in paths), following `toJSON` as JSON.stringify
- * does; undefined if there is none (the failure came from the data's own code, a getter or a
- * `toJSON`, or the value is too deep to walk).
+ * The first BigInt or cycle in `root` (named `base` in paths; `''` gives paths like `a.b[2]`),
+ * following `toJSON` as JSON.stringify does; undefined if there is none (the failure came from the
+ * data's own code, a getter or a `toJSON`, or the value is too deep to walk). Linear in the size
+ * of the value: an object shared (not cyclic) is walked once.
  */
 export function findJsonFault(root: unknown, base = '$'): JsonFault | undefined {
-  const ancestors: object[] = [];
+  const open = new Set<object>();
+  const done = new Set<object>();
   const visit = (input: unknown, key: string, path: string): JsonFault | undefined => {
     let v = input;
     if (v !== null && (typeof v === 'object' || typeof v === 'bigint')) {
@@ -28,25 +30,23 @@ export function findJsonFault(root: unknown, base = '$'): JsonFault | undefined 
       if (typeof toJSON === 'function') v = toJSON.call(v, key);
     }
     if (typeof v === 'bigint') return { path, what: 'a BigInt', hint: BIGINT_HINT };
-    if (v === null || typeof v !== 'object') return undefined;
-    if (ancestors.includes(v)) return { path, what: 'a cycle', hint: CYCLE_HINT };
-    ancestors.push(v);
-    try {
-      if (Array.isArray(v)) {
-        for (let i = 0; i < v.length; i++) {
-          const f = visit(v[i], String(i), `${path}[${i}]`);
-          if (f) return f;
-        }
-      } else {
-        for (const k of Object.keys(v)) {
-          const f = visit((v as Record<string, unknown>)[k], k, `${path}.${k}`);
-          if (f) return f;
-        }
+    if (v === null || typeof v !== 'object' || done.has(v)) return undefined;
+    if (open.has(v)) return { path, what: 'a cycle', hint: CYCLE_HINT };
+    open.add(v);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const f = visit(v[i], String(i), `${path}[${i}]`);
+        if (f) return f;
       }
-      return undefined;
-    } finally {
-      ancestors.pop();
+    } else {
+      for (const k of Object.keys(v)) {
+        const f = visit((v as Record<string, unknown>)[k], k, path === '' ? k : `${path}.${k}`);
+        if (f) return f;
+      }
     }
+    open.delete(v);
+    done.add(v);
+    return undefined;
   };
   try {
     return visit(root, '', base);

@@ -1,10 +1,10 @@
 // Package-level functions: each runs on the shared engine (started on first use, or by `init()`),
 // so a caller who does not manage an engine still gets the worker where one exists.
 //
-// Arguments are checked here, in the caller's thread, before the call is sent: a value the worker
-// cannot receive (a function, a symbol) would otherwise fail in postMessage with a DataCloneError
-// instead of INVALID_PARAMS naming the parameter. The core checks them again on the other side;
-// those checks are a walk over the list, never over the bytes.
+// When the engine is a Web Worker, arguments are checked here, in the caller's thread, before the
+// call is sent: a value the worker cannot receive (a function, a symbol) would otherwise fail in
+// postMessage instead of INVALID_PARAMS naming the parameter. In-thread, the core functions' own
+// checks report the same errors, so the list is not walked twice.
 import { kindOf } from './args.ts';
 import { sharedEngine } from './ctxgate.ts';
 import { invalidParams } from './errors.ts';
@@ -30,8 +30,9 @@ export async function sha256Hex(input: HashInput | Blob | ReadableStream<Uint8Ar
 
 /** Lowercase hex SHA-256 of each input, in one call into the core. `inputs` must be an array of strings and Uint8Arrays (INVALID_PARAMS). */
 export async function sha256Many(inputs: readonly HashInput[]): Promise<string[]> {
-  checkHashInputs(inputs, 'inputs');
-  return (await sharedEngine()).sha256Many(inputs);
+  const engine = await sharedEngine();
+  if (engine.mode === 'worker') checkHashInputs(inputs, 'inputs');
+  return engine.sha256Many(inputs);
 }
 
 /**
@@ -49,10 +50,10 @@ export async function fingerprint(value: unknown): Promise<string> {
  * `priority`, `blockType` or `key`).
  */
 export async function sortBlockKeys(items: readonly BlockSortKey[]): Promise<Uint32Array> {
-  checkBlockSortKeys(items);
   const engine = await sharedEngine();
+  if (engine.mode !== 'worker') return engine.sortBlockKeys(items);
+  checkBlockSortKeys(items);
   // Only the three checked fields go to a worker: another member (a method, a getter on a class)
   // would fail to clone, or arrive missing.
-  if (engine.mode === 'worker') return engine.sortBlockKeys(items.map(({ priority, blockType, key }) => ({ priority, blockType, key })));
-  return engine.sortBlockKeys(items);
+  return engine.sortBlockKeys(items.map(({ priority, blockType, key }) => ({ priority, blockType, key })));
 }

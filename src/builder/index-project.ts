@@ -1,7 +1,7 @@
 import { transfer } from 'comlink';
-import { expectObject, expectOptionalArray, expectOptionalNumber, expectOptions, kindOf } from '../args.ts';
+import { expectMethods, expectObject, expectOptionalArray, expectOptionalNumber, expectOptions, wrongKind } from '../args.ts';
 import { sharedEngine } from '../ctxgate.ts';
-import { CtxgateError, invalidParams, isCtxgateError } from '../errors.ts';
+import { CtxgateError, invalidParams, isCtxgateError, isDataCloneError } from '../errors.ts';
 import type { Engine } from '../worker/engine.ts';
 import { filesFromDirectoryHandle, filesFromFileList, type DirectoryHandleLike } from './browser-files.ts';
 import { checkProjectFile, projectIndexIdentity, type IndexExtras, type ProjectFile } from './project-index.ts';
@@ -78,7 +78,7 @@ async function sent<T>(call: Promise<T>): Promise<T> {
   try {
     return await call;
   } catch (error) {
-    if (!isCtxgateError(error) && (error as { name?: unknown } | null)?.name === 'DataCloneError') {
+    if (isDataCloneError(error)) {
       // Named as `source`, the usual carrier; the symbols and edges of `options` are sent too.
       throw new CtxgateError('INVALID_PARAMS', 'source: the files (or options.symbols / options.dependencies) hold a value that cannot be sent to the worker (a function, a symbol, a class instance); pass plain data.', {
         details: { field: 'source', expected: 'plain data' },
@@ -93,15 +93,9 @@ async function sent<T>(call: Promise<T>): Promise<T> {
 function checkOptions(options: unknown): asserts options is IndexProjectOptions {
   expectOptions(options);
   const o = options ?? {};
-  const engine = o.engine as { indexProject?: unknown; fingerprint?: unknown } | undefined;
-  if (engine !== undefined) {
-    expectObject(engine, 'options.engine');
-    if (typeof engine.indexProject !== 'function' || typeof engine.fingerprint !== 'function') {
-      throw invalidParams('options.engine', 'must be an engine from createCtxgate() (it has no indexProject or fingerprint method).', { expected: 'an engine' });
-    }
-  }
+  if (o.engine !== undefined) expectMethods(o.engine, 'options.engine', ['indexProject', 'fingerprint'], 'an engine from createCtxgate()');
   if (o.onProgress !== undefined && typeof o.onProgress !== 'function') {
-    throw invalidParams('options.onProgress', `must be a function (got ${kindOf(o.onProgress)}).`, { expected: 'a function', got: kindOf(o.onProgress) });
+    throw wrongKind('options.onProgress', 'a function', o.onProgress);
   }
   expectOptionalNumber(o.batchBytes, 'options.batchBytes');
   for (const name of ['symbols', 'dependencies'] as const) {
@@ -118,10 +112,6 @@ function checkOptions(options: unknown): asserts options is IndexProjectOptions 
       if (list) for (let i = 0; i < list.length; i++) if (typeof list[i] !== 'string') throw wrongKind(`options.sandbox.${name}[${i}]`, 'a string', list[i]);
     }
   }
-}
-
-function wrongKind(field: string, expected: string, value: unknown): CtxgateError {
-  return invalidParams(field, `must be ${expected} (got ${kindOf(value)}).`, { expected, got: kindOf(value) });
 }
 
 function sizeOf(f: ProjectFile): number {

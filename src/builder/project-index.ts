@@ -1,7 +1,7 @@
 // The project index: paths, sizes, SHA-256 hashes and encodings of a project's files, plus the
 // symbols, dependency edges and line ranges the caller's indexer provides. Content is hashed in the
 // core in one batched call.
-import { expectArray, expectObject, expectOptions, kindOf } from '../args.ts';
+import { expectArray, expectObject, expectOptions, wrongKind } from '../args.ts';
 import { CtxgateError, invalidParams } from '../errors.ts';
 import { sha256ManySync } from '../core/sha256.ts';
 import { fingerprintSync } from '../fingerprint/fingerprint.ts';
@@ -92,11 +92,6 @@ function sortedByJson<T>(items: T[], field: string): T[] {
     }
   });
   return keyed.sort((a, b) => (a.key < b.key ? -1 : 1)).map((k) => k.value);
-}
-
-/** INVALID_PARAMS for a member of the wrong kind; says the kind, never the value. */
-function wrongKind(field: string, expected: string, value: unknown): CtxgateError {
-  return invalidParams(field, `must be ${expected} (got ${kindOf(value)}).`, { expected, got: kindOf(value) });
 }
 
 /** A value that is absent: `undefined`, or `null` as JSON writes it. */

@@ -1,4 +1,4 @@
-import { expectArray, expectText, kindOf } from '../args.ts';
+import { expectArray, expectText, kindOf, wrongKind } from '../args.ts';
 import { CtxgateError, invalidParams } from '../errors.ts';
 import { withCore, type Core } from './core.ts';
 import { toHex, toHexRecords } from './hex.ts';
@@ -196,7 +196,7 @@ export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown>
 export function checkHashStreamSource(source: unknown, field = 'source'): asserts source is HashStreamSource {
   if (source instanceof Blob || isReadableStream(source) || isAsyncIterable(source)) return;
   const expected = 'a Blob, a ReadableStream or an async iterable of Uint8Array chunks';
-  throw invalidParams(field, `must be ${expected} (got ${kindOf(source)}).`, { expected, got: kindOf(source) });
+  throw wrongKind(field, expected, source);
 }
 
 /** The chunks of a ReadableStream through its reader, where streams are not async iterable (Safari). */

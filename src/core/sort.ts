@@ -1,4 +1,4 @@
-import { expectArray, expectString, kindOf } from '../args.ts';
+import { expectArray, expectString, kindOf, notOneOf } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 import { withCore } from './core.ts';
 
@@ -80,12 +80,6 @@ export function blockGroup(priority: string, blockType: string): number {
   const t = typeRank.get(blockType);
   if (t === undefined) throw notOneOf('blockType', BLOCK_TYPE_ORDER, blockType);
   return (p << 8) | t;
-}
-
-/** INVALID_PARAMS for a value outside a fixed list; says the value's kind, never the value. */
-function notOneOf(field: string, allowed: readonly string[], value: unknown): Error {
-  const got = typeof value === 'string' ? 'another string' : kindOf(value);
-  return invalidParams(field, `must be one of ${allowed.join(', ')} (got ${got}).`, { expected: [...allowed], got: kindOf(value) });
 }
 
 /** INVALID_PARAMS for item `index` of the list `field`, named as the list with the index in details. */

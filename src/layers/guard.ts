@@ -10,8 +10,8 @@
  * `INVALID_PARAMS` naming the first bad field (`state.entities[2]`), or `UNSUPPORTED_VALUE` for a
  * cycle, never a TypeError from inside. Messages name fields and kinds, never values.
  */
-import { expectArray, expectNumber, expectObject, expectString, kindOf } from '../args.ts';
-import { CtxgateError, invalidParams, isCtxgateError } from '../errors.ts';
+import { expectArray, expectNumber, expectObject, expectString, wrongKind } from '../args.ts';
+import { CtxgateError, isCtxgateError, isDataCloneError } from '../errors.ts';
 import type { LayeredContextState } from './model.ts';
 import { cycleError, findCycle, layeredContextStateSchema, parseOrThrow } from './schema.ts';
 
@@ -23,14 +23,14 @@ const SETTINGS_KEYS = ['recentTurns', 'recentTraces', 'activeWindow', 'summaryMa
 /** `null` or an object (not an array). */
 export function expectNullableObject(value: unknown, field: string): asserts value is Record<string, unknown> | null {
   if (value !== null && (typeof value !== 'object' || Array.isArray(value))) {
-    throw invalidParams(field, `must be an object or null (got ${kindOf(value)}).`, { expected: 'an object or null', got: kindOf(value) });
+    throw wrongKind(field, 'an object or null', value);
   }
 }
 
 /** `null` or a string. */
 export function expectNullableString(value: unknown, field: string): asserts value is string | null {
   if (value !== null && typeof value !== 'string') {
-    throw invalidParams(field, `must be a string or null (got ${kindOf(value)}).`, { expected: 'a string or null', got: kindOf(value) });
+    throw wrongKind(field, 'a string or null', value);
   }
 }
 
@@ -93,27 +93,26 @@ export function diagnoseState(state: unknown): CtxgateError | undefined {
   }
 }
 
-function isDataCloneError(error: unknown): boolean {
-  return error !== null && typeof error === 'object' && (error as { name?: unknown }).name === 'DataCloneError';
-}
-
 /**
  * The error to throw for a failure while reading `state`: ctxgate errors unchanged; otherwise,
  * when the state breaks the schema of `layeredContextFromJSON`, `INVALID_PARAMS` naming the first
  * bad field; when it contains a cycle or something structuredClone cannot copy,
  * `UNSUPPORTED_VALUE`. A failure the state does not explain is returned unchanged.
  */
-export function explainStateFailure(error: unknown, state: unknown): unknown {
+function explainStateFailure(error: unknown, state: unknown): unknown {
   if (isCtxgateError(error)) return error;
-  const found = diagnoseState(state);
-  if (found !== undefined) return found;
-  if (isDataCloneError(error)) {
-    // Not the clone's own message: it quotes the value it could not copy.
-    return new CtxgateError('UNSUPPORTED_VALUE', 'state: holds a value structuredClone cannot copy; a layered context must be plain JSON data.', {
-      details: { field: 'state' },
-    });
-  }
-  return error;
+  return diagnoseState(state) ?? cloneFailure(error);
+}
+
+/**
+ * A DataCloneError (structuredClone refusing part of a state) as `UNSUPPORTED_VALUE` on `state`;
+ * any other error unchanged. Not the clone's own message: it quotes the value it could not copy.
+ */
+export function cloneFailure(error: unknown): unknown {
+  if (!isDataCloneError(error)) return error;
+  return new CtxgateError('UNSUPPORTED_VALUE', 'state: holds a value structuredClone cannot copy; a layered context must be plain JSON data.', {
+    details: { field: 'state' },
+  });
 }
 
 /**

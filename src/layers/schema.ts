@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { CtxgateError, invalidParams } from '../errors.ts';
+import { findJsonFault } from '../json-fault.ts';
 import {
   CURATION_ACTIONS,
   ENTITY_STATUSES,
@@ -187,33 +188,12 @@ function toInvalidParams(error: z.ZodError, prefix: string): CtxgateError {
 
 /**
  * The path of the first cycle in `value` (an object that contains itself), e.g. `entity.data.self`,
- * or `null` when there is none. Linear in the size of the value: shared (not cyclic) objects are
- * walked once.
+ * or `null` when there is none. For data the schema already checked, so the only fault
+ * {@link findJsonFault} can find there is a cycle.
  */
 export function findCycle(value: unknown, field: string): string | null {
-  const open = new Set<object>();
-  const done = new Set<object>();
-  const walk = (v: unknown, path: string): string | null => {
-    if (v === null || typeof v !== 'object') return null;
-    if (open.has(v)) return path;
-    if (done.has(v)) return null;
-    open.add(v);
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        const found = walk(v[i], `${path}[${i}]`);
-        if (found !== null) return found;
-      }
-    } else {
-      for (const key of Object.keys(v)) {
-        const found = walk((v as Record<string, unknown>)[key], path === '' ? key : `${path}.${key}`);
-        if (found !== null) return found;
-      }
-    }
-    open.delete(v);
-    done.add(v);
-    return null;
-  };
-  return walk(value, field);
+  const fault = findJsonFault(value, field);
+  return fault?.what === 'a cycle' ? fault.path : null;
 }
 
 /** `UNSUPPORTED_VALUE` for a cycle found at `path` inside the argument `field`. */

@@ -18,7 +18,7 @@ import type {
   PendingState,
   TurnExecutionSummary,
 } from './model.ts';
-import { diagnoseState, expectState, explainStateFailure, readingState } from './guard.ts';
+import { cloneFailure, diagnoseState, expectState, readingState } from './guard.ts';
 import { expectAcyclic, parseOrThrow, settingsSchema } from './schema.ts';
 import { fallbackConversationSummary, fallbackReasoningSummary } from './summarizer.ts';
 import type { Summarizer } from './summarizer.ts';
@@ -194,7 +194,7 @@ export async function endTurn(
   } catch (error) {
     // Host summariser failures are caught inside; what fails here comes from a malformed state,
     // so name the state's field (the fallback summarisers would name their own input's).
-    throw diagnoseState(state) ?? explainStateFailure(error, state);
+    throw diagnoseState(state) ?? cloneFailure(error);
   }
 }
 

@@ -1,12 +1,12 @@
 // Keeps a session's tool-output budget in the agent-context store (spec 004), so the count of what
 // a session's tools returned survives a reload, a new Worker isolate or a restarted process.
-import { expectOptionalString, expectOptions, expectString } from '../args.ts';
+import { expectMethods, expectOptionalString, expectOptions, expectString } from '../args.ts';
 import { ConflictError, isCtxgateError } from '../errors.ts';
 import type { ContextStore } from '../store/context-store.ts';
 import { createAgentContext, type AgentContext } from '../store/model.ts';
 import { cloneContext } from '../store/serialize.ts';
 import type { BudgetPersistence, BudgetState } from './budget.ts';
-import { expectMethods, expectOptionalFunction, expectOptionalInteger } from './checks.ts';
+import { expectOptionalFunction, expectOptionalInteger } from './checks.ts';
 
 /** Options of {@link storeBudgetPersistence}. */
 export interface StoreBudgetOptions {

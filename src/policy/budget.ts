@@ -5,12 +5,12 @@
  * nothing is cut at the session level (per-tool limits do that).
  */
 import { z } from 'zod';
-import { expectFunction, expectObject, expectOptionalString, expectOptions, kindOf } from '../args.ts';
+import { described, expectFunction, expectMethods, expectObject, expectOptionalString, expectOptions, notOneOf } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 import type { TokenCounter } from '../tokens/counter.ts';
 import { estimator } from '../tokens/estimator.ts';
 import { KB, toJsonText, utf8ByteLength } from './bytes.ts';
-import { expectMethods, expectOptionalFunction, shown } from './checks.ts';
+import { expectOptionalFunction } from './checks.ts';
 import { isoTimestamp, systemClock } from './clock.ts';
 import type { Clock } from './clock.ts';
 import { GLOBAL_LIMITS } from './limits.ts';
@@ -125,7 +125,7 @@ export class SessionBudget {
     this.softTokens = options.softTokens;
     this.hardTokens = options.hardTokens;
     for (const [field, v] of [['softBytes', this.softBytes], ['hardBytes', this.hardBytes], ['softTokens', this.softTokens], ['hardTokens', this.hardTokens]] as const) {
-      if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw invalidParams(field, `must be a positive integer; got ${shown(v)}`);
+      if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw invalidParams(field, `must be a positive integer; got ${described(v)}`);
     }
     if (this.softBytes > this.hardBytes) throw invalidParams('softBytes', `(${this.softBytes}) must not exceed hardBytes (${this.hardBytes})`);
     if (this.softTokens !== undefined && this.hardTokens !== undefined && this.softTokens > this.hardTokens) {
@@ -152,10 +152,7 @@ export class SessionBudget {
 
   /** Subscribes to an event; returns the function that unsubscribes. */
   on<E extends keyof BudgetEvents>(event: E, listener: Listener<E>): () => void {
-    if (typeof event !== 'string' || !Object.hasOwn(this.#listeners, event)) {
-      const events = Object.keys(this.#listeners).join(', ');
-      throw invalidParams('event', `must be one of ${events} (got ${typeof event === 'string' ? 'another string' : kindOf(event)}).`, { expected: events, got: kindOf(event) });
-    }
+    if (typeof event !== 'string' || !Object.hasOwn(this.#listeners, event)) throw notOneOf('event', Object.keys(this.#listeners), event);
     expectFunction(listener, 'listener');
     this.#listeners[event].add(listener);
     return () => void this.#listeners[event].delete(listener);
@@ -196,8 +193,8 @@ export class SessionBudget {
 
   /** What recording `bytes` (and `tokens`) more would give, without recording. */
   peek(bytes: number, tokens = 0): BudgetCheck {
-    if (typeof bytes !== 'number') throw invalidParams('bytes', `must be a number of bytes; got ${shown(bytes)}`);
-    if (typeof tokens !== 'number') throw invalidParams('tokens', `must be a number of tokens; got ${shown(tokens)}`);
+    if (typeof bytes !== 'number') throw invalidParams('bytes', `must be a number of bytes; got ${described(bytes)}`);
+    if (typeof tokens !== 'number') throw invalidParams('tokens', `must be a number of tokens; got ${described(tokens)}`);
     return this.#check(this.#state.usedBytes + bytes, this.#state.usedTokens + tokens);
   }
 
@@ -217,8 +214,8 @@ export class SessionBudget {
       bytes = utf8ByteLength(text);
       tokens = this.countTokens(text);
     }
-    if (!Number.isInteger(bytes) || bytes < 0) throw invalidParams('bytes', `must be a non-negative integer; got ${shown(bytes)}`);
-    if (!Number.isInteger(tokens) || tokens < 0) throw invalidParams('tokens', `must be a non-negative integer; got ${shown(tokens)}`);
+    if (!Number.isInteger(bytes) || bytes < 0) throw invalidParams('bytes', `must be a non-negative integer; got ${described(bytes)}`);
+    if (!Number.isInteger(tokens) || tokens < 0) throw invalidParams('tokens', `must be a non-negative integer; got ${described(tokens)}`);
     const before = this.level;
     this.#state = {
       version: 1,

@@ -5,7 +5,8 @@
  */
 
 import { jsonStringBytes, utf8ByteLength } from '../encoding/utf8-size.ts';
-import { jsonText } from './checks.ts';
+import { CtxgateError } from '../errors.ts';
+import { findJsonFault } from '../json-fault.ts';
 
 /** Bytes in one kilobyte as the policy counts it (1 KB = 1,024 bytes). */
 export const KB = 1024;
@@ -16,10 +17,20 @@ export { utf8ByteLength };
 /**
  * Compact JSON text of a value as it is sent (`JSON.stringify` without indentation). `undefined`
  * and functions serialise as `null`, as they do inside arrays. A cycle or a BigInt is
- * UNSUPPORTED_VALUE naming where it is.
+ * UNSUPPORTED_VALUE naming where it is; errors thrown by the data's own code (a getter, a
+ * `toJSON`) pass through unchanged.
  */
 export function toJsonText(value: unknown): string {
-  return jsonText(value);
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch (error) {
+    const fault = error instanceof TypeError ? findJsonFault(value) : undefined;
+    if (fault === undefined) throw error;
+    throw new CtxgateError('UNSUPPORTED_VALUE', `Cannot serialise ${fault.what} at ${fault.path} as JSON: ${fault.hint}.`, {
+      details: { path: fault.path, what: fault.what },
+      cause: error,
+    });
+  }
 }
 
 /**

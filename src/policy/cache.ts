@@ -3,9 +3,8 @@
  * activity 10 min); configuration-like values are revalidated by a version or ETag instead of a
  * file's mtime, which browsers and edge runtimes do not have. Both take an injectable clock.
  */
-import { expectFunction, expectObject } from '../args.ts';
+import { described, expectFunction, expectObject } from '../args.ts';
 import { invalidParams } from '../errors.ts';
-import { shown } from './checks.ts';
 import { systemClock } from './clock.ts';
 import type { Clock } from './clock.ts';
 
@@ -30,10 +29,10 @@ export class TtlCache<K, V> {
   constructor(options: TtlCacheOptions) {
     expectObject(options, 'options');
     if (typeof options.ttlMs !== 'number' || !(options.ttlMs > 0)) {
-      throw invalidParams('ttlMs', `must be a positive number of milliseconds (or Infinity); got ${shown(options.ttlMs)}`);
+      throw invalidParams('ttlMs', `must be a positive number of milliseconds (or Infinity); got ${described(options.ttlMs)}`);
     }
     const max = options.maxEntries ?? 1000;
-    if (!Number.isInteger(max) || max < 1) throw invalidParams('maxEntries', `must be a positive integer; got ${shown(max)}`);
+    if (!Number.isInteger(max) || max < 1) throw invalidParams('maxEntries', `must be a positive integer; got ${described(max)}`);
     this.#ttlMs = options.ttlMs;
     this.#maxEntries = max;
     this.#clock = options.clock ?? systemClock;
@@ -138,7 +137,7 @@ export class VersionedCache<V> {
     expectFunction(options.version, 'options.version');
     expectFunction(options.load, 'options.load');
     const interval = options.checkIntervalMs ?? 0;
-    if (typeof interval !== 'number' || !(interval >= 0)) throw invalidParams('checkIntervalMs', `must be zero or a positive number; got ${shown(interval)}`);
+    if (typeof interval !== 'number' || !(interval >= 0)) throw invalidParams('checkIntervalMs', `must be zero or a positive number; got ${described(interval)}`);
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
   }

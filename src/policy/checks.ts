@@ -1,18 +1,12 @@
 /**
  * Argument checks the policy functions share, beyond the general ones in src/args.ts. A wrong
- * argument is INVALID_PARAMS naming the parameter; data that cannot be JSON or cannot be copied
- * (a cycle, a BigInt, a function inside limits) is UNSUPPORTED_VALUE saying where it is. Messages
+ * argument is INVALID_PARAMS naming the parameter; data that cannot be copied (a function inside
+ * limits) is UNSUPPORTED_VALUE saying where it is (data JSON cannot hold: see bytes.ts). Messages
  * name the kind of a wrong value, never the value itself (it may be a secret); numbers, which are
  * limits and counts, are quoted.
  */
-import { expectFunction, kindOf } from '../args.ts';
-import { CtxgateError, invalidParams } from '../errors.ts';
-import { findJsonFault } from '../json-fault.ts';
-
-/** A value for an error message: a number as it is, anything else by its kind only. */
-export function shown(value: unknown): string {
-  return typeof value === 'number' ? String(value) : kindOf(value);
-}
+import { described, expectFunction, wrongKind } from '../args.ts';
+import { CtxgateError, invalidParams, isDataCloneError } from '../errors.ts';
 
 /**
  * A function, or absent: `undefined` or `null`, which the policy's `??` defaults have always
@@ -26,7 +20,7 @@ export function expectOptionalFunction(value: unknown, field: string): asserts v
 export function expectOptionalInteger(value: unknown, field: string, min: number): asserts value is number | undefined {
   if (value !== undefined && (!Number.isInteger(value) || (value as number) < min)) {
     const expected = min === 0 ? 'a non-negative integer' : min === 1 ? 'a positive integer' : `an integer of at least ${min}`;
-    throw invalidParams(field, `must be ${expected}; got ${shown(value)}`);
+    throw invalidParams(field, `must be ${expected}; got ${described(value)}`);
   }
 }
 
@@ -34,37 +28,7 @@ export function expectOptionalInteger(value: unknown, field: string, min: number
 export function expectPattern(value: unknown, field: string): asserts value is RegExp {
   if (value instanceof RegExp) return;
   if (value !== null && typeof value === 'object' && typeof (value as { test?: unknown }).test === 'function') return;
-  throw invalidParams(field, `must be a RegExp (got ${kindOf(value)}).`, { expected: 'a RegExp', got: kindOf(value) });
-}
-
-/** An object (or function) with the named methods: a store, a server, an adapter. */
-export function expectMethods(value: unknown, field: string, methods: readonly string[], what: string): void {
-  const isHolder = value !== null && (typeof value === 'object' || typeof value === 'function');
-  const missing = isHolder ? methods.filter((m) => typeof (value as Record<string, unknown>)[m] !== 'function') : methods;
-  if (missing.length > 0) {
-    const got = isHolder ? `${kindOf(value)} without ${missing.map((m) => `${m}()`).join(', ')}` : kindOf(value);
-    throw invalidParams(field, `must be ${what} (got ${got}).`, { expected: what, got: kindOf(value) });
-  }
-}
-
-// ---------------------------------------------------------------- data that is not JSON
-
-/**
- * Compact JSON text of a value as it is sent. `undefined`, functions and symbols serialise as
- * `null`. A cycle or a BigInt is UNSUPPORTED_VALUE naming where it is; errors thrown by the data's
- * own code (a getter, a `toJSON`) pass through unchanged.
- */
-export function jsonText(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? 'null';
-  } catch (error) {
-    const fault = error instanceof TypeError ? findJsonFault(value) : undefined;
-    if (fault === undefined) throw error;
-    throw new CtxgateError('UNSUPPORTED_VALUE', `Cannot serialise ${fault.what} at ${fault.path} as JSON: ${fault.hint}.`, {
-      details: { path: fault.path, what: fault.what },
-      cause: error,
-    });
-  }
+  throw wrongKind(field, 'a RegExp', value);
 }
 
 // ---------------------------------------------------------------- data that cannot be copied
@@ -100,7 +64,7 @@ export function clonePlainData<T>(value: T, field: string): T {
   try {
     return structuredClone(value);
   } catch (error) {
-    if ((error as { name?: unknown } | null)?.name !== 'DataCloneError') throw error;
+    if (!isDataCloneError(error)) throw error;
     const where = findUncloneable(value);
     const at = where ? ` (${where.what} at ${where.path})` : '';
     throw new CtxgateError(

@@ -4,10 +4,10 @@
  * counted against the session budget (with `_meta.budgetWarning` past a limit). Records describe
  * the call, never its payload: outputs are measured, not logged, and parameters are redacted.
  */
-import { expectFunction, expectOptions, expectString } from '../args.ts';
+import { expectFunction, expectMethods, expectOptions, expectString } from '../args.ts';
 import { isCtxgateError } from '../errors.ts';
 import { toJsonText, utf8ByteLength } from './bytes.ts';
-import { expectMethods, expectOptionalFunction } from './checks.ts';
+import { expectOptionalFunction } from './checks.ts';
 import { isoFromMillis, systemClock } from './clock.ts';
 import type { Clock } from './clock.ts';
 import { withBudgetWarning } from './budget.ts';

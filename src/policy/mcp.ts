@@ -10,10 +10,10 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { expectFunction, expectObject, expectOptions, expectString, kindOf } from '../args.ts';
+import { expectFunction, expectMethods, expectObject, expectOptions, expectString, kindOf } from '../args.ts';
 import { CtxgateError, invalidParams, isCtxgateError } from '../errors.ts';
 import { toJsonText, utf8ByteLength } from './bytes.ts';
-import { expectMethods, expectOptionalFunction } from './checks.ts';
+import { expectOptionalFunction } from './checks.ts';
 import { isoTimestamp, systemClock } from './clock.ts';
 import type { Clock } from './clock.ts';
 import { getContextBudget, withBudgetWarning } from './budget.ts';

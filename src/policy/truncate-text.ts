@@ -5,12 +5,11 @@
  * (minified files, base64 blobs). With a byte limit only the first and last few kilobytes are
  * examined line by line, so a multi-megabyte output costs little more than one scan.
  */
-import { expectObject, expectString } from '../args.ts';
+import { described, expectObject, expectString } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 import type { TokenCounter } from '../tokens/counter.ts';
 import { estimator } from '../tokens/estimator.ts';
 import { jsonStringByteLength, utf8ByteLength } from './bytes.ts';
-import { shown } from './checks.ts';
 import { codePointLength, safeCutIndex, safeCutIndexForward } from '../encoding/utf16.ts';
 
 /** Options of {@link truncateText}. At least one limit should be given. */
@@ -119,12 +118,12 @@ export function truncatePrepared(prepared: PreparedText, options: TruncateTextOp
   const { text, totalLines: n } = prepared;
   const { maxLines, maxBytes, maxTokens } = options;
   const ratio = options.headRatio ?? 0.5;
-  if (maxLines !== undefined && (!Number.isInteger(maxLines) || maxLines < 1)) throw invalidParams('maxLines', `must be a positive integer; got ${shown(maxLines)}`);
-  if (maxBytes !== undefined && (!Number.isInteger(maxBytes) || maxBytes < 0)) throw invalidParams('maxBytes', `must be a non-negative integer; got ${shown(maxBytes)}`);
-  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 0)) throw invalidParams('maxTokens', `must be a non-negative integer; got ${shown(maxTokens)}`);
+  if (maxLines !== undefined && (!Number.isInteger(maxLines) || maxLines < 1)) throw invalidParams('maxLines', `must be a positive integer; got ${described(maxLines)}`);
+  if (maxBytes !== undefined && (!Number.isInteger(maxBytes) || maxBytes < 0)) throw invalidParams('maxBytes', `must be a non-negative integer; got ${described(maxBytes)}`);
+  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 0)) throw invalidParams('maxTokens', `must be a non-negative integer; got ${described(maxTokens)}`);
   if (options.counter !== undefined && typeof options.counter !== 'function') throw invalidParams('counter', 'must be a TokenCounter function; leave it out to use the built-in estimator');
   const counter = options.counter ?? (maxTokens !== undefined ? estimator() : undefined);
-  if (typeof ratio !== 'number' || !(ratio >= 0 && ratio <= 1)) throw invalidParams('headRatio', `must be between 0 and 1; got ${shown(ratio)}`);
+  if (typeof ratio !== 'number' || !(ratio >= 0 && ratio <= 1)) throw invalidParams('headRatio', `must be between 0 and 1; got ${described(ratio)}`);
   const byteSize = options.measure === 'json' ? jsonStringByteLength : utf8ByteLength;
   const fitsSize = (s: string): boolean =>
     (maxBytes === undefined || byteSize(s) <= maxBytes) && (maxTokens === undefined || (counter as TokenCounter)(s).tokens <= maxTokens);

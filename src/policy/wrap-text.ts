@@ -2,11 +2,10 @@
  * The text counterpart of `wrapOutput`: a log or command output becomes `{ output, _meta }` whose
  * whole JSON (escapes and `_meta` included) fits the byte limit, with the text's head and tail kept.
  */
-import { expectObject, expectOptions, expectString } from '../args.ts';
+import { described, expectObject, expectOptions, expectString } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 import type { TokenCounter } from '../tokens/counter.ts';
 import { toJsonText, utf8ByteLength } from './bytes.ts';
-import { shown } from './checks.ts';
 import { isoTimestamp, systemClock } from './clock.ts';
 import type { Clock } from './clock.ts';
 import { DEFAULT_TOOL_LIMITS } from './limits.ts';
@@ -54,7 +53,7 @@ export function wrapTextOutput(text: string, options: WrapTextOptions = {}): { [
   const key = options.key ?? 'output';
   expectString(key, 'options.key');
   const maxBytes = options.maxBytes ?? options.limits?.maxBytes ?? DEFAULT_TOOL_LIMITS.maxBytes;
-  if (!Number.isInteger(maxBytes) || maxBytes < 1) throw invalidParams('maxBytes', `must be a positive integer; got ${shown(maxBytes)}`);
+  if (!Number.isInteger(maxBytes) || maxBytes < 1) throw invalidParams('maxBytes', `must be a positive integer; got ${described(maxBytes)}`);
   const timestamp = isoTimestamp(options.clock ?? systemClock);
   const prepared = prepareText(text);
   const build = (budget: number) => {

@@ -1,5 +1,5 @@
 import ignore, { type Ignore } from 'ignore';
-import { expectArray, expectOptions, kindOf } from '../args.ts';
+import { expectArray, expectOptions, wrongKind } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 import type { ExclusionReason } from './reasons.ts';
 
@@ -128,7 +128,7 @@ const checkPatterns = (field: string, value: readonly string[] | undefined): rea
 /** A boolean option, or undefined when absent (`null`, as JSON writes it, is absent too). */
 function optionalFlag(value: unknown, field: string): boolean | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'boolean') throw invalidParams(field, `must be a boolean (got ${kindOf(value)}).`, { expected: 'a boolean', got: kindOf(value) });
+  if (typeof value !== 'boolean') throw wrongKind(field, 'a boolean', value);
   return value;
 }
 

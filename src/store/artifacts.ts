@@ -1,4 +1,4 @@
-import { expectArray, expectBytes, expectObject, expectString, kindOf } from '../args.ts';
+import { expectArray, expectBytes, expectMethods, expectObject, expectString, kindOf } from '../args.ts';
 import { CtxgateError, invalidParams } from '../errors.ts';
 import type { ArtifactStore } from './context-store.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
@@ -54,9 +54,7 @@ function checkArtifactsOf(context: unknown, field: string): asserts context is A
 
 /** INVALID_PARAMS unless `store` has the artifact store method `method`. */
 function checkStore(store: unknown, method: keyof ArtifactStore): asserts store is ArtifactStore {
-  if (store === null || typeof store !== 'object' || typeof (store as Record<string, unknown>)[method] !== 'function') {
-    throw invalidParams('store', `must be an artifact store with a ${method} method (got ${kindOf(store)}).`, { expected: 'an ArtifactStore', got: kindOf(store) });
-  }
+  expectMethods(store, 'store', [method], 'an ArtifactStore');
 }
 
 /** Result of {@link externalizeArtifacts}. */

@@ -1,5 +1,5 @@
-import { expectFunction, expectObject, expectOptions, expectString, kindOf } from '../args.ts';
-import { CtxgateError, invalidParams, isCtxgateError } from '../errors.ts';
+import { expectFunction, expectObject, expectOptions, expectString, kindOf, wrongKind } from '../args.ts';
+import { CtxgateError, invalidParams, isDataCloneError } from '../errors.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
 import { copyJson, jsonEqual } from './json-data.ts';
 import { inheritsEnumerableMembers, isPlainObject } from './json-safety.ts';
@@ -32,7 +32,7 @@ export function summarizeDiff(diff: Pick<ContextDiff, 'agentId' | 'changes'>): s
     expectObject(counters, `diff.changes.${ns}`);
     for (const name of Object.keys(counters).sort()) {
       const n = counters[name];
-      if (typeof n !== 'number') throw invalidParams(`diff.changes.${ns}.${name}`, `must be a number (got ${kindOf(n)}).`, { expected: 'a number', got: kindOf(n) });
+      if (typeof n !== 'number') throw wrongKind(`diff.changes.${ns}.${name}`, 'a number', n);
       parts.push(`${ns}.${name}=${n}`);
     }
   }
@@ -191,7 +191,7 @@ function diffContext(namespaces: readonly NamespaceBaseline[], context: AgentCon
  * instance holding a function) is UNSUPPORTED_VALUE on `context`; anything else is unchanged.
  */
 function copyFailure(error: unknown): unknown {
-  if (isCtxgateError(error) || (error as { name?: unknown } | null)?.name !== 'DataCloneError') return error;
+  if (!isDataCloneError(error)) return error;
   return new CtxgateError('UNSUPPORTED_VALUE', 'context: holds a value that cannot be copied (a function or a symbol inside a class instance, a platform object); a context is plain JSON data.', {
     details: { field: 'context' },
     cause: error,

@@ -7,7 +7,7 @@ import { measureFailure } from './json-fault.ts';
 import { isPlainObject } from './json-safety.ts';
 import { jsonByteLength, tapeJsonBytes, tapeMaxJsonBytes } from './json-size.ts';
 import type { AgentContext, Artifact, Namespace } from './model.ts';
-import { NAMESPACES, isNamespace } from './model.ts';
+import { NAMESPACES, expectNamespace } from './model.ts';
 import { canonicalBytes } from './namespace-pass.ts';
 
 /** Size limits of one context, in bytes of UTF-8 JSON unless stated otherwise. */
@@ -249,10 +249,7 @@ export class ContextSizeChecker {
    */
   checkWrite(ctx: AgentContext, namespace: Namespace, key: string, value: unknown): void {
     expectObject(ctx, 'ctx');
-    if (!isNamespace(namespace)) {
-      const got = typeof namespace === 'string' ? 'another string' : kindOf(namespace);
-      throw invalidParams('namespace', `must be one of ${NAMESPACES.join(', ')} (got ${got}).`, { expected: [...NAMESPACES], got: kindOf(namespace) });
-    }
+    expectNamespace(namespace);
     expectString(key, 'key');
     try {
       checkContextWrite(this.limits, ctx, namespace, key, value);

@@ -1,4 +1,4 @@
-import { expectOptionalString, expectString, kindOf } from '../args.ts';
+import { expectMethods, expectOptionalString, expectString } from '../args.ts';
 import { CtxgateError, invalidParams } from '../errors.ts';
 import { assertSafeJson, isPlainObject } from './json-safety.ts';
 import { CONTEXT_SCHEMA_VERSION } from './model.ts';
@@ -104,8 +104,6 @@ export class MigrationRegistry {
  */
 export function migrateContext(data: unknown, to: string, registry: MigrationRegistry): Record<string, unknown> {
   // Duck-typed, so a registry from another copy of the package (two bundles) still works.
-  if (registry === null || typeof registry !== 'object' || typeof (registry as { migrate?: unknown }).migrate !== 'function') {
-    throw invalidParams('registry', `must be a MigrationRegistry (got ${kindOf(registry)}).`, { expected: 'a MigrationRegistry', got: kindOf(registry) });
-  }
+  expectMethods(registry, 'registry', ['migrate'], 'a MigrationRegistry');
   return registry.migrate(data, to);
 }

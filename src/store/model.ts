@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { expectString, kindOf } from '../args.ts';
-import { CtxgateError, invalidParams } from '../errors.ts';
+import { expectString, notOneOf } from '../args.ts';
+import { CtxgateError } from '../errors.ts';
 import { assertSafeJson, formatPath } from './json-safety.ts';
 
 /**
@@ -595,16 +595,18 @@ function toInvalidParams(error: z.ZodError, base: string): CtxgateError {
   });
 }
 
+/** INVALID_PARAMS (`field`) unless `value` is one of the seven namespace names. */
+export function expectNamespace(value: unknown, field = 'namespace'): asserts value is Namespace {
+  if (!isNamespace(value)) throw notOneOf(field, NAMESPACES, value);
+}
+
 /**
  * Validates `value` as the field `namespace.key` and returns it. Throws INVALID_PARAMS naming the
  * offending field for unknown keys, forbidden keys, non-JSON data or a type mismatch, and naming
  * `namespace` or `key` when those are not a namespace name and a string.
  */
 export function validateField(namespace: Namespace, key: string, value: unknown): unknown {
-  if (!isNamespace(namespace)) {
-    const got = typeof namespace === 'string' ? 'another string' : kindOf(namespace);
-    throw invalidParams('namespace', `must be one of ${NAMESPACES.join(', ')} (got ${got}).`, { expected: [...NAMESPACES], got: kindOf(namespace) });
-  }
+  expectNamespace(namespace);
   expectString(key, 'key');
   const field = `${namespace}.${key}`;
   const schemas = fieldSchemas[namespace] as Record<string, z.ZodType>;

@@ -1,6 +1,5 @@
-import { expectObject } from '../args.ts';
+import { described, expectObject } from '../args.ts';
 import { invalidParams } from '../errors.ts';
-import { described } from './checks.ts';
 
 /** Spec 001 budget decisions. */
 export type BudgetDecision = 'ok' | 'warn_soft_limit' | 'refuse_hard_limit';

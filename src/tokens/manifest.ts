@@ -1,6 +1,6 @@
-import { expectArray, expectObject, expectOptions } from '../args.ts';
+import { described, expectArray, expectObject, expectOptions } from '../args.ts';
 import { invalidParams } from '../errors.ts';
-import { described, expectNumberKind } from './checks.ts';
+import { expectNumberKind } from './checks.ts';
 
 /** Handoff fields a phase can ask for (spec 003 `handoff_fields`, in camelCase). */
 export type HandoffField = 'goal' | 'epicId' | 'verdicts' | 'artifactsProduced' | 'decisionsMade' | 'openRisks' | 'narrative';

@@ -1,6 +1,5 @@
-import { expectNumber, expectObject, expectOptionalArray, expectString } from '../args.ts';
+import { described, expectNumber, expectObject, expectOptionalArray, expectString } from '../args.ts';
 import { invalidParams } from '../errors.ts';
-import { described } from './checks.ts';
 import { estimatorEncoder } from '../core/tokens.ts';
 import type { TokenCounter } from './counter.ts';
 import { estimator } from './estimator.ts';

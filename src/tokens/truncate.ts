@@ -1,7 +1,6 @@
 import { safeCutIndex } from '../encoding/utf16.ts';
-import { expectFunction } from '../args.ts';
+import { described, expectFunction } from '../args.ts';
 import { invalidParams } from '../errors.ts';
-import { described } from './checks.ts';
 import type { TokenCounter } from './counter.ts';
 import { estimator } from './estimator.ts';
 

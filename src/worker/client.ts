@@ -1,5 +1,5 @@
 import { releaseProxy, transfer, wrap, type Remote } from 'comlink';
-import { CtxgateError, deserializeError } from '../errors.ts';
+import { CtxgateError, deserializeError, isDataCloneError } from '../errors.ts';
 import { closedError } from './inline.ts';
 import { asyncDispose, type Engine } from './engine.ts';
 import { coreMethods, type CoreApi, type Envelope, type WireApi } from './protocol.ts';
@@ -20,7 +20,7 @@ export interface WorkerEngineOptions {
  * the method only. Other errors pass as they are.
  */
 function unsendable(method: string, error: unknown): unknown {
-  if (!(error instanceof Error) || error.name !== 'DataCloneError') return error;
+  if (!isDataCloneError(error)) return error;
   return new CtxgateError('UNSUPPORTED_VALUE', `An argument of ${method}() cannot be copied to the worker (a function, a symbol or an object structured clone refuses); pass plain data, strings or Uint8Arrays.`, {
     details: { method },
   });
