@@ -541,6 +541,8 @@ export const FOLLOW_BITS: usize = ${arr('u8', followBits.length ? followBits : n
 export const TEDDY: usize = ${arr('u8', teddyBuckets.tables)};
 /** Keyword entries: rule, byte length, case-sensitive (1) or ASCII case-insensitive (0), offset in LIT_BYTES, reserved. */
 export const KW: usize = ${arr('u32', kwRows)};
+/** Number of literals (steps and keywords). */
+export const LIT_COUNT: i32 = ${litIds.size};
 /** Literals: offset and length in LIT_BYTES. */
 export const LITS: usize = ${arr('u32', litRows)};
 export const LIT_BYTES: usize = ${arr('u8', litBytes)};

@@ -8,9 +8,9 @@
 // filter hits are verified against exact keys, the bytes that may follow them, then the whole
 // keyword. Each keyword hit runs that rule's steps forward from the keyword: greedy runs of a byte
 // class with a maximum length, literals, and "until literal" searches. Nothing backtracks, every step
-// is bounded, and the until-searches share a cache that never scans a byte twice, so the work per
-// input byte is a small constant whatever the input. `secretScanSteps()` reports the work done so
-// tests can check that without timing anything.
+// is bounded, and each until-search literal has a cache that never scans a byte twice for it, so
+// the work per input byte is a small constant whatever the input. `secretScanSteps()` reports the
+// work done so tests can check that without timing anything.
 //
 // Findings go to the output window as 16-byte records: rule index, byte start, byte end, confidence.
 import { outReserve, outSetLen, ioOutput } from '../io';
@@ -31,6 +31,7 @@ import {
   TEDDY,
   KW,
   LITS,
+  LIT_COUNT,
   LIT_BYTES,
   CLASS_BITS,
   STEPS,
@@ -59,12 +60,16 @@ const terms = new StaticArray<f64>(ENTROPY_SAMPLE + 1);
 const termFor = new StaticArray<u32>(ENTROPY_SAMPLE + 1);
 let termsFor: u32 = 0;
 
-// The until-literal cache: positions [uFrom, uLimit) were searched, the first occurrence of
-// literal uLit at or after uFrom is uFound (-1: none before uLimit).
-let uLit: i32 = -1;
-let uFrom: i32 = 0;
-let uLimit: i32 = 0;
-let uFound: i32 = -1;
+// The until-literal caches, one per literal: for literal l, positions [uFrom[l], uLimit[l]) were
+// searched and the first occurrence at or after uFrom[l] is uFound[l] (-1: none before uLimit[l]).
+// An entry is valid in the scan whose number is uScan[l]. One cache per literal, not one shared:
+// rules that search for different literals in turn (BEGIN lines of different PEM labels, one
+// after the other) would otherwise each search the same bytes again, up to their 32 KiB bound.
+const uFrom = new StaticArray<i32>(LIT_COUNT);
+const uLimit = new StaticArray<i32>(LIT_COUNT);
+const uFound = new StaticArray<i32>(LIT_COUNT);
+const uScan = new StaticArray<u32>(LIT_COUNT);
+let scanNumber: u32 = 0;
 
 // @ts-ignore: decorator
 @inline
@@ -123,25 +128,31 @@ function litAt(lit: i32, pos: i32, ci: bool): i32 {
   return len;
 }
 
-/** First occurrence of literal `lit` at or after `pos`, looking at most `max` bytes ahead; -1 if none. */
+/**
+ * First occurrence of literal `lit` at or after `pos`, looking at most `max` bytes ahead; -1 if
+ * none. Keyword hits come in increasing `pos`, so with the literal's cache no byte is searched
+ * twice for the same literal in one scan.
+ */
 function findLiteral(lit: i32, pos: i32, limit: i32): i32 {
   const off = <usize>load<u32>(LITS + (<usize>lit << 3));
   const len = <i32>load<u32>(LITS + (<usize>lit << 3) + 4);
-  if (lit == uLit && pos >= uFrom) {
-    if (uFound >= pos) return uFound - pos <= limit ? uFound : -1;
-    if (uFound < 0 && pos <= uLimit) {
+  if (unchecked(uScan[lit]) == scanNumber && pos >= unchecked(uFrom[lit])) {
+    const found = unchecked(uFound[lit]);
+    if (found >= pos) return found - pos <= limit ? found : -1;
+    const searched = unchecked(uLimit[lit]);
+    if (found < 0 && pos <= searched) {
       // Continue where the last search stopped.
-      const r = scanFor(off, len, uLimit, pos + limit + 1);
-      uLimit = max(uLimit, pos + limit + 1);
-      uFound = r;
+      const r = scanFor(off, len, searched, pos + limit + 1);
+      unchecked((uLimit[lit] = max(searched, pos + limit + 1)));
+      unchecked((uFound[lit] = r));
       return r >= 0 && r - pos <= limit ? r : -1;
     }
   }
   const r = scanFor(off, len, pos, pos + limit + 1);
-  uLit = lit;
-  uFrom = pos;
-  uLimit = pos + limit + 1;
-  uFound = r;
+  unchecked((uScan[lit] = scanNumber));
+  unchecked((uFrom[lit] = pos));
+  unchecked((uLimit[lit] = pos + limit + 1));
+  unchecked((uFound[lit] = r));
   return r >= 0 && r - pos <= limit ? r : -1;
 }
 
@@ -444,8 +455,11 @@ export function secretScan(ptr: usize, len: usize): i32 {
   size = <i32>len;
   steps = 0;
   found.length = 0;
-  uLit = -1;
-  uFound = -1;
+  // A new scan number invalidates every literal's cache at once; on wrap-around, clear them.
+  if (++scanNumber == 0) {
+    for (let l: i32 = 0; l < LIT_COUNT; l++) unchecked((uScan[l] = 0));
+    scanNumber = 1;
+  }
   for (let r: i32 = 0; r < RULE_COUNT; r++) unchecked((lastEnd[r] = 0));
   const n = size;
   const p = base;

@@ -2454,6 +2454,8 @@ export const KW: usize = memory.data<u32>([
   0, 169, 5, 0, 2295, 0, 170, 7, 0, 2300, 0, 170, 6, 0, 2307, 0, 170, 7, 0, 2313, 0, 170, 10, 0, 2320, 0, 170, 9, 0, 2330, 0, 170,
   8, 0, 2339, 0, 170, 7, 0, 2347, 0, 170, 10, 0, 2354, 0, 170, 11, 0, 2364, 0, 170, 16, 0, 2375, 0,
 ]);
+/** Number of literals (steps and keywords). */
+export const LIT_COUNT: i32 = 246;
 /** Literals: offset and length in LIT_BYTES. */
 export const LITS: usize = memory.data<u32>([
   0, 1, 1, 27, 28, 25, 53, 4, 57, 1, 58, 1, 59, 1, 60, 1, 61, 2, 63, 1, 64, 1, 65, 17, 82, 29, 111, 29, 140, 28, 168, 33,

@@ -185,6 +185,13 @@ export function secretsContract({ describe, it, expect, runtime }: Harness): voi
         }],
         ['repeated BEGIN', (n) => '-----BEGIN RSA PRIVATE KEY-----\n'.repeat(Math.ceil(n / 32)).slice(0, n)],
         ['BEGIN then one END', (n) => '-----BEGIN RSA PRIVATE KEY-----'.repeat(Math.ceil(n / 31)).slice(0, n - 40) + '\n-----END RSA PRIVATE KEY-----'],
+        // Each label's rule searches up to 32 KiB for its own END line: with one search cache
+        // shared by all literals, labels in turn searched the same bytes again (1,600 steps a byte).
+        ['BEGIN lines of two labels in turn', (n) => '-----BEGIN RSA PRIVATE KEY-----\n-----BEGIN EC PRIVATE KEY-----\n'.repeat(Math.ceil(n / 63)).slice(0, n)],
+        ['BEGIN lines of every label in turn', (n) => {
+          const labels = ['RSA PRIVATE KEY', 'DSA PRIVATE KEY', 'EC PRIVATE KEY', 'OPENSSH PRIVATE KEY', 'PRIVATE KEY', 'ENCRYPTED PRIVATE KEY', 'PGP PRIVATE KEY BLOCK', 'SSH2 ENCRYPTED PRIVATE KEY'];
+          return labels.map((l) => `-----BEGIN ${l}-----\nPuTTY-User-Key-File-3: x\n`).join('').repeat(Math.ceil(n / 400)).slice(0, n);
+        }],
         ['repeated assignments', (n) => 'password=password='.repeat(Math.ceil(n / 18)).slice(0, n)],
         ['keyword soup', (n) => 'ghp_sk-AKIAeyJtoken=xoxb-://'.repeat(Math.ceil(n / 27)).slice(0, n)],
         ['authorization spam', (n) => 'Authorization: Bearer '.repeat(Math.ceil(n / 22)).slice(0, n)],
