@@ -42,6 +42,13 @@ const NAMED = {
   dotted: [...U, ...L, ...D, ...chars('_.=-')],
   sentry: [...U, ...L, ...D, ...chars('+/=_')],
   qsp: chars(' \t"\'`]'),
+  // Between a name and the `value` field after it: first quotes, blanks or a line break (no
+  // comma, so that `a.token,b` in minified code stops at the prefilter), then also commas.
+  qspnl: chars(' \t\r\n"\'`]'),
+  qspc: chars(' \t\r\n"\'`],'),
+  qspeq: chars(' \t"\'='),
+  ws: chars(' \t\r\n'),
+  notws: [...printable, ...range('\x80', '\xff')],
   sp: chars(' \t'),
   nl: chars('\r\n'),
   assign: chars(':=>'),

@@ -29,14 +29,27 @@ const generic = (id, description, { keywords, minLen, entropy }, examples) => ({
 });
 
 /**
- * The same secret as an environment entry whose name and value sit on two lines, as Kubernetes
- * manifests, Compose files and CI configs write them: `- name: API_KEY` then `value: "…"` on the
- * next line. The keyword is in the name; a line break, then `value` and its separator follow. The
- * host's name filter reads the entry's name, not `value`.
+ * The same secret as a name/value entry: the keyword is in the name, and a `value` field follows
+ * it, after quotes, blanks or a line break, then perhaps commas. Kubernetes manifests, Compose files and CI
+ * configs write `- name: API_KEY` then `value: "…"` on the next line; ECS task definitions and JSON
+ * env lists `{"name": "DB_PASSWORD", "value": "…"}`, on one line or pretty-printed; .NET config
+ * `<add key="ClientSecret" value="…" />`. The host's name filter reads the entry's name, not
+ * `value`. (One rule for all these forms: a rule costs a little at every keyword hit.)
  */
 const envEntry = (id, description, kind, examples) => ({
   ...generic(id, description, kind, examples),
-  steps: [['ident', 0, 24], ['qsp', 0, 4], ['nl', 1, 2], ['sp', 1, 24], { lit: 'value', ci: true }, ['qsp', 0, 4], ['assign', 1, 2], ['qsp', 0, 4], ['val', kind.minLen, 256]],
+  steps: [['ident', 0, 24], ['qspnl', 1, 4], ['qspc', 0, 32], { lit: 'value', ci: true }, ['qsp', 0, 4], ['assign', 1, 2], ['qsp', 0, 4], ['val', kind.minLen, 256]],
+});
+
+/**
+ * The same secret given to a command-line flag with a space: `--password VALUE`, `--token VALUE`
+ * (`--password=VALUE` is the assignment rule's). The flag is the whole keyword, so
+ * `--password-stdin` or `--token-file` never match.
+ */
+const flag = (id, description, kind, keywords, examples) => ({
+  ...generic(id, description, kind, examples),
+  keywords,
+  steps: [['qsp', 1, 4], ['val', kind.minLen, 256]],
 });
 
 export default [
@@ -71,25 +84,86 @@ export default [
     pos: [P('MAPS_API_KEY=', F(C.alnum, 32)), P("apiKey: '", F(C.alnum, 24), "',"), P('[service]\napi_key = "', F(C.b64url, 40), '"')],
     neg: ['api_key = os.getenv("API_KEY")', 'apiKey: process.env.API_KEY,', 'api_key = "your-api-key-here"', 'API_KEY=<YOUR_API_KEY>', 'apiKeyHeader = "X-Api-Key"'],
   }),
-  envEntry('generic-password-env-entry', 'Password as a name/value environment entry (Kubernetes, Compose, CI)', KIND.password, {
-    pos: [P('      - name: DB_PASSWORD\n        value: "', F(C.alnum, 16), '"'), P('- name: "SMTP_PASSWORD"\r\n  value: ', F(C.alnum, 14))],
+  {
+    // The name ends at the keyword (no name characters after it), so `passport` or `bypass_x`
+    // are not read as passwords.
+    ...generic('generic-pass', 'Password under a name ending in "pass" (DB_PASS, smtpPass, "pass")', { ...KIND.password, keywords: ['pass'] }, {
+      pos: [P('DB_PASS=', F(C.alnum, 16)), P('{"user": "app", "pass": "', F(C.alnum, 14), '"}'), P('const smtpPass = "', F(C.alnum, 18), '";')],
+      neg: ['DB_PASS=${DB_PASS}', 'DB_PASSWORD_FILE=/run/secrets/db', 'if ok:\n    pass\nelse: x = "' + F(C.alnum, 16) + '"', 'passport: "' + F(C.alnum, 16) + '"', 'pass: changeme'],
+    }),
+    steps: [['qsp', 0, 4], ['assign', 1, 2], ['qsp', 0, 4], ['val', KIND.password.minLen, 256]],
+  },
+  envEntry('generic-password-env-entry', 'Password as a name/value entry (Kubernetes, Compose, CI, ECS, .NET appSettings)', KIND.password, {
+    pos: [
+      P('      - name: DB_PASSWORD\n        value: "', F(C.alnum, 16), '"'),
+      P('- name: "SMTP_PASSWORD"\r\n  value: ', F(C.alnum, 14)),
+      P('<add key="DbPassword" value="', F(C.alnum, 16), '" />'),
+      P('{"name": "DB_PASSWORD", "value": "', F(C.alnum, 14), '"}'),
+      P('{\n  "name": "DB_PASSWORD",\n  "value": "', F(C.alnum, 14), '"\n}'),
+    ],
     neg: [
       '      - name: DB_PASSWORD\n        valueFrom:\n          secretKeyRef: { name: db, key: password }',
       '      - name: DB_PASSWORD\n        value: "${DB_PASSWORD}"',
       '      - name: PASSWORD_MIN_LENGTH\n        value: "12345678901"',
-      '      - name: DB_PASSWORD value: "' + F(C.alnum, 16) + '"',
+      '<add key="DbPassword" value="" />',
+      '{"name": "DB_PASSWORD", "valueFrom": "arn:aws:ssm:eu-west-1:1:parameter/db"}',
+      '<add key="PasswordMinLength" value="1234567890" />',
+      '{\n  "name": "PASSWORD_MIN_LENGTH",\r\n  "value": "1234567890"\n}',
     ],
   }),
-  envEntry('generic-secret-env-entry', 'Secret as a name/value environment entry (Kubernetes, Compose, CI)', KIND.secret, {
-    pos: [P('        - name: CLIENT_SECRET\n          value: "', F(C.alnum, 36), '"'), P('  - name: JWT_SIGNING_KEY\n    value: ', F(C.b64, 44))],
-    neg: ['        - name: CLIENT_SECRET\n          value: "{{ .Values.clientSecret }}"', '        - name: SECRET_NAME\n          value: "prod-db-credentials"', '        - name: CLIENT_SECRET\n          value: "xxxxxxxxxxxxxxxxxxxx"'],
+  envEntry('generic-secret-env-entry', 'Secret as a name/value entry (Kubernetes, Compose, CI, ECS, .NET appSettings)', KIND.secret, {
+    pos: [
+      P('        - name: CLIENT_SECRET\n          value: "', F(C.alnum, 36), '"'),
+      P('  - name: JWT_SIGNING_KEY\n    value: ', F(C.b64, 44)),
+      P('<add key="ClientSecret" value="', F(C.alnum, 32), '" />'),
+      P('{ "name": "JWT_SECRET", "value": "', F(C.b64, 44), '" }'),
+    ],
+    neg: [
+      '        - name: CLIENT_SECRET\n          value: "{{ .Values.clientSecret }}"',
+      '        - name: SECRET_NAME\n          value: "prod-db-credentials"',
+      '        - name: CLIENT_SECRET\n          value: "xxxxxxxxxxxxxxxxxxxx"',
+      '<add key="SecretName" value="prod-db-credentials" />',
+      '<add key="ClientSecret" value="{{ client_secret }}" />',
+    ],
   }),
-  envEntry('generic-token-env-entry', 'Token as a name/value environment entry (Kubernetes, Compose, CI)', KIND.token, {
-    pos: [P('      - name: API_TOKEN\n        value: "', F(C.alnum, 44), '"')],
-    neg: ['      - name: MAX_TOKENS\n        value: "4096"', '      - name: TOKEN_TTL_SECONDS\n        value: "86400000000000"', '      - name: API_TOKEN\n        value: "$(cat /run/secrets/token)"'],
+  envEntry('generic-token-env-entry', 'Token as a name/value entry (Kubernetes, Compose, CI, ECS, .NET appSettings)', KIND.token, {
+    pos: [P('      - name: API_TOKEN\n        value: "', F(C.alnum, 44), '"'), P('<add key="ApiToken" value="', F(C.alnum, 40), '" />'), P('{"name": "SLACK_TOKEN", "value": "', F(C.alnum, 36), '"}')],
+    neg: [
+      '      - name: MAX_TOKENS\n        value: "4096"',
+      '      - name: TOKEN_TTL_SECONDS\n        value: "86400000000000"',
+      '      - name: API_TOKEN\n        value: "$(cat /run/secrets/token)"',
+      '<add key="TokenTtlSeconds" value="86400000000000" />',
+      'function f(a,b){return a.token=b.token,a.value+b.value}',
+    ],
   }),
-  envEntry('generic-api-key-env-entry', 'API key as a name/value environment entry (Kubernetes, Compose, CI)', KIND.apiKey, {
-    pos: [P('      - name: DATADOG_API_KEY\n        value: "', F(C.hex, 32), '"'), P('      - name: API_KEY\n        value: ', F(C.alnum, 26))],
-    neg: ['      - name: API_KEY\n        valueFrom:\n          secretKeyRef:\n            name: api', '      - name: API_KEY_HEADER\n        value: "X-Api-Key-Header-Name"', '      - name: API_KEY\n        value: "your-api-key-here"'],
+  envEntry('generic-api-key-env-entry', 'API key as a name/value entry (Kubernetes, Compose, CI, ECS, .NET appSettings)', KIND.apiKey, {
+    pos: [
+      P('      - name: DATADOG_API_KEY\n        value: "', F(C.hex, 32), '"'),
+      P('      - name: API_KEY\n        value: ', F(C.alnum, 26)),
+      P('<add key="MapsApiKey" value="', F(C.alnum, 32), '" />'),
+      P('{"name": "API_KEY", "value": "', F(C.hex, 32), '"}'),
+    ],
+    neg: [
+      '      - name: API_KEY\n        valueFrom:\n          secretKeyRef:\n            name: api',
+      '      - name: API_KEY_HEADER\n        value: "X-Api-Key-Header-Name"',
+      '      - name: API_KEY\n        value: "your-api-key-here"',
+      '<add key="ApiKeyHeader" value="X-Api-Key-Header-Name" />',
+    ],
+  }),
+  flag('generic-password-flag', 'Password given to a command-line flag (--password VALUE)', KIND.password, ['--password', '--passwd'], {
+    pos: [P('docker login -u bot --password ', F(C.alnum, 20), ' registry.acme.dev'), P('mysql --user=app --password "', F(C.alnum, 16), '" app')],
+    neg: ['echo "$PW" | docker login -u bot --password-stdin', 'mysql --password $DB_PASSWORD', 'tool --password changeme', 'tool --password-file ./pw.txt'],
+  }),
+  flag('generic-secret-flag', 'Secret given to a command-line flag (--client-secret VALUE)', KIND.secret, ['--client-secret', '--secret-key'], {
+    pos: [P('az login --service-principal -u app --client-secret ', F(C.alnum, 34), ' --tenant t'), P('tool --secret-key ', F(C.b64url, 40))],
+    neg: ['kubectl create secret generic db --secret prod-db-credentials', 'tool --client-secret "${CLIENT_SECRET}"', 'tool --client-secret-file /run/secrets/app'],
+  }),
+  flag('generic-token-flag', 'Token given to a command-line flag (--token VALUE)', KIND.token, ['--token', '--auth-token', '--access-token', '--api-token'], {
+    pos: [P('vault login --token ', F(C.alnum, 28), ' -method=token'), P('gh-cli --auth-token=x --access-token ', F(C.alnum, 40))],
+    neg: ['tool --token $GITHUB_TOKEN', 'tool --token-file ~/.config/token', 'tool --token <token>'],
+  }),
+  flag('generic-api-key-flag', 'API key given to a command-line flag (--api-key VALUE)', KIND.apiKey, ['--api-key', '--apikey', '--access-key'], {
+    pos: [P('newrelic-cli --api-key ', F(C.alnum, 32), ' deploy'), P('tool --apikey "', F(C.hex, 32), '"')],
+    neg: ['tool --api-key "$API_KEY"', 'tool --api-key-header X-Api-Key-Header-Name', 'tool --api-key your-api-key-here'],
   }),
 ];

@@ -1,6 +1,6 @@
 // Private keys, tokens with a structure (JWT), credentials inside URLs, connection strings and
 // HTTP Authorization headers.
-import { C, F, P } from './dsl.mjs';
+import { C, F, P, uuid } from './dsl.mjs';
 
 const pemBody = () => F(C.b64, 64) + '\n' + F(C.b64, 64) + '\n' + F(C.b64, 64) + '\n' + F(C.b64, 20) + '==';
 
@@ -20,22 +20,45 @@ const pem = (id, description, label) => ({
   },
 });
 
+/** `scheme://` and the same with JSON's optional escaping of `/` (`scheme:\/\/`, as PHP writes it). */
+const withEscapedSlashes = (keywords) => keywords.flatMap((k) => [k, k.replace('://', ':\\/\\/')]);
+
 const dbUrl = (id, description, schemes) => ({
   id,
   description,
   confidence: 'high',
-  keywords: schemes,
+  keywords: withEscapedSlashes(schemes),
   before: null,
   steps: [['userinfo', 0, 128], ':', ['urlpass', 1, 256], '@'],
   secret: [2, 2],
   after: null,
   examples: {
-    pos: [P(`DATABASE_URL=${schemes[0]}app_user:`, F(C.alnum, 18), '@db.internal:5432/app')],
+    pos: [
+      P(`DATABASE_URL=${schemes[0]}app_user:`, F(C.alnum, 18), '@db.internal:5432/app'),
+      P(`{"dsn":"${schemes[0].replace('://', ':\\/\\/')}app_user:`, F(C.alnum, 18), '@db.internal:5432\\/app"}'),
+    ],
     neg: [`${schemes[0]}localhost:5432/app`, `${schemes[0]}user:password@localhost/app`, `${schemes[0]}\${DB_USER}:\${DB_PASSWORD}@db/app`],
   },
 });
 
 const authValue = 'bearer';
+
+/**
+ * `user:password` given to a curl flag (`flag` with its leading blank), up to 512 bytes after
+ * `curl` on the same command. The rule starts at `curl`, not at the flag: a keyword of `-u` alone
+ * would be looked at in every hyphenated word, and `docker run -u 1000:1000` is no password.
+ */
+const curlUser = (id, description, flag, examples) => ({
+  id,
+  description,
+  confidence: 'medium',
+  keywords: ['curl'],
+  steps: [{ until: flag, min: 0, max: 512 }, flag, ['qspeq', 1, 3], ['userinfo', 1, 64], ':', ['urlpass', 6, 256]],
+  secret: 'last',
+  after: null,
+  entropy: 2.5,
+  examples,
+});
 
 export default [
   pem('private-key-rsa', 'RSA private key (PEM)', 'RSA PRIVATE KEY'),
@@ -101,7 +124,7 @@ export default [
     id: 'url-password',
     description: 'Password embedded in a URL (scheme://user:password@host)',
     confidence: 'medium',
-    keywords: ['://'],
+    keywords: withEscapedSlashes(['://']),
     back: ['scheme', 1, 24],
     before: 'scheme',
     steps: [['userinfo', 0, 128], ':', ['urlpass', 3, 256], '@'],
@@ -109,7 +132,11 @@ export default [
     after: null,
     entropy: 2.5,
     examples: {
-      pos: [P('proxy: http://svc:', F(C.alnum, 16), '@proxy.corp:3128'), P('git remote add o https://bot:', F(C.alnum, 24), '@git.acme.dev/x.git')],
+      pos: [
+        P('proxy: http://svc:', F(C.alnum, 16), '@proxy.corp:3128'),
+        P('git remote add o https://bot:', F(C.alnum, 24), '@git.acme.dev/x.git'),
+        P('{"remote":"https:\\/\\/bot:', F(C.alnum, 24), '@git.acme.dev\\/x.git"}'),
+      ],
       neg: ['https://example.com/a:b@c', 'https://user@host/path', 'ftp://anonymous:guest@ftp.example.org'],
     },
   },
@@ -161,4 +188,75 @@ export default [
       neg: ['the bearer token is passed in a header', 'Bearer ' + 'a'.repeat(30)],
     },
   },
+  {
+    id: 'authorization-token-header',
+    description: 'Authorization header with the `token` scheme (GitHub, Django REST framework)',
+    confidence: 'high',
+    keywords: ['authorization'],
+    ci: true,
+    before: null,
+    steps: [['qsp', 0, 6], ['assign', 1, 2], ['qsp', 0, 4], { lit: 'token', ci: true }, ['sp', 1, 3], ['bearer', 16, 4096]],
+    secret: 'last',
+    entropy: 3.0,
+    examples: {
+      pos: [P("curl -H 'Authorization: token ", F(C.alnum, 40), "' https://api.acme.dev/user"), P('headers = {"Authorization": "Token ', F(C.hex, 40), '"}')],
+      neg: ['Authorization: token ${GITHUB_TOKEN}', 'Authorization: Token <your token>', "headers['Authorization'] = 'Token ' + key"],
+    },
+  },
+  {
+    id: 'netrc-password',
+    description: 'Password in a .netrc entry (machine … login … password …)',
+    confidence: 'high',
+    keywords: ['machine'],
+    steps: [['ws', 1, 16], ['notws', 1, 253], ['ws', 1, 16], 'login', ['ws', 1, 16], ['notws', 1, 256], ['ws', 1, 16], 'password', ['ws', 1, 16], ['notws', 6, 256]],
+    secret: 'last',
+    after: null,
+    examples: {
+      pos: [
+        P('machine api.heroku.com login ops@acme.dev password ', uuid(), '\n'),
+        P('machine git.acme.dev\n  login deploy\n  password ', F(C.alnum, 20), '\nmachine other'),
+      ],
+      neg: [
+        'machine example.com login user password ${NETRC_PASSWORD}',
+        'machine example.com login anonymous password guest',
+        'the machine learning login page password field',
+        'machine: build-01, login: ci, password: see vault',
+      ],
+    },
+  },
+  {
+    id: 'docker-config-auth',
+    description: 'Registry credentials in a Docker config.json `auth` field (base64 of user:password)',
+    confidence: 'high',
+    keywords: ['"auth"'],
+    before: null,
+    steps: [['sp', 0, 4], ':', ['sp', 0, 4], '"', ['b64e', 8, 2048], '"'],
+    secret: [4, 4],
+    after: null,
+    examples: {
+      pos: [P('{"auths":{"registry.acme.dev":{"auth":"', btoa('ci-bot:' + F(C.alnum, 20)), '"}}}')],
+      neg: ['{"auths":{"registry.acme.dev":{}},"credsStore":"desktop"}', '{"auth": "authenticationRequired"}', '{"auth":"' + btoa(F(C.alnum, 24)) + '"}'],
+    },
+  },
+  {
+    id: 'npmrc-auth',
+    description: 'Registry credentials in an .npmrc `_auth` setting (base64 of user:password)',
+    confidence: 'high',
+    keywords: ['_auth'],
+    before: null,
+    steps: [['sp', 0, 4], '=', ['sp', 0, 4], ['b64e', 8, 2048]],
+    secret: 'last',
+    examples: {
+      pos: [P('//registry.acme.dev/:_auth=', btoa('deploy:' + F(C.alnum, 18)), '\nalways-auth=true')],
+      neg: ['//registry.acme.dev/:_auth=${NPM_AUTH}', '_auth = ' + btoa(F(C.alnum, 21))],
+    },
+  },
+  curlUser('curl-auth-user', 'user:password given to curl -u', ' -u', {
+    pos: [P('curl -u deploy:', F(C.alnum, 20), ' https://api.acme.dev/v1'), P("curl -sS --data-urlencode q=1 -X POST \\\n  -u 'ci-bot:", F(C.alnum, 16), "' https://ci.acme.dev")],
+    neg: ['curl -u "$API_USER:$API_PASSWORD" https://api.acme.dev', 'curl -u admin:password http://localhost', 'curl -u deploy https://api.acme.dev', 'docker run -u 1000:1000 app'],
+  }),
+  curlUser('curl-auth-user-long', 'user:password given to curl --user', ' --user', {
+    pos: [P("curl --user 'ci-bot:", F(C.alnum, 16), "' -X POST https://ci.acme.dev"), P('curl --url https://api.acme.dev --user=deploy:', F(C.alnum, 20))],
+    neg: ['curl --user "$(cat ~/.creds)" https://api.acme.dev', 'curl --user-agent "x:y z" https://acme.dev', 'docker run --user "$(id -u):$(id -g)" app'],
+  }),
 ];

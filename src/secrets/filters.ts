@@ -153,18 +153,48 @@ export function isNonSecretPassword(value: string): boolean {
 function assignedName(text: string, start: number): { name: string; at: number } {
   const floor = Math.max(0, start - 160);
   const found = nameBefore(text, start, floor);
-  // A name/value entry (`- name: API_KEY` / `value: …` on the next line): the entry's name counts.
   if (found.name.length === 5 && found.name.toLowerCase() === 'value') {
     let i = found.at;
     while (i > floor && (text.charCodeAt(i - 1) === 0x20 || text.charCodeAt(i - 1) === 0x09)) i--;
+    // A name/value entry (`- name: API_KEY` / `value: …` on the next line): the entry's name counts.
     if (i > floor && text.charCodeAt(i - 1) === 0x0a) {
       i--;
       if (i > floor && text.charCodeAt(i - 1) === 0x0d) i--;
       const entry = nameBefore(text, i, floor);
       if (entry.name !== '') return entry;
+      return found;
+    }
+    // A pair (`key="ClientSecret" value="…"`, `"name": "API_KEY", "value": "…"`, also
+    // pretty-printed): the name is the field before `value`, past quotes, blanks, commas and line
+    // breaks.
+    while (i > floor && isIn(PAIR_GAP, text.charCodeAt(i - 1))) i--;
+    if (i < found.at) {
+      const pair = nameBefore(text, i, floor);
+      if (pair.name !== '') return pair;
     }
   }
   return found;
+}
+
+/**
+ * True when a base64 credential (Docker's `auth`, npm's `_auth`) decodes to `user:password` with
+ * printable text on both sides and a password that is not a default or a reference. Anything else
+ * that happens to sit in such a field is not reported.
+ */
+export function isBasicCredential(value: string): boolean {
+  let decoded: string;
+  try {
+    decoded = atob(value);
+  } catch {
+    return false;
+  }
+  const colon = decoded.indexOf(':');
+  if (colon < 1 || colon === decoded.length - 1) return false;
+  for (let k = 0; k < decoded.length; k++) {
+    const c = decoded.charCodeAt(k);
+    if (c < 0x20 || c === 0x7f) return false;
+  }
+  return !isNonSecretPassword(decoded.slice(colon + 1));
 }
 
 /** The name characters right before `end`, past any separators (see {@link assignedName}). */
@@ -193,6 +223,8 @@ function asciiSet(chars: string): Uint8Array {
 const DIGITS_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** What separates a name from its value: blanks, quotes, `]`, `:`, `=`, `>`. */
 const SEPARATOR = asciiSet(' \t"\'`]:=>');
+/** Between the name and `value` of a pair: blanks, quotes, `]`, commas and line breaks. */
+const PAIR_GAP = asciiSet(' \t\r\n"\'`],');
 /** Name characters: `[\w.-]`. */
 const NAME = asciiSet(DIGITS_LETTERS + '_.-');
 /** Base64 characters: `[A-Za-z0-9+/=]`. */

@@ -11,7 +11,7 @@ export interface BuiltinRule {
 }
 
 /** Fingerprint of the rule set the core was built with. */
-export const RULESET_VERSION = '0975efe6f726346d';
+export const RULESET_VERSION = 'c70d8f6b364d3386';
 
 /** Every built-in rule, in priority order (index = the core's rule number). */
 export const RULES: readonly BuiltinRule[] = [
@@ -831,6 +831,36 @@ export const RULES: readonly BuiltinRule[] = [
     "confidence": "medium"
   },
   {
+    "id": "authorization-token-header",
+    "description": "Authorization header with the `token` scheme (GitHub, Django REST framework)",
+    "confidence": "high"
+  },
+  {
+    "id": "netrc-password",
+    "description": "Password in a .netrc entry (machine … login … password …)",
+    "confidence": "high"
+  },
+  {
+    "id": "docker-config-auth",
+    "description": "Registry credentials in a Docker config.json `auth` field (base64 of user:password)",
+    "confidence": "high"
+  },
+  {
+    "id": "npmrc-auth",
+    "description": "Registry credentials in an .npmrc `_auth` setting (base64 of user:password)",
+    "confidence": "high"
+  },
+  {
+    "id": "curl-auth-user",
+    "description": "user:password given to curl -u",
+    "confidence": "medium"
+  },
+  {
+    "id": "curl-auth-user-long",
+    "description": "user:password given to curl --user",
+    "confidence": "medium"
+  },
+  {
     "id": "generic-password",
     "description": "Password assigned in configuration or code",
     "confidence": "medium"
@@ -851,23 +881,48 @@ export const RULES: readonly BuiltinRule[] = [
     "confidence": "medium"
   },
   {
+    "id": "generic-pass",
+    "description": "Password under a name ending in \"pass\" (DB_PASS, smtpPass, \"pass\")",
+    "confidence": "medium"
+  },
+  {
     "id": "generic-password-env-entry",
-    "description": "Password as a name/value environment entry (Kubernetes, Compose, CI)",
+    "description": "Password as a name/value entry (Kubernetes, Compose, CI, ECS, .NET appSettings)",
     "confidence": "medium"
   },
   {
     "id": "generic-secret-env-entry",
-    "description": "Secret as a name/value environment entry (Kubernetes, Compose, CI)",
+    "description": "Secret as a name/value entry (Kubernetes, Compose, CI, ECS, .NET appSettings)",
     "confidence": "medium"
   },
   {
     "id": "generic-token-env-entry",
-    "description": "Token as a name/value environment entry (Kubernetes, Compose, CI)",
+    "description": "Token as a name/value entry (Kubernetes, Compose, CI, ECS, .NET appSettings)",
     "confidence": "medium"
   },
   {
     "id": "generic-api-key-env-entry",
-    "description": "API key as a name/value environment entry (Kubernetes, Compose, CI)",
+    "description": "API key as a name/value entry (Kubernetes, Compose, CI, ECS, .NET appSettings)",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-password-flag",
+    "description": "Password given to a command-line flag (--password VALUE)",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-secret-flag",
+    "description": "Secret given to a command-line flag (--client-secret VALUE)",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-token-flag",
+    "description": "Token given to a command-line flag (--token VALUE)",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-api-key-flag",
+    "description": "API key given to a command-line flag (--api-key VALUE)",
     "confidence": "medium"
   }
 ];

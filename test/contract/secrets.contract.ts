@@ -192,6 +192,9 @@ export function secretsContract({ describe, it, expect, runtime }: Harness): voi
           const labels = ['RSA PRIVATE KEY', 'DSA PRIVATE KEY', 'EC PRIVATE KEY', 'OPENSSH PRIVATE KEY', 'PRIVATE KEY', 'ENCRYPTED PRIVATE KEY', 'PGP PRIVATE KEY BLOCK', 'SSH2 ENCRYPTED PRIVATE KEY'];
           return labels.map((l) => `-----BEGIN ${l}-----\nPuTTY-User-Key-File-3: x\n`).join('').repeat(Math.ceil(n / 400)).slice(0, n);
         }],
+        ['curl without -u', (n) => 'curl '.repeat(Math.ceil(n / 5)).slice(0, n)],
+        ['netrc fields', (n) => 'machine a login b password '.repeat(Math.ceil(n / 27)).slice(0, n)],
+        ['name/value fields', (n) => '"name": "API_TOKEN", "value": '.repeat(Math.ceil(n / 31)).slice(0, n)],
         ['repeated assignments', (n) => 'password=password='.repeat(Math.ceil(n / 18)).slice(0, n)],
         ['keyword soup', (n) => 'ghp_sk-AKIAeyJtoken=xoxb-://'.repeat(Math.ceil(n / 27)).slice(0, n)],
         ['authorization spam', (n) => 'Authorization: Bearer '.repeat(Math.ceil(n / 22)).slice(0, n)],

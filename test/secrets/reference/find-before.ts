@@ -25,13 +25,19 @@ const ASSIGNMENT_RULES = new Set(
 /** Rules whose value is a password inside a URL or connection string. */
 const PASSWORD_RULES = new Set(
   RULES.map((r, i) => [r.id, i] as const)
-    .filter(([id]) => id.endsWith('-connection-string') || id === 'url-password' || id === 'ado-connection-string-password')
+    .filter(([id]) => id.endsWith('-connection-string') || ['url-password', 'ado-connection-string-password', 'netrc-password', 'curl-auth-user', 'curl-auth-user-long'].includes(id))
     .map(([, i]) => i),
 );
 /** Long structural matches (key blocks) that the placeholder heuristics must not judge. */
 const STRUCTURAL_RULES = new Set(
   RULES.map((r, i) => [r.id, i] as const)
     .filter(([id]) => id.startsWith('private-key-') || id === 'gcp-service-account-private-key')
+    .map(([, i]) => i),
+);
+/** Not frozen (came with ruleset 3 of the credential-file rules): base64 `user:password` fields. */
+const BASIC_RULES = new Set(
+  RULES.map((r, i) => [r.id, i] as const)
+    .filter(([id]) => id === 'docker-config-auth' || id === 'npmrc-auth')
     .map(([, i]) => i),
 );
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
@@ -91,6 +97,7 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
       if (STRUCTURAL_RULES.has(m.rule) && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
       if (ASSIGNMENT_RULES.has(m.rule) && isNonSecretAssignment(text, start, end)) continue;
       if (PASSWORD_RULES.has(m.rule) && isNonSecretPassword(value)) continue;
+      if (BASIC_RULES.has(m.rule) && !isBasicCredential(value)) continue;
       if (insideDataUrl(text, start)) continue;
       const rule = RULES[m.rule]!;
       candidates.push({ priority: m.rule, ruleId: rule.id, confidence: m.confidence === 1 ? 'high' : 'medium', start, end });
@@ -223,10 +230,28 @@ function assignedName(text: string, start: number): { name: string; at: number }
     const lineBreak = /\r?\n[ \t]*$/.exec(text.slice(floor, found.at));
     if (lineBreak) {
       const named = nameBefore(text, floor + lineBreak.index, floor);
+      return named.name !== '' ? named : found;
+    }
+    // Also not frozen: a pair names its value in the field before `value`.
+    const gap = /[ \t\r\n"'`\],]+$/.exec(text.slice(floor, found.at));
+    if (gap) {
+      const named = nameBefore(text, floor + gap.index, floor);
       if (named.name !== '') return named;
     }
   }
   return found;
+}
+
+/** `user:password` in base64, printable, with a password that is not a default or a reference. */
+function isBasicCredential(value: string): boolean {
+  let decoded: string;
+  try {
+    decoded = atob(value);
+  } catch {
+    return false;
+  }
+  const m = /^([\x20-\x7e\x80-\xff]+?):([\x20-\x7e\x80-\xff]+)$/.exec(decoded);
+  return m !== null && !isNonSecretPassword(m[2]!);
 }
 
 function nameBefore(text: string, end: number, floor: number): { name: string; at: number } {
