@@ -30,11 +30,12 @@ const generic = (id, description, { keywords, minLen, entropy }, examples) => ({
 
 /**
  * The same secret as a name/value entry: the keyword is in the name, and a `value` field follows
- * it, after quotes, blanks or a line break, then perhaps commas. Kubernetes manifests, Compose files and CI
- * configs write `- name: API_KEY` then `value: "…"` on the next line; ECS task definitions and JSON
- * env lists `{"name": "DB_PASSWORD", "value": "…"}`, on one line or pretty-printed; .NET config
- * `<add key="ClientSecret" value="…" />`. The host's name filter reads the entry's name, not
- * `value`. (One rule for all these forms: a rule costs a little at every keyword hit.)
+ * it after quotes, blanks or a line break (then perhaps commas). Kubernetes manifests, Compose
+ * files and CI configs write `- name: API_KEY` then `value: "…"` on the next line; ECS task
+ * definitions and JSON env lists `{"name": "DB_PASSWORD", "value": "…"}`, on one line or
+ * pretty-printed; .NET config `<add key="ClientSecret" value="…" />`. The host's name filter reads
+ * the entry's name, not `value`. (One rule for all these forms: a rule costs a little at every
+ * keyword hit.)
  */
 const envEntry = (id, description, kind, examples) => ({
   ...generic(id, description, kind, examples),
