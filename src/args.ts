@@ -46,6 +46,14 @@ export function wrongKind(field: string, expected: string, value: unknown): Ctxg
 }
 
 /**
+ * INVALID_PARAMS for item `index` of the list `field` (`keys: item 3 must be a string (got a
+ * number).`), with the index in details.
+ */
+export function wrongItem(field: string, index: number, expected: string, value: unknown): CtxgateError {
+  return invalidParams(field, `item ${index} must be ${expected} (got ${kindOf(value)}).`, { index, expected, got: kindOf(value) });
+}
+
+/**
  * INVALID_PARAMS: `field` must be one of `allowed` (names, listed in the message). A string outside
  * the list is "another string", never quoted: it may be something pasted in the wrong place.
  */
@@ -78,9 +86,29 @@ export function expectOptionalNumber(value: unknown, field: string): asserts val
   if (value !== undefined) expectNumber(value, field);
 }
 
+/**
+ * A number that is not NaN: ±Infinity passes, as "no bound" or "no cap". `expected` words the
+ * message (`a number of items`).
+ */
+export function expectNumberNotNaN(value: unknown, field: string, expected = 'a number'): asserts value is number {
+  if (typeof value !== 'number' || Number.isNaN(value)) {
+    throw invalidParams(field, `must be ${expected} (got ${typeof value === 'number' ? 'NaN' : kindOf(value)}).`, { expected, got: kindOf(value) });
+  }
+}
+
 /** A non-null object that is not an array (functions are not accepted either). */
 export function expectObject(value: unknown, field: string): asserts value is Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) wrong(field, 'an object', value);
+}
+
+/** `null` or an object (not an array). */
+export function expectNullableObject(value: unknown, field: string): asserts value is Record<string, unknown> | null {
+  if (value !== null && (typeof value !== 'object' || Array.isArray(value))) wrong(field, 'an object or null', value);
+}
+
+/** `null` or a string. */
+export function expectNullableString(value: unknown, field: string): asserts value is string | null {
+  if (value !== null && typeof value !== 'string') wrong(field, 'a string or null', value);
 }
 
 /** An options object or `undefined` (the usual last parameter). */

@@ -1,4 +1,4 @@
-import { expectArray, expectText, kindOf, wrongKind } from '../args.ts';
+import { expectArray, expectText, kindOf, wrongItem, wrongKind } from '../args.ts';
 import { CtxgateError, invalidParams } from '../errors.ts';
 import { withCore, type Core } from './core.ts';
 import { toHex, toHexRecords } from './hex.ts';
@@ -87,11 +87,7 @@ export function sha256ManySync(inputs: readonly HashInput[]): string[] {
 
 /** INVALID_PARAMS for an item of a list of hash inputs that is neither a string nor bytes. */
 function badHashInput(field: string, index: number, value: unknown): never {
-  throw invalidParams(field, `item ${index} must be a string or a Uint8Array (got ${kindOf(value)}).`, {
-    index,
-    expected: 'a string or a Uint8Array',
-    got: kindOf(value),
-  });
+  throw wrongItem(field, index, 'a string or a Uint8Array', value);
 }
 
 /**

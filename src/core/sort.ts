@@ -1,4 +1,4 @@
-import { expectArray, expectString, kindOf, notOneOf } from '../args.ts';
+import { expectArray, expectString, kindOf, notOneOf, wrongItem } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 import { withCore } from './core.ts';
 
@@ -80,11 +80,6 @@ export function blockGroup(priority: string, blockType: string): number {
   const t = typeRank.get(blockType);
   if (t === undefined) throw notOneOf('blockType', BLOCK_TYPE_ORDER, blockType);
   return (p << 8) | t;
-}
-
-/** INVALID_PARAMS for item `index` of the list `field`, named as the list with the index in details. */
-function wrongItem(field: string, index: number, expected: string, value: unknown): Error {
-  return invalidParams(field, `item ${index} must be ${expected} (got ${kindOf(value)}).`, { index, expected, got: kindOf(value) });
 }
 
 /**

@@ -16,7 +16,7 @@
 import { z } from 'zod';
 import { expectArray, expectObject, expectString } from '../args.ts';
 import { invalidParams } from '../errors.ts';
-import { expectState, readingState } from './guard.ts';
+import { expectState, readingState, updatedState } from './guard.ts';
 import { CURATION_ACTIONS, ENTITY_STATUSES } from './model.ts';
 import type {
   CurationAction,
@@ -96,11 +96,11 @@ export function registerEntity(state: LayeredContextState, entity: EntityRegistr
   expectState(state, ['entities', 'turn']);
   const input = parseOrThrow(registrationSchema, entity, 'entity');
   expectAcyclic(input.data, 'entity.data');
-  return readingState(state, () => register(state, input));
+  return updatedState(state, (next) => register(next, input));
 }
 
-function register(state: LayeredContextState, input: z.output<typeof registrationSchema>): LayeredContextState {
-  const next = structuredClone(state);
+/** Registers (or updates) the entity in `next`, the copy being built. */
+function register(next: LayeredContextState, input: z.output<typeof registrationSchema>): void {
   const existing = next.entities.find((e) => e.ref === input.ref);
   if (existing) {
     existing.type = input.type;
@@ -121,21 +121,18 @@ function register(state: LayeredContextState, input: z.output<typeof registratio
       demotedTurn: null,
     });
   }
-  return next;
 }
 
 /** Marks entities as referenced in the current turn (keeps them active). Returns a new state. */
 export function referenceEntities(state: LayeredContextState, refs: readonly string[]): LayeredContextState {
   expectState(state, ['entities', 'turn']);
   const list = parseOrThrow(z.array(z.string().min(1, 'must not be empty')), refs, 'refs');
-  return readingState(state, () => {
-    const next = structuredClone(state);
+  return updatedState(state, (next) => {
     list.forEach((ref, i) => {
       const entity = next.entities.find((e) => e.ref === ref);
       if (!entity) throw invalidParams(`refs[${i}]`, 'is not a registered entity; register it with registerEntity first.');
       entity.turnLastRef = next.turn;
     });
-    return next;
   });
 }
 
@@ -148,11 +145,11 @@ export function referenceEntities(state: LayeredContextState, refs: readonly str
 export function curateEntities(state: LayeredContextState, decisions: readonly CurationInput[]): LayeredContextState {
   expectState(state, ['entities', 'turn', 'curationLog', 'reasoning', 'settings']);
   const list = parseOrThrow(curationSchema, decisions, 'decisions');
-  return readingState(state, () => curate(state, list));
+  return updatedState(state, (next) => curate(next, list));
 }
 
-function curate(state: LayeredContextState, list: readonly CurationInput[]): LayeredContextState {
-  const next = structuredClone(state);
+/** Applies the curation decisions to `next`, the copy being built. */
+function curate(next: LayeredContextState, list: readonly CurationInput[]): void {
   const turn = next.turn;
   list.forEach((decision, i) => {
     const entity = next.entities.find((e) => e.ref === decision.ref);
@@ -173,7 +170,6 @@ function curate(state: LayeredContextState, list: readonly CurationInput[]): Lay
   });
   const limit = next.settings.curationLogLimit;
   if (next.curationLog.length > limit) next.curationLog = next.curationLog.slice(next.curationLog.length - limit);
-  return next;
 }
 
 function recordInSummary(summary: TurnExecutionSummary, decision: { ref: string; action: CurationAction; reason: string }): void {

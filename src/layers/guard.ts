@@ -10,7 +10,7 @@
  * `INVALID_PARAMS` naming the first bad field (`state.entities[2]`), or `UNSUPPORTED_VALUE` for a
  * cycle, never a TypeError from inside. Messages name fields and kinds, never values.
  */
-import { expectArray, expectNumber, expectObject, expectString, wrongKind } from '../args.ts';
+import { expectArray, expectNullableObject, expectNumber, expectObject, expectString } from '../args.ts';
 import { CtxgateError, isCtxgateError, isDataCloneError } from '../errors.ts';
 import type { LayeredContextState } from './model.ts';
 import { cycleError, findCycle, layeredContextStateSchema, parseOrThrow } from './schema.ts';
@@ -19,20 +19,6 @@ import { cycleError, findCycle, layeredContextStateSchema, parseOrThrow } from '
 export type StatePart = 'settings' | 'turn' | 'entities' | 'curationLog' | 'conversation' | 'reasoning';
 
 const SETTINGS_KEYS = ['recentTurns', 'recentTraces', 'activeWindow', 'summaryMaxChars', 'curationLogLimit'] as const;
-
-/** `null` or an object (not an array). */
-export function expectNullableObject(value: unknown, field: string): asserts value is Record<string, unknown> | null {
-  if (value !== null && (typeof value !== 'object' || Array.isArray(value))) {
-    throw wrongKind(field, 'an object or null', value);
-  }
-}
-
-/** `null` or a string. */
-export function expectNullableString(value: unknown, field: string): asserts value is string | null {
-  if (value !== null && typeof value !== 'string') {
-    throw wrongKind(field, 'a string or null', value);
-  }
-}
 
 const PART_CHECKS: Record<StatePart, (state: Record<string, unknown>) => void> = {
   settings(state) {
@@ -125,4 +111,16 @@ export function readingState<T>(state: unknown, read: () => T): T {
   } catch (error) {
     throw explainStateFailure(error, state);
   }
+}
+
+/**
+ * A copy of `state` (which passed {@link expectState}) changed by `update`: the functions that
+ * return a new state. Failures are explained as in {@link readingState}; `state` is never changed.
+ */
+export function updatedState(state: LayeredContextState, update: (next: LayeredContextState) => void): LayeredContextState {
+  return readingState(state, () => {
+    const next = structuredClone(state);
+    update(next);
+    return next;
+  });
 }

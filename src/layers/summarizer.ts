@@ -4,9 +4,7 @@
  * call. Without one, or when it fails, the deterministic fallbacks below are used, so the same
  * turns always fold into the same text.
  */
-import { expectArray, expectNumber, expectObject, expectString, kindOf } from '../args.ts';
-import { invalidParams } from '../errors.ts';
-import { expectNullableString } from './guard.ts';
+import { expectArray, expectNullableString, expectNumber, expectNumberNotNaN, expectObject, expectString } from '../args.ts';
 import type { ConversationTurn, TurnExecutionSummary } from './model.ts';
 import { clipChars } from './truncate.ts';
 
@@ -62,10 +60,7 @@ function expectSummaryInput(input: unknown, list: 'turns' | 'summaries'): void {
   expectString(input.previousSummary, 'input.previousSummary');
   expectArray(input[list], `input.${list}`);
   // Any number works as a cap (Infinity: none); NaN or another kind is a caller's mistake.
-  const max = input.maxChars;
-  if (typeof max !== 'number' || Number.isNaN(max)) {
-    throw invalidParams('input.maxChars', `must be a number of characters (got ${typeof max === 'number' ? 'NaN' : kindOf(max)}).`);
-  }
+  expectNumberNotNaN(input.maxChars, 'input.maxChars', 'a number of characters');
 }
 
 function previousLines(summary: string): string[] {

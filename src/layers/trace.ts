@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { invalidParams } from '../errors.ts';
 import { STEP_TYPES } from './model.ts';
 import type { JsonValue, LayeredContextState, StepType, TurnExecutionSummary } from './model.ts';
-import { expectState, readingState } from './guard.ts';
+import { expectState, updatedState } from './guard.ts';
 import { expectAcyclic, parseOrThrow } from './schema.ts';
 
 /**
@@ -16,11 +16,7 @@ import { expectAcyclic, parseOrThrow } from './schema.ts';
  */
 function inOpenTrace(state: LayeredContextState, record: (trace: TurnExecutionSummary) => void): LayeredContextState {
   if (state.reasoning.current === null) throw invalidParams('turn', 'no turn is open; call beginTurn first.');
-  return readingState(state, () => {
-    const next = structuredClone(state);
-    record(next.reasoning.current as TurnExecutionSummary);
-    return next;
-  });
+  return updatedState(state, (next) => record(next.reasoning.current as TurnExecutionSummary));
 }
 
 /** Think's decision for the open turn. */

@@ -18,7 +18,7 @@ import type {
   PendingState,
   TurnExecutionSummary,
 } from './model.ts';
-import { cloneFailure, diagnoseState, expectState, readingState } from './guard.ts';
+import { cloneFailure, diagnoseState, expectState, readingState, updatedState } from './guard.ts';
 import { expectAcyclic, parseOrThrow, settingsSchema } from './schema.ts';
 import { fallbackConversationSummary, fallbackReasoningSummary } from './summarizer.ts';
 import type { Summarizer } from './summarizer.ts';
@@ -58,8 +58,7 @@ export function beginTurn(state: LayeredContextState, input: BeginTurnInput): La
   if (state.conversation.current !== null) {
     throw invalidParams('turn', `turn ${state.turn} is still open; call endTurn before beginning another.`);
   }
-  return readingState(state, () => {
-    const next = structuredClone(state);
+  return updatedState(state, (next) => {
     next.turn += 1;
     next.conversation.current = {
       turnNum: next.turn,
@@ -67,7 +66,6 @@ export function beginTurn(state: LayeredContextState, input: BeginTurnInput): La
       timestamp: parsed.timestamp ?? new Date().toISOString(),
     };
     next.reasoning.current = emptyExecutionSummary(next.turn);
-    return next;
   });
 }
 
@@ -277,10 +275,8 @@ export function previewCompaction(state: LayeredContextState): CompactionPreview
 export function setPending(state: LayeredContextState, pending: PendingState | null): LayeredContextState {
   expectState(state, ['conversation']);
   const parsed = parseOrThrow(pendingSchema.nullable(), pending, 'pending');
-  return readingState(state, () => {
-    const next = structuredClone(state);
+  return updatedState(state, (next) => {
     next.conversation.pending = parsed;
-    return next;
   });
 }
 
@@ -288,9 +284,7 @@ export function setPending(state: LayeredContextState, pending: PendingState | n
 export function setEngagementSummary(state: LayeredContextState, summary: string): LayeredContextState {
   expectState(state, ['conversation']);
   const parsed = parseOrThrow(z.string(), summary, 'summary');
-  return readingState(state, () => {
-    const next = structuredClone(state);
+  return updatedState(state, (next) => {
     next.conversation.engagementSummary = parsed;
-    return next;
   });
 }

@@ -4,7 +4,7 @@
  * place, and validation messages quote the same numbers the wrappers enforce.
  */
 import { z } from 'zod';
-import { expectObject, expectString, kindOf } from '../args.ts';
+import { expectNumberNotNaN, expectObject, expectString } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 import { KB } from './bytes.ts';
 import { clonePlainData } from './checks.ts';
@@ -179,8 +179,8 @@ export function toolLimitsFor(
  */
 export function assertWithinLimit(field: string, value: unknown, max: number, min = 1): number {
   expectString(field, 'field');
-  expectBound(max, 'max');
-  expectBound(min, 'min');
+  expectNumberNotNaN(max, 'max');
+  expectNumberNotNaN(min, 'min');
   if (typeof value !== 'number' || !Number.isInteger(value)) {
     throw invalidParams(field, `must be an integer between ${min} and ${max}; got ${describe(value)}`, { min, max });
   }
@@ -200,18 +200,11 @@ export function assertWithinLimit(field: string, value: unknown, max: number, mi
 export function resolveLimit(field: string, value: unknown, options: { fallback: number; max: number; min?: number }): number {
   expectString(field, 'field');
   expectObject(options, 'options');
-  expectBound(options.fallback, 'options.fallback');
-  expectBound(options.max, 'options.max');
-  if (options.min !== undefined) expectBound(options.min, 'options.min');
+  expectNumberNotNaN(options.fallback, 'options.fallback');
+  expectNumberNotNaN(options.max, 'options.max');
+  if (options.min !== undefined) expectNumberNotNaN(options.min, 'options.min');
   if (value === undefined) return options.fallback;
   return assertWithinLimit(field, value, options.max, options.min ?? 1);
-}
-
-/** A bound of a range check: a number, not NaN (±Infinity is allowed as "no bound"). */
-function expectBound(value: unknown, field: string): asserts value is number {
-  if (typeof value !== 'number' || Number.isNaN(value)) {
-    throw invalidParams(field, `must be a number (got ${Number.isNaN(value) ? 'NaN' : kindOf(value)}).`, { expected: 'a number', got: kindOf(value) });
-  }
 }
 
 function describe(value: unknown): string {

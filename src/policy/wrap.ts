@@ -3,7 +3,7 @@
  * stamp it with `_meta`. The byte limit covers the whole JSON text, `_meta` included, so a "3 KB"
  * tool never sends more than 3,072 bytes.
  */
-import { described, expectArray, expectObject, expectOptionalString, expectOptions, expectString, kindOf } from '../args.ts';
+import { described, expectArray, expectNumberNotNaN, expectObject, expectOptionalString, expectOptions, expectString, kindOf } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 import { toJsonText, utf8ByteLength } from './bytes.ts';
 import { expectOptionalFunction } from './checks.ts';
@@ -90,7 +90,7 @@ function listOf(data: Data, key: string): unknown[] {
  */
 export function selectItems<T>(items: readonly T[], max: number, strategy: TruncationStrategy): T[] {
   expectArray(items, 'items');
-  if (typeof max !== 'number' || Number.isNaN(max)) throw invalidParams('max', `must be a number of items (got ${Number.isNaN(max) ? 'NaN' : kindOf(max)}).`);
+  expectNumberNotNaN(max, 'max', 'a number of items');
   expectStrategy(strategy, 'strategy');
   if (items.length <= max) return items.slice();
   if (strategy.kind !== 'topN') return items.slice(0, max);
