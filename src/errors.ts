@@ -246,6 +246,19 @@ export function isDataCloneError(error: unknown): boolean {
   return error !== null && typeof error === 'object' && (error as { name?: unknown }).name === 'DataCloneError';
 }
 
+/**
+ * What to keep as the `cause` of a typed error that replaces `error`: a DataCloneError becomes one
+ * with the same name and a neutral message, since its own message quotes the value it refused (a
+ * function's source, which may hold a secret) and {@link serializeError} sends causes along; any
+ * other error is kept as it is.
+ */
+export function quietCause(error: unknown): unknown {
+  if (!isDataCloneError(error)) return error;
+  const quiet = new Error('structured clone refused a value (a function, a symbol or a platform object); the value is not quoted');
+  quiet.name = 'DataCloneError';
+  return quiet;
+}
+
 /** Shorthand for the most common error: bad input, naming the field. */
 export function invalidParams(field: string, message: string, details: Record<string, unknown> = {}): CtxgateError {
   return new CtxgateError('INVALID_PARAMS', `${field}: ${message}`, { details: { field, ...details } });

@@ -6,7 +6,7 @@
  * limits and counts, are quoted.
  */
 import { described, expectFunction, wrongKind } from '../args.ts';
-import { CtxgateError, invalidParams, isDataCloneError } from '../errors.ts';
+import { CtxgateError, invalidParams, isDataCloneError, quietCause } from '../errors.ts';
 
 /**
  * A function, or absent: `undefined` or `null`, which the policy's `??` defaults have always
@@ -70,7 +70,7 @@ export function clonePlainData<T>(value: T, field: string): T {
     throw new CtxgateError(
       'UNSUPPORTED_VALUE',
       `${field} holds a value that cannot be copied${at}: limits are plain data (numbers, strings, booleans, arrays and plain objects); move functions and class instances out of them.`,
-      { details: { field, ...(where ? { path: where.path, what: where.what } : {}) }, cause: error },
+      { details: { field, ...(where ? { path: where.path, what: where.what } : {}) }, cause: quietCause(error) },
     );
   }
 }

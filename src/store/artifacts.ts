@@ -1,5 +1,5 @@
 import { expectArray, expectBytes, expectMethods, expectObject, expectString, kindOf } from '../args.ts';
-import { CtxgateError, invalidParams } from '../errors.ts';
+import { CtxgateError, invalidParams, quietCause } from '../errors.ts';
 import type { ArtifactStore } from './context-store.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
 import { isSha256Hex, sha256Hex, utf8Encode } from './hash.ts';
@@ -174,7 +174,7 @@ function copyOf<T>(value: T, field: string): T {
   } catch (cause) {
     throw new CtxgateError('INVALID_PARAMS', `${field}: holds a value that cannot be copied (a function, a symbol, a class instance); a context is plain JSON data`, {
       details: { field },
-      cause,
+      cause: quietCause(cause),
     });
   }
 }

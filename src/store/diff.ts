@@ -1,5 +1,5 @@
 import { expectFunction, expectObject, expectOptions, expectString, kindOf, wrongKind } from '../args.ts';
-import { CtxgateError, invalidParams, isDataCloneError } from '../errors.ts';
+import { CtxgateError, invalidParams, isDataCloneError, quietCause } from '../errors.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
 import { copyJson, jsonEqual } from './json-data.ts';
 import { inheritsEnumerableMembers, isPlainObject } from './json-safety.ts';
@@ -194,7 +194,7 @@ function copyFailure(error: unknown): unknown {
   if (!isDataCloneError(error)) return error;
   return new CtxgateError('UNSUPPORTED_VALUE', 'context: holds a value that cannot be copied (a function or a symbol inside a class instance, a platform object); a context is plain JSON data.', {
     details: { field: 'context' },
-    cause: error,
+    cause: quietCause(error),
   });
 }
 

@@ -1,5 +1,5 @@
 import { expectMethods, expectOptionalString, expectString } from '../args.ts';
-import { CtxgateError, invalidParams } from '../errors.ts';
+import { CtxgateError, invalidParams, quietCause } from '../errors.ts';
 import { assertSafeJson, isPlainObject } from './json-safety.ts';
 import { CONTEXT_SCHEMA_VERSION } from './model.ts';
 
@@ -72,7 +72,7 @@ export class MigrationRegistry {
       // A function or a symbol somewhere in the data: not serialised context data.
       throw new CtxgateError('INVALID_PARAMS', 'context: holds a value that cannot be copied (a function, a symbol, a class instance); pass serialised context data', {
         details: { field: 'context' },
-        cause,
+        cause: quietCause(cause),
       });
     }
     for (let i = 1; i < versions.length; i++) {
