@@ -42,7 +42,7 @@ export { scanSecrets } from './secrets/scan.ts';
 export { redactSecrets } from './secrets/redact.ts';
 export { RULES, RULESET_VERSION } from './secrets/rules.generated.ts';
 export type { BuiltinRule } from './secrets/rules.generated.ts';
-export { createPathGate, normalizeProjectPath, NEVER_SEND_PATHS } from './secrets/paths.ts';
+export { createPathGate, normalizeProjectPath, NEVER_SEND_PATHS, CREDENTIAL_FILE_PATHS } from './secrets/paths.ts';
 export type { PathGate, PathGateOptions, PathDecision, NormalizedPath } from './secrets/paths.ts';
 export { checkContent, detectEncoding, decodeText, isBinary } from './secrets/content.ts';
 export type { ContentDecision, ContentGateOptions, EncodingDetection, TextEncodingName } from './secrets/content.ts';

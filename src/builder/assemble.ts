@@ -138,12 +138,12 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     const denied = gates.isDenied(c.path);
     if (denied.denied) {
       if (c.target) {
-        held = new SecretRiskError(`Target ${c.path} matches the never-send rule ${denied.rule}; it cannot be sent. Move secrets out of it, or change the deny rules.`, {
-          details: { path: c.path, rule: denied.rule ?? null },
+        held = new SecretRiskError(`Target ${c.path} is excluded by the ${denied.detail}; it cannot be sent. Move secrets out of it, or re-include it with an allow rule.`, {
+          details: { path: c.path, rule: denied.rule },
         });
         break;
       }
-      exclude(c.path, 'deny_rule', denied.rule ?? 'matched a deny rule', info);
+      exclude(c.path, 'deny_rule', denied.detail, info);
       continue;
     }
     if (c.file.excluded) {

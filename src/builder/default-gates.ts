@@ -1,7 +1,7 @@
 // The builder's gates wired to ctxgate's own modules: the path jail and deny rules, the content
 // gate, the WebAssembly secret scanner, and the estimator (or exact counts).
 import { ESTIMATOR_ID, estimateBlockTokens } from '../core/tokens.ts';
-import { createPathGate, normalizeProjectPath } from '../secrets/paths.ts';
+import { createPathGate, DEFAULT_PATH_RULES_VERSION, normalizeProjectPath } from '../secrets/paths.ts';
 import { redactSecrets } from '../secrets/redact.ts';
 import { RULESET_VERSION } from '../secrets/rules.generated.ts';
 import { findSecrets } from '../secrets/scan.ts';
@@ -22,7 +22,7 @@ export function createPathGates(sandbox: BuildContextInput['sandbox'] = {}): Pic
     },
     isDenied(path) {
       const d = gate.check(path);
-      return d.allowed || d.reason !== 'deny_rule' ? { denied: false } : { denied: true, rule: d.detail };
+      return d.allowed || d.reason !== 'deny_rule' ? { denied: false } : { denied: true, rule: d.rule!, detail: d.detail };
     },
   };
 }
@@ -62,6 +62,7 @@ export async function createBuilderGates(input: Pick<BuildContextInput, 'sandbox
     versions: {
       tokenizer: exact ? `exact:${encoding} (js-tiktoken)` : `${ESTIMATOR_ID}:${encoding}`,
       secretRules: RULESET_VERSION,
+      pathRules: DEFAULT_PATH_RULES_VERSION,
     },
   };
 }

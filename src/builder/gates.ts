@@ -22,8 +22,11 @@ export interface GateRedaction {
 export interface BuilderGates {
   /** Normalises a path into the project's relative form; refuses paths outside the jail. */
   normalizePath(path: string): { ok: true; path: string } | { ok: false; reason: 'outside_sandbox'; detail: string };
-  /** Deny rules (never-send defaults plus the caller's), with allow rules re-including paths. */
-  isDenied(path: string): { denied: boolean; rule?: string };
+  /**
+   * Deny rules (never-send defaults plus the caller's), with allow rules re-including paths. A
+   * denied path names the rule's pattern and a detail saying which list it is from.
+   */
+  isDenied(path: string): { denied: false } | { denied: true; rule: string; detail: string };
   /** Binary and encoding detection, and decoding; fail closed when unsure. */
   decodeContent(bytes: Uint8Array): { binary: false; encoding: Encoding; bom: boolean; text: string; lineCount: number } | { binary: true; encoding: Encoding; detail: string };
   /** The same decision as {@link decodeContent} without the text (indexing needs only the verdict). */

@@ -20,13 +20,57 @@ export const NEVER_SEND_PATHS: readonly string[] = Object.freeze([
   '**/*.env',
 ]);
 
+/**
+ * Files whose purpose is to hold credentials, never sent by default beside the spec's list (which
+ * names only `*.env`): dotenv variants such as `.env.local` and `.env.production` (their committed
+ * templates `.env.example`, `.env.sample`, `.env.template` and `.env.dist` stay allowed), direnv's
+ * `.envrc`, SSH private keys, key stores, password files, cloud and git credential files, and
+ * Terraform state (it holds every resource's secrets in plain text). The content scanner would
+ * redact most of what they hold; these files are left out whole because what they hold is
+ * credentials by definition, including values no rule can recognise (`.pgpass` lines, an
+ * unlabelled password). Re-include one with an allow rule.
+ */
+export const CREDENTIAL_FILE_PATHS: readonly string[] = Object.freeze([
+  '**/.env.*',
+  '!**/.env.example',
+  '!**/.env.sample',
+  '!**/.env.template',
+  '!**/.env.dist',
+  '**/.envrc',
+  '**/id_rsa',
+  '**/id_dsa',
+  '**/id_ecdsa',
+  '**/id_ed25519',
+  '**/id_ecdsa_sk',
+  '**/id_ed25519_sk',
+  '**/*.p12',
+  '**/*.ppk',
+  '**/*.jks',
+  '**/*.keystore',
+  '**/.netrc',
+  '**/_netrc',
+  '**/.pgpass',
+  '**/.git-credentials',
+  '**/.htpasswd',
+  '**/.aws/credentials',
+  '**/*.tfstate',
+  '**/*.tfstate.backup',
+]);
+
+/**
+ * Identifies the default lists in a bundle's config fingerprint: the first 16 hex digits of the
+ * SHA-256 of `JSON.stringify([NEVER_SEND_PATHS, CREDENTIAL_FILE_PATHS])`. A test recomputes it, so
+ * a list cannot change without this changing too.
+ */
+export const DEFAULT_PATH_RULES_VERSION = '940d7c2dc6f4c8ee';
+
 /** Options of {@link createPathGate}. */
 export interface PathGateOptions {
   /** Extra deny rules, .gitignore syntax (one pattern per entry; `!pattern` re-includes). */
   readonly deny?: readonly string[];
   /** Re-include rules, .gitignore syntax without the `!`; applied after every deny rule. */
   readonly allow?: readonly string[];
-  /** Start from {@link NEVER_SEND_PATHS} (default true). */
+  /** Start from {@link NEVER_SEND_PATHS} and {@link CREDENTIAL_FILE_PATHS} (default true). */
   readonly defaults?: boolean;
   /** Match case-insensitively, as git does with core.ignoreCase (default false, git's default on Linux). */
   readonly ignoreCase?: boolean;
@@ -35,7 +79,17 @@ export interface PathGateOptions {
 /** The gate's verdict on one path. */
 export type PathDecision =
   | { readonly allowed: true; readonly path: string }
-  | { readonly allowed: false; readonly path: string; readonly reason: ExclusionReason; readonly detail: string };
+  | {
+      readonly allowed: false;
+      readonly path: string;
+      readonly reason: ExclusionReason;
+      readonly detail: string;
+      /**
+       * For `deny_rule`: the pattern that excluded the path (or its directory), as written: the
+       * last rule to match, the one `git check-ignore -v` names.
+       */
+      readonly rule?: string;
+    };
 
 /** Result of {@link normalizeProjectPath}. */
 export type NormalizedPath = { readonly ok: true; readonly path: string } | { readonly ok: false; readonly detail: string };
@@ -146,8 +200,10 @@ export function createPathGate(options: PathGateOptions = {}): PathGate {
   const check = (path: string): PathDecision => {
     const normalized = normalizeProjectPath(path);
     if (!normalized.ok) return { allowed: false, path: String(path), reason: 'outside_sandbox', detail: normalized.detail };
-    if (matcher.ignores(normalized.path)) {
-      return { allowed: false, path: normalized.path, reason: 'deny_rule', detail: 'matched a never-send default or a deny rule' };
+    const rule = matcher.denyingRule(normalized.path);
+    if (rule !== undefined) {
+      const detail = `${RULE_SOURCE[rule.mark ?? 'deny'] ?? 'deny rule'} ${JSON.stringify(rule.pattern)}`;
+      return { allowed: false, path: normalized.path, reason: 'deny_rule', detail, rule: rule.pattern };
     }
     return { allowed: true, path: normalized.path };
   };
@@ -170,8 +226,18 @@ export function createPathGate(options: PathGateOptions = {}): PathGate {
 
 /** A deny/allow matcher shared by every gate with the same rules (see {@link sharedMatcher}). */
 interface SharedMatcher {
-  ignores(path: string): boolean;
+  /** The rule that excludes `path`, or undefined when it is sent. */
+  denyingRule(path: string): { pattern: string; mark?: string | undefined } | undefined;
 }
+
+const UNNAMED_RULE = { pattern: '(unnamed)' };
+
+/** How a detail names the rule by where it came from (the mark it was added with). */
+const RULE_SOURCE: Record<string, string> = {
+  spec: 'never-send default',
+  credentials: 'credential-file default',
+  deny: 'deny rule',
+};
 
 /**
  * Matchers by their rules, most recently created last. A build passes every path through a gate
@@ -193,7 +259,14 @@ const MAX_CHECKS_PER_MATCHER = 100_000;
 function sharedMatcher(defaults: boolean, ignoreCase: boolean, deny: readonly string[], allow: readonly string[]): SharedMatcher {
   // Copies: a matcher rebuilt later must have the rules as they were, whatever the caller's
   // arrays hold by then.
-  const rules = [...(defaults ? NEVER_SEND_PATHS : []), ...deny, ...allow.map((p) => (p.startsWith('!') ? p : `!${p}`))];
+  // The defaults carry a mark naming their list; the caller's rules go in as plain strings, as
+  // `ignore` has always taken them (an entry holding newlines is several rules).
+  const marked = (list: readonly string[], mark: string) => list.map((pattern) => ({ pattern, mark }));
+  const rules = [
+    ...(defaults ? [...marked(NEVER_SEND_PATHS, 'spec'), ...marked(CREDENTIAL_FILE_PATHS, 'credentials')] : []),
+    ...deny,
+    ...allow.map((p) => (p.startsWith('!') ? p : `!${p}`)),
+  ];
   const key = JSON.stringify([defaults, ignoreCase, deny, allow]);
   const build = (): { matcher: Ignore; checks: number } => ({ matcher: ignore({ ignorecase: ignoreCase }).add(rules), checks: 0 });
   const current = (): { matcher: Ignore; checks: number } => {
@@ -208,10 +281,13 @@ function sharedMatcher(defaults: boolean, ignoreCase: boolean, deny: readonly st
   // Built now, so a pattern `ignore` rejects throws from createPathGate, as it always has.
   current();
   return {
-    ignores(path) {
+    denyingRule(path) {
       const entry = current();
       entry.checks++;
-      return entry.matcher.ignores(path);
+      // test() is the walk ignores() makes, with the deciding rule kept.
+      const verdict = entry.matcher.test(path);
+      // `ignore` names the rule whenever it excludes; should it not, the path stays excluded.
+      return verdict.ignored ? (verdict.rule ?? UNNAMED_RULE) : undefined;
     },
   };
 }

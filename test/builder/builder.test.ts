@@ -115,6 +115,30 @@ describe('INV-CONTEXT-4 secrets never sent', () => {
     expect(r.redactionReport.redactions).toContainEqual(expect.objectContaining({ type: 'path_excluded', target: '.env', reason: 'deny_rule' }));
   });
 
+  it('each path exclusion names the rule and its list; a target on a never-send path is refused naming it', async () => {
+    const r = await build();
+    expect(r.redactionReport.redactions).toContainEqual({ type: 'path_excluded', target: '.env', reason: 'deny_rule', details: 'never-send default "**/*.env"' });
+    const e = await refusal(build({ planStep: { id: 's', targetFiles: ['.env'] } }));
+    expect(isCtxgateError(e, 'SECRET_RISK')).toBe(true);
+    expect(e.message).toBe('Target .env is excluded by the never-send default "**/*.env"; it cannot be sent. Move secrets out of it, or re-include it with an allow rule.');
+    expect(e.details).toEqual({ path: '.env', rule: '**/*.env' });
+    // Credential files beyond the spec's list: left out by default, their templates sent.
+    const utf8 = (t: string) => new TextEncoder().encode(t);
+    const more = [...files, { path: '.env.local', bytes: utf8('SESSION_SIGNING=q7Lm2Vx9Rt4Kp8Zn\n') }, { path: '.env.example', bytes: utf8('SESSION_SIGNING=\n') }];
+    const edges = [...dependencies, ...['.env.local', '.env.example'].map((to) => ({ from: 'src/services/UserService.ts', to, kind: 'import' as const }))];
+    const moreIndex = await engine.indexProject(more, { symbols, dependencies: edges });
+    const withMore = await buildContext(input({ projectIndex: moreIndex }), { contents: contentsOf(more), engine });
+    expect(withMore.redactionReport.redactions).toContainEqual({ type: 'path_excluded', target: '.env.local', reason: 'deny_rule', details: 'credential-file default "**/.env.*"' });
+    expect(withMore.manifest.selection.excludedCandidates).toContainEqual({ path: '.env.local', reason: 'deny_rule' });
+    expect(withMore.manifest.selection.excludedCandidates.map((c) => c.path)).not.toContain('.env.example');
+    expect(withMore.bundle.blocks.map((b) => b.title)).toContain('.env.example');
+    expect(JSON.stringify(withMore)).not.toContain('q7Lm2Vx9Rt4Kp8Zn');
+    // The caller re-includes one with an allow rule; the content gate still scans what is sent.
+    const allowed = await buildContext(input({ projectIndex: await engine.indexProject(more, { symbols, dependencies: edges }, { allow: ['.env.local'] }), sandbox: { allow: ['.env.local'] } }), { contents: contentsOf(more), engine });
+    expect(allowed.manifest.selection.excludedCandidates.map((c) => c.path)).not.toContain('.env.local');
+    expect(allowed.bundle.blocks.map((b) => b.title)).toContain('.env.local');
+  });
+
   it('policy "exclude" removes a non-target file with a secret, and refuses a target with one', async () => {
     const r = await build({ secrets: { highConfidence: 'exclude', mediumConfidence: 'redact' } });
     expect(r.manifest.selection.excludedCandidates).toContainEqual({ path: 'src/db/client.ts', reason: 'secret_risk' });

@@ -5,7 +5,7 @@ import { scanSecretBytes } from '../../src/core/scan.ts';
 import { scanSecrets } from '../../src/secrets/scan.ts';
 import { redactSecrets } from '../../src/secrets/redact.ts';
 import { RULES } from '../../src/secrets/rules.generated.ts';
-import { createPathGate, normalizeProjectPath } from '../../src/secrets/paths.ts';
+import { CREDENTIAL_FILE_PATHS, createPathGate, NEVER_SEND_PATHS, normalizeProjectPath } from '../../src/secrets/paths.ts';
 import { checkContent, detectEncoding } from '../../src/secrets/content.ts';
 import type { Harness } from './harness.ts';
 
@@ -235,6 +235,51 @@ export function secretsContract({ describe, it, expect, runtime }: Harness): voi
       expect(normalizeProjectPath('./src//a/./b.ts')).toEqual({ ok: true, path: 'src/a/b.ts' });
       expect(normalizeProjectPath('cafe\u0301.md')).toEqual({ ok: true, path: 'caf\u00e9.md' });
       expect(gate.checkAll(['src/a.ts', './src/a.ts', 'src//a.ts']).map((d) => (d.allowed ? 'ok' : d.reason))).toEqual(['ok', 'duplicate', 'duplicate']);
+    });
+
+    it('path gate: credential files are never sent by default; each exclusion names its rule and list', () => {
+      const gate = createPathGate();
+      const denied = (p: string) => {
+        const d = gate.check(p);
+        return d.allowed ? 'sent' : `${d.reason} ${d.rule} | ${d.detail}`;
+      };
+      // The credential-file list: each entry, at the root and deeper.
+      expect(denied('.env.local')).toBe('deny_rule **/.env.* | credential-file default "**/.env.*"');
+      expect(denied('apps/web/.env.production')).toBe('deny_rule **/.env.* | credential-file default "**/.env.*"');
+      expect(denied('.envrc')).toBe('deny_rule **/.envrc | credential-file default "**/.envrc"');
+      expect(denied('home/.ssh/id_ed25519')).toBe('deny_rule **/id_ed25519 | credential-file default "**/id_ed25519"');
+      expect(denied('id_rsa')).toBe('deny_rule **/id_rsa | credential-file default "**/id_rsa"');
+      expect(denied('certs/client.p12')).toBe('deny_rule **/*.p12 | credential-file default "**/*.p12"');
+      expect(denied('android/app/release.keystore')).toBe('deny_rule **/*.keystore | credential-file default "**/*.keystore"');
+      expect(denied('.pgpass')).toBe('deny_rule **/.pgpass | credential-file default "**/.pgpass"');
+      expect(denied('deploy/.aws/credentials')).toBe('deny_rule **/.aws/credentials | credential-file default "**/.aws/credentials"');
+      expect(denied('infra/terraform.tfstate')).toBe('deny_rule **/*.tfstate | credential-file default "**/*.tfstate"');
+      expect(denied('infra/terraform.tfstate.backup')).toBe('deny_rule **/*.tfstate.backup | credential-file default "**/*.tfstate.backup"');
+      // Templates that are meant to be committed stay sendable; so do look-alikes.
+      for (const p of ['.env.example', 'web/.env.sample', '.env.template', '.env.dist', 'id_rsa.pub', 'docs/env.md', 'src/environment.ts', 'aws/credentials.md', 'tfstate.ts']) {
+        expect([p, denied(p)]).toEqual([p, 'sent']);
+      }
+      // The spec's own list is named as such; a directory rule names itself for the files under it.
+      expect(denied('.env')).toBe('deny_rule **/*.env | never-send default "**/*.env"');
+      expect(denied('node_modules/x/index.js')).toBe('deny_rule node_modules/** | never-send default "node_modules/**"');
+      // The caller's rules: the last rule to match decides and is the one named, as git check-ignore -v does.
+      const mine = createPathGate({ deny: ['*.log', 'logs/', '**/.env.*'], allow: ['.env.staging'] });
+      const mineDenied = (p: string) => {
+        const d = mine.check(p);
+        return d.allowed ? 'sent' : `${d.rule} | ${d.detail}`;
+      };
+      expect(mineDenied('a/debug.log')).toBe('*.log | deny rule "*.log"');
+      expect(mineDenied('logs/today.txt')).toBe('logs/ | deny rule "logs/"');
+      expect(mineDenied('.env.local')).toBe('**/.env.* | deny rule "**/.env.*"');
+      expect(mineDenied('.env.example')).toBe('**/.env.* | deny rule "**/.env.*"');
+      expect(mineDenied('.env.staging')).toBe('sent');
+      // Re-including one credential file, and turning the defaults off.
+      expect(createPathGate({ allow: ['.env.test'] }).check('.env.test')).toEqual({ allowed: true, path: '.env.test' });
+      expect(createPathGate({ defaults: false }).check('.env.local')).toEqual({ allowed: true, path: '.env.local' });
+      expect(createPathGate({ defaults: false }).check('.env')).toEqual({ allowed: true, path: '.env' });
+      // The lists are frozen: no caller can widen what every gate in the process sends.
+      expect(Object.isFrozen(NEVER_SEND_PATHS) && Object.isFrozen(CREDENTIAL_FILE_PATHS)).toBe(true);
+      expect(NEVER_SEND_PATHS).toHaveLength(10);
     });
 
     it('content gate: encodings, binary (fail closed) and size', () => {
