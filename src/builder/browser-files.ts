@@ -1,5 +1,7 @@
 // Browser input for indexProject: files from <input type=file webkitdirectory>, drag and drop, or
 // a FileSystemDirectoryHandle from showDirectoryPicker(). Plain DOM APIs; nothing runs at import.
+import { createPathGate, type PathGate } from '../secrets/paths.ts';
+import { gitIgnored, gitignoresByDir, ignoredInTree, inGitDir, withGitignore, type GitignoreLevel } from './gitignore.ts';
 import type { ProjectFile } from './project-index.ts';
 
 /** Minimal shape of the File System Access API's directory handle (typed here, not in every lib). */
@@ -15,30 +17,76 @@ export interface FileHandleLike {
   getFile(): Promise<File>;
 }
 
-/** Reads `File`s (their `webkitRelativePath` when a folder was picked, else the name). */
-export async function filesFromFileList(files: Iterable<File> | ArrayLike<File>): Promise<ProjectFile[]> {
+/** Options of the browser readers: the same deny/allow rules and .gitignore switch as `ctxgate/fs`. */
+export interface BrowserReadOptions {
+  /** Deny/allow rules on top of the never-send defaults (as `indexProject`'s `sandbox`). */
+  sandbox?: { deny?: readonly string[]; allow?: readonly string[] };
+  /** Honour the tree's .gitignore files (default true). */
+  gitignore?: boolean;
+}
+
+/**
+ * Reads `File`s (their `webkitRelativePath` when a folder was picked, else the name). As the
+ * Node/Deno walker does: files the tree's .gitignore files exclude, and anything in a `.git`
+ * directory, are left out; files the deny rules never send are listed with their size only, their
+ * content not read.
+ */
+export async function filesFromFileList(files: Iterable<File> | ArrayLike<File>, options: BrowserReadOptions = {}): Promise<ProjectFile[]> {
   const list = Array.from(files as ArrayLike<File>);
   // A picked folder's paths start with the folder's own name; drop it so paths are project-relative.
   const rel = list.map((f) => (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name);
   const roots = new Set(rel.map((p) => (p.includes('/') ? p.slice(0, p.indexOf('/')) : '')));
   const strip = roots.size === 1 && !roots.has('') ? [...roots][0]!.length + 1 : 0;
-  return Promise.all(list.map(async (f, i) => ({ path: rel[i]!.slice(strip), bytes: new Uint8Array(await f.arrayBuffer()) })));
+  const paths = rel.map((p) => p.slice(strip));
+  const keep = list.map((_, i) => !inGitDir(paths[i]!));
+  if (options.gitignore !== false) {
+    const ignores = list.flatMap((f, i) => (keep[i] && (paths[i] === '.gitignore' || paths[i]!.endsWith('/.gitignore')) ? [{ f, path: paths[i]! }] : []));
+    const byDir = gitignoresByDir(await Promise.all(ignores.map(async ({ f, path }) => ({ path, text: await f.text() }))));
+    if (byDir.size > 0) paths.forEach((p, i) => (keep[i] = keep[i]! && !ignoredInTree(byDir, p)));
+  }
+  const gate = createPathGate(options.sandbox ?? {});
+  const out: Promise<ProjectFile>[] = [];
+  list.forEach((f, i) => {
+    if (!keep[i]) return;
+    const path = paths[i]!;
+    out.push(isNeverSent(gate, path) ? Promise.resolve({ path, byteSize: f.size }) : f.arrayBuffer().then((b) => ({ path, bytes: new Uint8Array(b) })));
+  });
+  return Promise.all(out);
 }
 
-/** Reads a directory handle recursively (skipping `.git`), in name order. */
-export async function filesFromDirectoryHandle(root: DirectoryHandleLike): Promise<ProjectFile[]> {
+/**
+ * Reads a directory handle recursively, in name order, as the Node/Deno walker reads a directory:
+ * `.git` is skipped, .gitignore files are honoured (git's precedence; an ignored directory is not
+ * entered), and files the deny rules never send are listed with their size only, their content not
+ * read.
+ */
+export async function filesFromDirectoryHandle(root: DirectoryHandleLike, options: BrowserReadOptions = {}): Promise<ProjectFile[]> {
+  const gate = createPathGate(options.sandbox ?? {});
   const out: ProjectFile[] = [];
-  const walk = async (dir: DirectoryHandleLike, prefix: string): Promise<void> => {
+  const walk = async (dir: DirectoryHandleLike, prefix: string, levels: readonly GitignoreLevel[]): Promise<void> => {
     const children: (DirectoryHandleLike | FileHandleLike)[] = [];
     for await (const child of dir.values()) children.push(child);
     children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    let here = levels;
+    const own = options.gitignore !== false ? children.find((c): c is FileHandleLike => c.kind === 'file' && c.name === '.gitignore') : undefined;
+    if (own) here = withGitignore(levels, prefix, await (await own.getFile()).text());
     for (const child of children) {
       if (child.name === '.git') continue;
       const path = prefix ? `${prefix}/${child.name}` : child.name;
-      if (child.kind === 'directory') await walk(child, path);
-      else out.push({ path, bytes: new Uint8Array(await (await child.getFile()).arrayBuffer()) });
+      if (gitIgnored(here, path, child.kind === 'directory')) continue;
+      if (child.kind === 'directory') await walk(child, path, here);
+      else {
+        const file = await child.getFile();
+        out.push(isNeverSent(gate, path) ? { path, byteSize: file.size } : { path, bytes: new Uint8Array(await file.arrayBuffer()) });
+      }
     }
   };
-  await walk(root, '');
+  await walk(root, '', []);
   return out;
+}
+
+/** A path the deny rules exclude (a path outside the jail is left to the indexer to report). */
+function isNeverSent(gate: PathGate, path: string): boolean {
+  const d = gate.check(path);
+  return !d.allowed && d.reason === 'deny_rule';
 }

@@ -3,7 +3,7 @@ import { expectMethods, expectObject, expectOptionalArray, expectOptionalNumber,
 import { sharedEngine } from '../ctxgate.ts';
 import { CtxgateError, invalidParams, isCtxgateError, isDataCloneError } from '../errors.ts';
 import type { Engine } from '../worker/engine.ts';
-import { filesFromDirectoryHandle, filesFromFileList, type DirectoryHandleLike } from './browser-files.ts';
+import { filesFromDirectoryHandle, filesFromFileList, type BrowserReadOptions, type DirectoryHandleLike } from './browser-files.ts';
 import { checkProjectFile, projectIndexIdentity, type IndexExtras, type ProjectFile } from './project-index.ts';
 import type { BuildContextInput, ProjectIndex } from './types.ts';
 
@@ -23,11 +23,17 @@ export interface IndexProjectOptions extends IndexExtras {
   onProgress?: (done: number, total: number) => void;
   /** Bytes per batch when `onProgress` is given (default 8 MiB). */
   batchBytes?: number;
+  /**
+   * For Files and directory handles: honour the tree's .gitignore files, leaving out what they
+   * exclude (default true). A list of `{ path, bytes | text }` is indexed as given.
+   */
+  gitignore?: boolean;
 }
 
 /**
  * Indexes a project: normalised paths, sizes, SHA-256 hashes and encodings (binary and never-send
- * files marked excluded), the symbols and dependency edges your indexer provides, and the
+ * files marked excluded; from Files or a directory handle, never-send files are not read and what
+ * the tree's .gitignore files exclude is left out), the symbols and dependency edges your indexer provides, and the
  * `projectIndexFingerprint`. All contents go to the engine in one transfer and are hashed in one
  * call into the core. For a directory on disk in Node or Deno, use `readProjectFiles` from
  * `ctxgate/fs` first: a path string is not read here (INVALID_PARAMS).
@@ -38,7 +44,7 @@ export interface IndexProjectOptions extends IndexExtras {
  */
 export async function indexProject(source: ProjectSource, options: IndexProjectOptions = {}): Promise<ProjectIndex> {
   checkOptions(options);
-  const files = await toProjectFiles(source);
+  const files = await toProjectFiles(source, { sandbox: options.sandbox, gitignore: options.gitignore });
   const engine = options.engine ?? (await sharedEngine());
   const extras: IndexExtras = { symbols: options.symbols ?? [], dependencies: options.dependencies ?? [] };
   // The byte arrays read here are ours, so they are transferred rather than copied.
@@ -98,6 +104,7 @@ function checkOptions(options: unknown): asserts options is IndexProjectOptions 
     throw wrongKind('options.onProgress', 'a function', o.onProgress);
   }
   expectOptionalNumber(o.batchBytes, 'options.batchBytes');
+  if (o.gitignore !== undefined && typeof o.gitignore !== 'boolean') throw wrongKind('options.gitignore', 'a boolean', o.gitignore);
   for (const name of ['symbols', 'dependencies'] as const) {
     const list = o[name];
     expectOptionalArray(list, `options.${name}`);
@@ -121,7 +128,7 @@ function sizeOf(f: ProjectFile): number {
 const SOURCE_KINDS = 'a list of { path, bytes | text }, Files or a directory handle';
 
 /** The files of `source`, checked: each a ProjectFile, or each a File, or a directory handle. */
-async function toProjectFiles(source: ProjectSource): Promise<ProjectFile[]> {
+async function toProjectFiles(source: ProjectSource, reading: BrowserReadOptions): Promise<ProjectFile[]> {
   if (typeof source === 'string') {
     throw invalidParams(
       'source',
@@ -130,7 +137,7 @@ async function toProjectFiles(source: ProjectSource): Promise<ProjectFile[]> {
     );
   }
   if (source === null || typeof source !== 'object') throw wrongKind('source', SOURCE_KINDS, source);
-  if (isDirectoryHandle(source)) return read(() => filesFromDirectoryHandle(source));
+  if (isDirectoryHandle(source)) return read(() => filesFromDirectoryHandle(source, reading));
   if (isProjectFileList(source)) {
     for (let i = 0; i < source.length; i++) checkProjectFile(source[i], `source[${i}]`);
     return [...source];
@@ -142,7 +149,7 @@ async function toProjectFiles(source: ProjectSource): Promise<ProjectFile[]> {
       throw wrongKind(`source[${i}]`, 'a File (or every item a { path, bytes | text })', f);
     }
   }
-  return read(() => filesFromFileList(list as File[]));
+  return read(() => filesFromFileList(list as File[], reading));
 }
 
 /** The items of an iterable or array-like `source` (a FileList, a Set of Files); INVALID_PARAMS otherwise. */

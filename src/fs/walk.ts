@@ -5,9 +5,9 @@
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile, realpath } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
 import { CtxgateError } from '../errors.ts';
 import { createPathGates } from '../builder/default-gates.ts';
+import { gitIgnored, withGitignore, type GitignoreLevel } from '../builder/gitignore.ts';
 import type { ProjectFile } from '../builder/project-index.ts';
 
 /** Options of {@link readProjectFiles}. */
@@ -20,11 +20,6 @@ export interface WalkOptions {
   gitignore?: boolean;
   /** Stop after this many files (default 200,000) so a wrong root cannot exhaust memory. */
   maxFiles?: number;
-}
-
-interface Level {
-  base: string;
-  rules: Ignore;
 }
 
 /**
@@ -48,12 +43,12 @@ export async function readProjectFiles(root: string, options: WalkOptions = {}):
     await new Promise<void>((resolve) => setTimeout(resolve, 0));
     sliceStart = performance.now();
   };
-  const walk = async (dir: string, rel: string, levels: Level[]): Promise<void> => {
+  const walk = async (dir: string, rel: string, levels: readonly GitignoreLevel[]): Promise<void> => {
     const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     let here = levels;
     // Only read a .gitignore that the listing shows (a failed read per directory costs an error).
     if (options.gitignore !== false && entries.some((e) => e.name === '.gitignore' && e.isFile())) {
-      here = [...levels, { base: rel, rules: ignore().add(readFileSync(join(dir, '.gitignore'), 'utf8')) }];
+      here = withGitignore(levels, rel, readFileSync(join(dir, '.gitignore'), 'utf8'));
     }
     for (const entry of entries) {
       if (entry.name === '.git') continue;
@@ -85,18 +80,6 @@ function plainBytes(b: Uint8Array): Uint8Array {
 
 /** Longest stretch of synchronous reading before the walker yields to the event loop. */
 const SLICE_MS = 10;
-
-/** git's precedence: deeper .gitignore files win, and within one file the last matching rule wins. */
-function gitIgnored(levels: Level[], path: string, isDir: boolean): boolean {
-  let ignored = false;
-  for (const { base, rules } of levels) {
-    const relative = base ? path.slice(base.length + 1) : path;
-    const r = rules.test(isDir ? `${relative}/` : relative);
-    if (r.ignored) ignored = true;
-    else if (r.unignored) ignored = false;
-  }
-  return ignored;
-}
 
 /**
  * A `readFile` for buildContext that reads project-relative paths under `root` and refuses

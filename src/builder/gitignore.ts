@@ -1,0 +1,68 @@
+// .gitignore files of a project tree, with git's precedence, for every walker: the Node/Deno
+// directory walker (ctxgate/fs) and the browser's directory handles and picked folders. Runtime
+// neutral: the walkers read the files, this only decides.
+import ignore, { type Ignore } from 'ignore';
+
+/** The rules of one .gitignore file and the directory it sits in ('' for the project root). */
+export interface GitignoreLevel {
+  readonly base: string;
+  readonly rules: Ignore;
+}
+
+/** The levels in force below `dir`: those above it, plus its own .gitignore when it has one. */
+export function withGitignore(levels: readonly GitignoreLevel[], dir: string, text: string): GitignoreLevel[] {
+  return [...levels, { base: dir, rules: ignore().add(text) }];
+}
+
+/**
+ * Whether git ignores `path` (project-relative, `/`-separated) by the given levels, shallowest
+ * first. A deeper .gitignore overrides a shallower one; within one file the last matching rule
+ * decides, negations included. Parent directories are not looked at: a walker does not descend
+ * into an ignored directory (see {@link ignoredInTree} for a flat list).
+ */
+export function gitIgnored(levels: readonly GitignoreLevel[], path: string, isDir: boolean): boolean {
+  let ignored = false;
+  for (const { base, rules } of levels) {
+    if (base !== '' && !path.startsWith(base + '/')) continue;
+    const relative = base ? path.slice(base.length + 1) : path;
+    const r = rules.test(isDir ? `${relative}/` : relative);
+    if (r.ignored) ignored = true;
+    else if (r.unignored) ignored = false;
+  }
+  return ignored;
+}
+
+/**
+ * Whether git ignores the file `path` of a flat list, given every .gitignore of the list by its
+ * directory: as a walker would decide, each parent directory first (a file in an ignored directory
+ * cannot be re-included), with only the .gitignore files of its own ancestors in force.
+ */
+export function ignoredInTree(byDir: ReadonlyMap<string, Ignore>, path: string): boolean {
+  const segments = path.split('/');
+  const levels: GitignoreLevel[] = [];
+  let dir = '';
+  for (let i = 0; i < segments.length; i++) {
+    const rules = byDir.get(dir);
+    if (rules) levels.push({ base: dir, rules });
+    const here = dir ? `${dir}/${segments[i]}` : segments[i]!;
+    const isDir = i < segments.length - 1;
+    if (gitIgnored(levels, here, isDir)) return true;
+    dir = here;
+  }
+  return false;
+}
+
+/** The .gitignore rules of a flat list of files, by directory, from their texts. */
+export function gitignoresByDir(files: Iterable<{ path: string; text: string }>): Map<string, Ignore> {
+  const byDir = new Map<string, Ignore>();
+  for (const { path, text } of files) {
+    const slash = path.lastIndexOf('/');
+    byDir.set(slash < 0 ? '' : path.slice(0, slash), ignore().add(text));
+  }
+  return byDir;
+}
+
+/** Whether a path lies in a `.git` directory (at any depth), which no walker lists. */
+export function inGitDir(path: string): boolean {
+  return path === '.git' || path.startsWith('.git/') || path.includes('/.git/') || path.endsWith('/.git');
+}
