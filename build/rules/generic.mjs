@@ -61,8 +61,15 @@ export default [
       P('{"password": "', F(C.alnum, 14), '"}'),
       P('smtp_password = "', F(C.alnum, 20), '"   # toml'),
       P('const dbPassword = \'', F(C.alnum, 16), '\';'),
+      // Words before the keyword do not make it something else (they once did: 'uri' in security).
+      P('spring.security.user.password=', F(C.alnum, 18)),
+      P('ACCOUNT_PASSWORD=', F(C.alnum, 16)),
+      P('LDAP_DIRECTORY_PASSWORD: "', F(C.alnum, 16), '"'),
     ],
     neg: [
+      'password_changed_at: 2024-05-01T10:22:31Z',
+      'DB_PASSWORD=__DB_PASSWORD__',
+      'db_password_secret: arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-AbCdEf',
       'password: ${DB_PASSWORD}',
       'password = os.environ["DB_PASSWORD"]',
       'const password = process.env.DB_PASSWORD;',
@@ -74,16 +81,30 @@ export default [
     ],
   }),
   generic('generic-secret', 'Secret assigned in configuration or code', KIND.secret, {
-    pos: [P('CLIENT_SECRET=', F(C.alnum, 32)), P('jwt_secret: "', F(C.b64, 44), '"'), P('export APP_SECRET_KEY=', F(C.alnum, 40))],
-    neg: ['secret_name = "prod-db-credentials"', 'secretKeyRef: { name: app-secrets }', 'CLIENT_SECRET=${{ secrets.CLIENT_SECRET }}', 'secret = "xxxxxxxxxxxxxxxxxxxx"'],
+    pos: [P('CLIENT_SECRET=', F(C.alnum, 32)), P('jwt_secret: "', F(C.b64, 44), '"'), P('export APP_SECRET_KEY=', F(C.alnum, 40)), P('STORAGE_ACCOUNT_SECRET=', F(C.alnum, 40))],
+    neg: [
+      'secretary_email: jane.doe@acme-corp.com',
+      'JWT_SECRET=please-set-a-long-random-string',
+      'secret: "lorem-ipsum-dolor-sit-amet"',
+      'secret_arn = "arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/payments-Q1w2E3"',
+      'secret_name = "prod-db-credentials"', 'secretKeyRef: { name: app-secrets }', 'CLIENT_SECRET=${{ secrets.CLIENT_SECRET }}', 'secret = "xxxxxxxxxxxxxxxxxxxx"'],
   }),
   generic('generic-token', 'Token assigned in configuration or code', KIND.token, {
-    pos: [P('ACCESS_TOKEN=', F(C.alnum, 40)), P('refresh_token: ', F(C.b64url, 48)), P('"authToken": "', F(C.alnum, 32), '"')],
-    neg: ['max_tokens = 4096', 'tokenizer = "cl100k_base"', 'token = self.get_token()', 'csrf_token = request.cookies.get("csrftoken")', 'token: "{{ .Values.token }}"'],
+    pos: [P('ACCESS_TOKEN=', F(C.alnum, 40)), P('refresh_token: ', F(C.b64url, 48)), P('"authToken": "', F(C.alnum, 32), '"'), P('SERVICE_ACCOUNT_TOKEN=', F(C.alnum, 40)), P('HASHICORP_VAULT_TOKEN=', F(C.alnum, 40))],
+    neg: [
+      'tokenizer: meta-llama/Meta-Llama-3-8B-Instruct',
+      '"tokenizer_class": "LlamaTokenizerFast"',
+      'TOKEN_ADDRESS=0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+      'token_expires_at = "2031-01-01T00:00:00.000Z"',
+      'max_tokens = 4096', 'tokenizer = "cl100k_base"', 'token = self.get_token()', 'csrf_token = request.cookies.get("csrftoken")', 'token: "{{ .Values.token }}"'],
   }),
   generic('generic-api-key', 'API key assigned in configuration or code', KIND.apiKey, {
-    pos: [P('MAPS_API_KEY=', F(C.alnum, 32)), P("apiKey: '", F(C.alnum, 24), "',"), P('[service]\napi_key = "', F(C.b64url, 40), '"')],
-    neg: ['api_key = os.getenv("API_KEY")', 'apiKey: process.env.API_KEY,', 'api_key = "your-api-key-here"', 'API_KEY=<YOUR_API_KEY>', 'apiKeyHeader = "X-Api-Key"'],
+    pos: [P('MAPS_API_KEY=', F(C.alnum, 32)), P("apiKey: '", F(C.alnum, 24), "',"), P('[service]\napi_key = "', F(C.b64url, 40), '"'), P('TYPESENSE_API_KEY=', F(C.alnum, 32))],
+    neg: [
+      'api_key_env: "ANTHROPIC_API_KEY"',
+      'API_KEY=TODO_SET_IN_VAULT_BEFORE_DEPLOY',
+      'api_key: vault:secret/data/app#api_key',
+      'api_key = os.getenv("API_KEY")', 'apiKey: process.env.API_KEY,', 'api_key = "your-api-key-here"', 'API_KEY=<YOUR_API_KEY>', 'apiKeyHeader = "X-Api-Key"'],
   }),
   {
     // The name ends at the keyword (no name characters after it), so `passport` or `bypass_x`

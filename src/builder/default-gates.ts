@@ -2,6 +2,7 @@
 // gate, the WebAssembly secret scanner, and the estimator (or exact counts).
 import { ESTIMATOR_ID, estimateBlockTokens } from '../core/tokens.ts';
 import { createPathGate, DEFAULT_PATH_RULES_VERSION, normalizeProjectPath } from '../secrets/paths.ts';
+import { FILTERS_VERSION } from '../secrets/filters.ts';
 import { redactSecrets } from '../secrets/redact.ts';
 import { RULESET_VERSION } from '../secrets/rules.generated.ts';
 import { findSecrets } from '../secrets/scan.ts';
@@ -61,7 +62,7 @@ export async function createBuilderGates(input: Pick<BuildContextInput, 'sandbox
     countBlockTokens: exact ? (title, content) => count(`${title}\n${content}`) : (title, content, utf8) => estimateBlockTokens(title, content, { encoding }, utf8),
     versions: {
       tokenizer: exact ? `exact:${encoding} (js-tiktoken)` : `${ESTIMATOR_ID}:${encoding}`,
-      secretRules: RULESET_VERSION,
+      secretRules: `${RULESET_VERSION}/filters-${FILTERS_VERSION}`,
       pathRules: DEFAULT_PATH_RULES_VERSION,
     },
   };

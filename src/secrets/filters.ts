@@ -2,6 +2,14 @@
 // values, values that are references rather than secrets, and names that say "this is a hash".
 // Every check looks at one candidate and a bounded window around it, so the cost stays linear.
 
+/**
+ * Version of these judgements, part of a bundle's config fingerprint beside the rule set's: raise
+ * it whenever a change here can change what is reported (2: names judged by the words after the
+ * keyword; secret-store references, token-replacement stand-ins and 0x addresses; todo, please,
+ * lorem as placeholder words).
+ */
+export const FILTERS_VERSION = 2;
+
 /** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
 const KNOWN_EXAMPLES = new Set<string>([
   'AKIA' + 'IOSFODNN7EXAMPLE',
@@ -19,6 +27,7 @@ const KNOWN_EXAMPLES = new Set<string>([
 export const PLACEHOLDER_FRAGMENTS = [
   'xxxx', 'example', 'placeholder', 'your_', 'your-', 'yourapi', 'yourtoken', 'yoursecret', 'yourpass', 'insert_', 'insert-',
   'redacted', 'dummy', 'changeme', 'change_me', 'replace_me', 'replaceme', '****', '....', '<', '>', '${', '{{', '}}', '%s',
+  'todo', 'please', 'lorem',
 ];
 /** The fragments as one pattern, matched against the lowercased value (same answer as testing each). */
 const PLACEHOLDER = new RegExp(PLACEHOLDER_FRAGMENTS.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'));
@@ -64,8 +73,55 @@ const STOP_VALUES = new Set([
 
 const STOP_VALUE_MAX = Math.max(...[...STOP_VALUES].map((v) => v.length));
 
-/** Name fragments that say the value is not a credential (hashes, ids, names, paths). */
-const NON_SECRET_NAME = /(hash|sha1|sha256|sha512|md5|digest|checksum|integrity|commit|etag|fingerprint|uuid|guid|name|path|file|dir|url|uri|endpoint|type|field|header|format|version|length|count|size|ttl|timeout|expir|policy|scope|prefix|suffix|label|_id$|-id$|id$|ref$)/i;
+/**
+ * Words of a name that say its value is not a credential but something about one: a hash, an id,
+ * a name, a path, a size, a lifetime, a date, a reference to where it lives. `expir` and `timeout`
+ * also end words (`expiry`, `expiresAt`, `sessionTimeout`).
+ */
+const NON_SECRET_WORD =
+  /^(hash|hashed|sha1|sha256|sha512|md5|bcrypt|digest|checksum|integrity|commit|etag|fingerprint|uuid|guid|name|names|path|paths|file|files|dir|directory|url|urls|uri|uris|endpoint|type|types|field|fields|header|headers|format|version|length|len|count|size|ttl|timeout|expir\w*|expires|policy|scope|scopes|prefix|suffix|label|id|ids|ref|refs|arn|env|var|vars|email|changed|updated|created|rotated|min|max|hint|regex|pattern|placeholder|input|limit|manager)$/;
+/**
+ * The keywords the assignment rules find in a name (every KIND in build/rules/generic.mjs, `key`
+ * standing for the `*_key` ones), for {@link isNonSecretName}.
+ */
+const NAME_KEYWORD = /pass(?:word|wd|phrase)?|pwd|secret|credential|token|key/g;
+
+/**
+ * Whether a name says its value is not a credential. What a name is comes from its last word (the
+ * head: `PASSWORD_FILE` is a file, `FILE_PASSWORD` a password), so only the words after the last
+ * keyword are judged: `ACCOUNT_PASSWORD`, `spring.security.user.password` and `HASHICORP_VAULT_TOKEN`
+ * are credentials, `TOKEN_TTL_SECONDS`, `passwordHash` and `api_key_env` are not. A keyword that runs
+ * on into a longer lowercase word is no keyword (`tokenizer`, `secretary`, `secretsmanager`,
+ * `passwordhash`); a plural (`tokens`, `credentials`) still is. A name with no keyword (a pair's
+ * entry name) is judged on all its words.
+ */
+export function isNonSecretName(name: string): boolean {
+  const lower = name.toLowerCase();
+  let end = -1;
+  for (const m of lower.matchAll(NAME_KEYWORD)) end = m.index + m[0].length;
+  if (end < 0) return words(name).some((w) => NON_SECRET_WORD.test(w));
+  // The keyword's own word goes on in lowercase (not a plural's `s` at a boundary): a compound.
+  const next = name.charCodeAt(end);
+  if (next >= 0x61 && next <= 0x7a) {
+    const plural = next === 0x73 && !isLowerAt(name, end + 1);
+    if (!plural) return true;
+  }
+  return words(name.slice(end)).some((w) => NON_SECRET_WORD.test(w));
+}
+
+function isLowerAt(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  return c >= 0x61 && c <= 0x7a;
+}
+
+/** The words of an identifier, lowercase: split at `_`, `.`, `-` and camelCase humps. */
+function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[\s_.\-]+/)
+    .filter((w) => w !== '');
+}
 
 const REFERENCE = /^(process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|env\.|env\[|ENV\[|System\.getenv|Deno\.env|config\.|settings\.|secrets\.|vars\.|self\.|this\.|props\.|ctx\.|context\.|req\.|request\.|params\.|options\.|opts\.|args\.)/;
 const DOTTED_IDENTIFIER = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/;
@@ -116,9 +172,23 @@ function hasRunOfSix(value: string): boolean {
   return false;
 }
 
+/**
+ * Values that say where a secret lives or stand for one, not the secret: cloud secret-store
+ * references (`arn:aws:secretsmanager:…`, `vault:secret/…`, `ssm:/…`), build-time token
+ * replacement (`__DB_PASSWORD__`, `#{DbPassword}#`), and a 20-byte `0x` address (Ethereum
+ * contracts and accounts: public; a 32-byte private key is longer).
+ */
+const LOCATION_OR_STAND_IN = /^(arn:aws[\w-]*:|vault:|ssm:|secretsmanager:|azurekeyvault:|keyvault:)|^(__[A-Za-z0-9_]+__|#\{[\w.-]+\}#)$|^0x[0-9a-fA-F]{40}$/;
+
+/** True when an assigned value is a reference to a secret or a stand-in for one (see LOCATION_OR_STAND_IN). */
+export function isSecretReference(value: string): boolean {
+  return LOCATION_OR_STAND_IN.test(value);
+}
+
 /** True when a generic `name = value` candidate is not a secret. */
 export function isNonSecretAssignment(text: string, start: number, end: number): boolean {
   const value = text.slice(start, end);
+  if (isSecretReference(value)) return true;
   // Lowercasing never makes a string shorter, so a longer value cannot be a stop value.
   if (value.length <= STOP_VALUE_MAX && STOP_VALUES.has(value.toLowerCase())) return true;
   // Each pattern only where it can match: a dotted name has a dot, a UUID 36 characters, a path a
@@ -137,7 +207,7 @@ export function isNonSecretAssignment(text: string, start: number, end: number):
   const { name, at } = assignedName(text, start);
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
-  return name !== '' && NON_SECRET_NAME.test(name);
+  return name !== '' && isNonSecretName(name);
 }
 
 /** True when a URL or connection-string password is a default or a reference. */

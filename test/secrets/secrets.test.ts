@@ -9,6 +9,7 @@ import { checkContent } from '../../src/secrets/content.ts';
 import { mapByteOffsets } from '../../src/secrets/offsets.ts';
 import { scanSecretBytes, scanSecretText } from '../../src/core/scan.ts';
 import { RULES } from '../../src/secrets/rules.generated.ts';
+import { isNonSecretName, isSecretReference } from '../../src/secrets/filters.ts';
 
 beforeAll(async () => {
   await initCore();
@@ -86,6 +87,32 @@ describe('planted secrets never leave', () => {
     // The placeholders and line/column did make it out.
     expect(redacted.text).toContain('[REDACTED:generic-password:5]');
     expect(String(refused)).toContain('generic-password at 5:14');
+  });
+});
+
+describe('what a name or a value says (host judgements)', () => {
+  it('a name is judged by the words after its last keyword', () => {
+    const credentials = [
+      'spring.security.user.password', 'ACCOUNT_PASSWORD', 'SERVICE_ACCOUNT_TOKEN', 'HASHICORP_VAULT_TOKEN', 'TYPESENSE_API_KEY',
+      'LDAP_DIRECTORY_PASSWORD', 'KEYSTORE_FILE_PASSWORD', 'URLSCAN_API_KEY', 'profile.password', 'secret_key_base', 'DB_PASSWORDS',
+      'clientCredentials', 'GITHUB_TOKEN', 'password1', 'x-api-key', 'FILE_PASSWORD', 'passwd',
+    ];
+    const notCredentials = [
+      'PASSWORD_FILE', 'passwordHash', 'passwordhash', 'TOKEN_TTL_SECONDS', 'tokenExpiresAt', 'api_key_env', 'API_KEY_ID', 'accessKeyId',
+      'tokenizer', 'tokenizer_class', 'secretary_email', 'secretsmanager', 'SECRETS_MANAGER_ARN', 'secretKeyRef', 'password_changed_at',
+      'passwordLastChanged', 'PASSWORD_MIN_LENGTH', 'credentialsFile', 'secret_name', 'TOKEN_URL', 'auth_token_header', 'passport',
+    ];
+    expect(credentials.filter((n) => isNonSecretName(n))).toEqual([]);
+    expect(notCredentials.filter((n) => !isNonSecretName(n))).toEqual([]);
+    // A name without a keyword (a pair's entry name) is judged on all its words.
+    expect([isNonSecretName('RELEASE_NAME'), isNonSecretName('RELEASE_CHANNEL')]).toEqual([true, false]);
+  });
+
+  it('secret-store references, token-replacement stand-ins and 0x addresses are not secrets; keys are', () => {
+    const refs = ['arn:aws:secretsmanager:eu-west-1:1:secret:db', 'arn:aws-us-gov:ssm:x', 'vault:secret/data/app#k', '__DB_PASSWORD__', '#{DbPassword}#', '0x' + 'a'.repeat(40)];
+    expect(refs.filter((v) => !isSecretReference(v))).toEqual([]);
+    const secrets = ['0x' + 'ab'.repeat(32), '__notclosed', 'arnold:Tr0ub4dor', 'x__DB__', 'Q7vL2pXk9RtY4wN8'];
+    expect(secrets.filter((v) => isSecretReference(v))).toEqual([]);
   });
 });
 
