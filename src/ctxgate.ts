@@ -62,9 +62,11 @@ function checkOptions(options: unknown): asserts options is CtxgateOptions {
 let shared: Promise<Engine> | undefined;
 
 /**
- * Loads the core for the package-level functions (`crc32`, `sha256Hex`, …) and the synchronous
- * helpers. Optional: those functions load the default core on first use. Call it first to override
- * the source (for example a CDN URL) or to fail early.
+ * Starts the shared engine behind the package-level functions (`crc32`, `sha256Hex`,
+ * `buildContext`, …). Optional: those functions start it on first use. Call it first to override
+ * the core's source (for example a CDN URL) or to fail early. The synchronous helpers
+ * (`scanSecrets`, `sha256HexSync`, …) run in the calling thread, which in browsers and Deno is not
+ * the engine's: they need `await loadCore()` (with the same source, if you override it).
  */
 export function init(options: CtxgateOptions = {}): Promise<Engine> {
   if (shared) return shared;

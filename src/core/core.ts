@@ -185,14 +185,14 @@ async function instantiateCore(module: WebAssembly.Module): Promise<Core> {
 }
 
 /**
- * The ready core, synchronously. Throws NOT_INITIALIZED until `await init()` (or any async API
+ * The ready core, synchronously. Throws NOT_INITIALIZED until `await loadCore()` (or any async API
  * call) has loaded it, so a forgotten init fails loudly instead of hanging.
  */
 export function getCore(): Core {
   if (!ready) {
     throw new CtxgateError(
       'NOT_INITIALIZED',
-      'The ctxgate core is not loaded yet. Call `await init()` once before using synchronous functions.',
+      'The ctxgate core is not loaded in this thread yet. Call `await loadCore()` once before using synchronous functions.',
     );
   }
   return ready;

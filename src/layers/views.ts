@@ -23,7 +23,7 @@ import type { ConversationLayerRecipe, EntityLayerRecipe, LayerRecipe, Reasoning
 export interface ViewOptions {
   /**
    * Counts the rendered view's tokens. Default: ctxgate's estimator for `o200k_base`
-   * (`estimator()`, counts marked `exact: false`), which needs the core loaded (`await init()`);
+   * (`estimator()`, counts marked `exact: false`), which needs the core loaded (`await loadCore()`);
    * pass `await exactCounter()` for exact counts or your model's own counter.
    */
   counter?: TokenCounter;

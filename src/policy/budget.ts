@@ -69,7 +69,7 @@ export interface SessionBudgetOptions {
   hardTokens?: number;
   /**
    * Counts tokens of each output. Default: with a token limit set, ctxgate's estimator for
-   * `o200k_base` (`estimator()`, needs the core loaded with `await init()`); without token limits,
+   * `o200k_base` (`estimator()`, needs the core loaded with `await loadCore()`); without token limits,
    * none, and only bytes are tracked.
    */
   counter?: TokenCounter;

@@ -65,7 +65,7 @@ export interface LogContextOptions<A extends unknown[], R> {
   action?: (...args: A) => string | undefined;
   /**
    * Redacts secrets in logged parameters and in messages of unexpected errors. Default: the secret
-   * scanner (`secretRedactor()`) once the core is loaded (`await init()`); before that, parameter
+   * scanner (`secretRedactor()`) once the core is loaded (`await loadCore()`); before that, parameter
    * strings are logged as `[N chars]` and messages of unexpected errors are withheld.
    */
   redact?: Redactor;

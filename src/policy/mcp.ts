@@ -47,7 +47,7 @@ export interface McpPolicyOptions {
   /**
    * Redacts secrets from logged parameters, from the text of `isError` results a handler returns,
    * and from messages of unexpected errors (which are withheld without an explicit redactor).
-   * Default for logs and `isError` texts: the secret scanner once the core is loaded (`await init()`).
+   * Default for logs and `isError` texts: the secret scanner once the core is loaded (`await loadCore()`).
    * A wrapped tool loads the core itself before it converts an `isError` result; where the core
    * cannot load, and in `boundToolResult` called before it is loaded, the text is withheld.
    */
@@ -268,7 +268,7 @@ function errorResult(raw: CallToolResult | unknown, options: McpPolicyOptions, m
 
 /** What the model reads instead of an `isError` text that no redactor could scan. */
 function withheldErrorText(text: string): string {
-  return `[tool error text withheld: ${text.length} chars; the secret scanner is not loaded (await init()) and no redact option was given]`;
+  return `[tool error text withheld: ${text.length} chars; the secret scanner is not loaded (await loadCore()) and no redact option was given]`;
 }
 
 const callToolResultAdapter: OutputAdapter<CallToolResult> = {

@@ -12,7 +12,7 @@ import type { Redactor } from './sanitize.ts';
 
 /**
  * A {@link Redactor} that replaces every secret the scanner finds with `[REDACTED:<rule-id>:<n>]`
- * (medium-confidence findings are redacted, never refused). Needs the core loaded (`await init()`).
+ * (medium-confidence findings are redacted, never refused). Needs the core loaded (`await loadCore()`).
  *
  * @example withLogContext('repo', handler, { redact: secretRedactor({ denyRules: ['generic-password'] }) })
  */

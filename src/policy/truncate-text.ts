@@ -22,7 +22,7 @@ export interface TruncateTextOptions {
   maxTokens?: number;
   /**
    * Token counter for `maxTokens` and `_meta.omittedTokens`. Default with `maxTokens`: ctxgate's
-   * estimator for `o200k_base` (`estimator()`, needs the core loaded with `await init()`); without
+   * estimator for `o200k_base` (`estimator()`, needs the core loaded with `await loadCore()`); without
    * `maxTokens` and without a counter, no tokens are counted.
    */
   counter?: TokenCounter;

@@ -28,7 +28,7 @@ export interface WrapTextOptions {
   maxTokens?: number;
   /**
    * Token counter for `maxTokens` and `_meta.omittedTokens`. Default with `maxTokens`: ctxgate's
-   * estimator (`estimator()`, needs `await init()`); otherwise no tokens are counted.
+   * estimator (`estimator()`, needs `await loadCore()`); otherwise no tokens are counted.
    */
   counter?: TokenCounter;
   /** Share of kept text from the head (default 0.5). */

@@ -11,7 +11,7 @@ const MESSAGE_LOCATIONS = 10;
  * number and the output is deterministic; the number never depends on the value itself.
  *
  * With `mediumConfidence: 'refuse'`, any medium-confidence finding throws a `SecretRiskError`
- * listing rule ids and line/column (never the value). Synchronous: needs `await init()` first.
+ * listing rule ids and line/column (never the value). Synchronous: needs `await loadCore()` first.
  */
 export function redactSecrets(text: string, options: ScanOptions = {}): RedactResult {
   const findings = findSecrets(text, options);

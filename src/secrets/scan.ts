@@ -152,7 +152,7 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
 
 /**
  * Finds secrets in a text: each finding has the rule id, confidence, UTF-16 `start`/`end` and a
- * 1-based `line`/`column`, never the value. Synchronous: needs `await init()` first.
+ * 1-based `line`/`column`, never the value. Synchronous: needs `await loadCore()` first.
  */
 export function scanSecrets(text: string, options: ScanOptions = {}): SecretFinding[] {
   return findSecrets(text, options);

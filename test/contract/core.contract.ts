@@ -113,7 +113,7 @@ export function coreContract({ describe, it, expect, runtime }: Harness): void {
         thrown = e;
       }
       expect(isCtxgateError(thrown, 'NOT_INITIALIZED')).toBe(true);
-      expect((thrown as Error).message).toMatch(/await init\(\)/);
+      expect((thrown as Error).message).toMatch(/await loadCore\(\)/);
       await initCore();
       expect(crc32('123456789')).toBe(0xcbf43926);
       expect(utf8Check(new Uint8Array([0x41])).codePoints).toBe(1);

@@ -119,7 +119,7 @@ describe('MCP adapter over a real Client/McpServer (InMemoryTransport)', () => {
       expect(direct.structuredContent).toEqual({
         error: true,
         errorCode: 'INTERNAL_ERROR',
-        message: `[tool error text withheld: ${text.length} chars; the secret scanner is not loaded (await init()) and no redact option was given]`,
+        message: `[tool error text withheld: ${text.length} chars; the secret scanner is not loaded (await loadCore()) and no redact option was given]`,
       });
       expect(JSON.stringify(direct)).not.toContain('push rejected');
       // Wrapped, the policy loads the core before it converts the result, so the text is redacted, not lost.
