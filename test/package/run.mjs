@@ -2,12 +2,14 @@
 // The published package, as a consumer gets it: `npm pack`, install the tarball into an empty
 // project, then use it from Node and from Deno (which resolves the "deno" conditions and runs the
 // core in a Web Worker). Catches what tests of the sources cannot: files missing from the package,
-// broken export maps, URLs that tsc does not rewrite. Prints `N passed, M failed`.
+// broken export maps, URLs that tsc does not rewrite. Then every TS/JS example of README.md runs
+// against the installed package (readme.mjs). Prints `N passed, M failed`.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readmeSuite } from './readme.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const dir = mkdtempSync(join(tmpdir(), 'ctxgate-package-'));
@@ -70,6 +72,7 @@ try {
     if (n.sha !== 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad') throw new Error('wrong sha256');
     if (!n.findings?.includes('github-pat')) throw new Error('scanner found nothing');
   });
+  readmeSuite({ root, dir, check });
   check('a Vite production build of a page using the package runs the core in a Web Worker (Chromium)', () => {
     writeFileSync(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><pre id="out">pending</pre><script type="module" src="./page.js"></script>');
     writeFileSync(
