@@ -5,7 +5,7 @@
 // broken export maps, URLs that tsc does not rewrite. Then every TS/JS example of README.md runs
 // against the installed package (readme.mjs). Prints `N passed, M failed`.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +50,16 @@ try {
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
     execFileSync('npm', ['install', '--no-audit', '--no-fund', '--silent', join(dir, out)], { cwd: dir, encoding: 'utf8' });
     return out;
+  });
+  check('every source map in the package carries its sources (the package has no src/)', () => {
+    const dist = join(dir, 'node_modules', 'ctxgate', 'dist');
+    const maps = readdirSync(dist, { recursive: true }).filter((f) => String(f).endsWith('.js.map'));
+    const bare = maps.filter((f) => {
+      const map = JSON.parse(readFileSync(join(dist, String(f)), 'utf8'));
+      return !Array.isArray(map.sourcesContent) || map.sourcesContent.length !== map.sources.length || map.sourcesContent.some((c) => typeof c !== 'string' || c === '');
+    });
+    if (maps.length < 50 || bare.length > 0) throw new Error(`${maps.length} maps, without sources: ${bare.slice(0, 5).join(', ')}`);
+    return `${maps.length} maps`;
   });
   writeFileSync(join(dir, 'use.mjs'), script);
   writeFileSync(join(dir, 'deno.json'), JSON.stringify({ nodeModulesDir: 'manual' }));
