@@ -47,6 +47,7 @@ const NAMED = {
   qspnl: chars(' \t\r\n"\'`]'),
   qspc: chars(' \t\r\n"\'`],'),
   qspeq: chars(' \t"\'='),
+  quote: chars('"\'`'),
   ws: chars(' \t\r\n'),
   notws: [...printable, ...range('\x80', '\xff')],
   sp: chars(' \t'),

@@ -43,6 +43,19 @@ const envEntry = (id, description, kind, examples) => ({
 });
 
 /**
+ * The same secret as the argument after its quoted name: PHP's `define('DB_PASSWORD', '…')`,
+ * defaults of environment reads (`env('DB_PASSWORD', '…')`, `os.environ.get("API_TOKEN", "…")`,
+ * `ENV.fetch("CLIENT_SECRET", "…")`), properties and headers set in code
+ * (`System.setProperty("…password", "…")`, `Header.Set("X-Api-Key", "…")`). The name must be
+ * quoted, so a variable passed along (`hash(password, salt)`) is not read as one; an unquoted
+ * value (a variable, a call) does not match.
+ */
+const argument = (id, description, kind, examples) => ({
+  ...generic(id, description, kind, examples),
+  steps: [['ident', 0, 24], ['quote', 1, 1], ['sp', 0, 2], ',', ['ws', 0, 4], ['quote', 1, 1], ['val', kind.minLen, 256]],
+});
+
+/**
  * The same secret given to a command-line flag with a space: `--password VALUE`, `--token VALUE`
  * (`--password=VALUE` is the assignment rule's). The flag is the whole keyword, so
  * `--password-stdin` or `--token-file` never match.
@@ -171,6 +184,37 @@ export default [
       '      - name: API_KEY\n        value: "your-api-key-here"',
       '<add key="ApiKeyHeader" value="X-Api-Key-Header-Name" />',
     ],
+  }),
+  argument('generic-password-argument', "Password as the argument after its quoted name (define('DB_PASSWORD', …), env defaults, setProperty)", KIND.password, {
+    pos: [
+      P("define('DB_PASSWORD', '", F(C.alnum, 16), "');"),
+      P('db = os.environ.get("SMTP_PASSWORD", "', F(C.alnum, 14), '")'),
+      P('System.setProperty("javax.net.ssl.keyStorePassword", "', F(C.alnum, 18), '");'),
+      P("'password' => env('DB_PASSWORD', '", F(C.alnum, 16), "'),"),
+    ],
+    neg: [
+      "define('DB_PASSWORD', '');",
+      "define('DB_PASSWORD', getenv('DB_PASSWORD'));",
+      'os.environ.get("DB_PASSWORD", "changeme")',
+      "digest = bcrypt.hash(password, '" + F(C.alnum, 22) + "')",
+      "define('PASSWORD_MIN_LENGTH', '12345678901');",
+    ],
+  }),
+  argument('generic-secret-argument', 'Secret as the argument after its quoted name (env defaults, properties, headers set in code)', KIND.secret, {
+    pos: [P('client_secret = ENV.fetch("CLIENT_SECRET", "', F(C.alnum, 32), '")'), P('props.put("oauth.client.secret", "', F(C.b64url, 40), '");')],
+    neg: ['ENV.fetch("CLIENT_SECRET", nil)', 'config.get("client_secret", "<YOUR_CLIENT_SECRET>")', 'props.put("secret.name", "prod-db-credentials");'],
+  }),
+  argument('generic-token-argument', 'Token as the argument after its quoted name (os.Setenv, env defaults)', KIND.token, {
+    pos: [P('os.Setenv("API_TOKEN", "', F(C.alnum, 40), '")'), P("$token = getenv('GITHUB_TOKEN', '", F(C.alnum, 36), "');")],
+    neg: ['os.Setenv("API_TOKEN", token)', "env('API_TOKEN', null)", 'cfg.set("token_ttl_seconds", "86400000000000")'],
+  }),
+  argument('generic-api-key-argument', 'API key as the argument after its quoted name (headers set in code, env defaults)', KIND.apiKey, {
+    pos: [
+      P('req.Header.Set("X-Api-Key", "', F(C.alnum, 32), '")'),
+      P('client.DefaultRequestHeaders.Add("x-api-key", "', F(C.alnum, 32), '");'),
+      P("'key' => env('MAPS_API_KEY', '", F(C.alnum, 32), "'),"),
+    ],
+    neg: ['req.Header.Set("X-Api-Key", apiKey)', 'headers.set("x-api-key", process.env.API_KEY)', "env('MAPS_API_KEY', '')", 'req.Header.Set("X-Api-Key", "your-api-key-here")'],
   }),
   flag('generic-password-flag', 'Password given to a command-line flag (--password VALUE)', KIND.password, ['--password', '--passwd'], {
     pos: [P('docker login -u bot --password ', F(C.alnum, 20), ' registry.acme.dev'), P('mysql --user=app --password "', F(C.alnum, 16), '" app')],

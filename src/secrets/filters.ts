@@ -6,7 +6,7 @@
  * Version of these judgements, part of a bundle's config fingerprint beside the rule set's: raise
  * it whenever a change here can change what is reported (2: names judged by the words after the
  * keyword; secret-store references, token-replacement stand-ins and 0x addresses; todo, please,
- * lorem as placeholder words).
+ * lorem as placeholder words; a name read back past the `,` of an argument).
  */
 export const FILTERS_VERSION = 2;
 
@@ -82,9 +82,10 @@ const NON_SECRET_WORD =
   /^(hash|hashed|sha1|sha256|sha512|md5|bcrypt|digest|checksum|integrity|commit|etag|fingerprint|uuid|guid|name|names|path|paths|file|files|dir|directory|url|urls|uri|uris|endpoint|type|types|field|fields|header|headers|format|version|length|len|count|size|ttl|timeout|expir\w*|expires|policy|scope|scopes|prefix|suffix|label|id|ids|ref|refs|arn|env|var|vars|email|changed|updated|created|rotated|min|max|hint|regex|pattern|placeholder|input|limit|manager)$/;
 /**
  * The keywords the assignment rules find in a name (every KIND in build/rules/generic.mjs, `key`
- * standing for the `*_key` ones), for {@link isNonSecretName}.
+ * standing for the `*_key` ones), for {@link isNonSecretName}; `pass` takes `word`, `wd` or
+ * `phrase` after it.
  */
-const NAME_KEYWORD = /pass(?:word|wd|phrase)?|pwd|secret|credential|token|key/g;
+const NAME_KEYWORDS = ['pass', 'pwd', 'secret', 'credential', 'token', 'key'];
 
 /**
  * Whether a name says its value is not a credential. What a name is comes from its last word (the
@@ -93,13 +94,21 @@ const NAME_KEYWORD = /pass(?:word|wd|phrase)?|pwd|secret|credential|token|key/g;
  * are credentials, `TOKEN_TTL_SECONDS`, `passwordHash` and `api_key_env` are not. A keyword that runs
  * on into a longer lowercase word is no keyword (`tokenizer`, `secretary`, `secretsmanager`,
  * `passwordhash`); a plural (`tokens`, `credentials`) still is. A name with no keyword (a pair's
- * entry name) is judged on all its words.
+ * entry name) is judged on all its words. Most names end with their keyword and cost a few
+ * `lastIndexOf` calls (this runs for every generic candidate).
  */
 export function isNonSecretName(name: string): boolean {
   const lower = name.toLowerCase();
   let end = -1;
-  for (const m of lower.matchAll(NAME_KEYWORD)) end = m.index + m[0].length;
+  for (const k of NAME_KEYWORDS) {
+    const at = lower.lastIndexOf(k);
+    if (at < 0) continue;
+    let e = at + k.length;
+    if (k === 'pass') e += lower.startsWith('word', e) ? 4 : lower.startsWith('wd', e) ? 2 : lower.startsWith('phrase', e) ? 6 : 0;
+    if (e > end) end = e;
+  }
   if (end < 0) return words(name).some((w) => NON_SECRET_WORD.test(w));
+  if (end === name.length) return false;
   // The keyword's own word goes on in lowercase (not a plural's `s` at a boundary): a compound.
   const next = name.charCodeAt(end);
   if (next >= 0x61 && next <= 0x7a) {
@@ -291,8 +300,8 @@ function asciiSet(chars: string): Uint8Array {
   return set;
 }
 const DIGITS_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-/** What separates a name from its value: blanks, quotes, `]`, `:`, `=`, `>`. */
-const SEPARATOR = asciiSet(' \t"\'`]:=>');
+/** What separates a name from its value: blanks, quotes, `]`, `:`, `=`, `>`, and `,` between a quoted name and its argument. */
+const SEPARATOR = asciiSet(' \t"\'`]:=>,');
 /** Between the name and `value` of a pair: blanks, quotes, `]`, commas and line breaks. */
 const PAIR_GAP = asciiSet(' \t\r\n"\'`],');
 /** Name characters: `[\w.-]`. */

@@ -11,7 +11,7 @@ export interface BuiltinRule {
 }
 
 /** Fingerprint of the rule set the core was built with. */
-export const RULESET_VERSION = 'c70d8f6b364d3386';
+export const RULESET_VERSION = 'ef8215b2b30c93e5';
 
 /** Every built-in rule, in priority order (index = the core's rule number). */
 export const RULES: readonly BuiltinRule[] = [
@@ -903,6 +903,26 @@ export const RULES: readonly BuiltinRule[] = [
   {
     "id": "generic-api-key-env-entry",
     "description": "API key as a name/value entry (Kubernetes, Compose, CI, ECS, .NET appSettings)",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-password-argument",
+    "description": "Password as the argument after its quoted name (define('DB_PASSWORD', …), env defaults, setProperty)",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-secret-argument",
+    "description": "Secret as the argument after its quoted name (env defaults, properties, headers set in code)",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-token-argument",
+    "description": "Token as the argument after its quoted name (os.Setenv, env defaults)",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-api-key-argument",
+    "description": "API key as the argument after its quoted name (headers set in code, env defaults)",
     "confidence": "medium"
   },
   {

@@ -258,7 +258,8 @@ function isBasicCredential(value: string): boolean {
 
 function nameBefore(text: string, end: number, floor: number): { name: string; at: number } {
   let i = end;
-  while (i > floor && ' \t"\'`]:=>'.includes(text[i - 1]!)) i--;
+  // `,` added with the argument rules (a quoted name, then its argument).
+  while (i > floor && ' \t"\'`]:=>,'.includes(text[i - 1]!)) i--;
   const stop = i;
   while (i > floor && /[\w.-]/.test(text[i - 1]!)) i--;
   return { name: text.slice(i, stop), at: i };
