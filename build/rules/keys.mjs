@@ -60,7 +60,38 @@ const curlUser = (id, description, flag, examples) => ({
   examples,
 });
 
+/** The base64 of a PEM header's first whole 3-byte groups: what a base64-encoded key file starts with. */
+const pemHeaderBase64 = (label) => {
+  const header = `-----BEGIN ${label}-----`;
+  return btoa(header.slice(0, header.length - (header.length % 3)));
+};
+const PRIVATE_KEY_LABELS = ['RSA PRIVATE KEY', 'DSA PRIVATE KEY', 'EC PRIVATE KEY', 'OPENSSH PRIVATE KEY', 'PRIVATE KEY', 'ENCRYPTED PRIVATE KEY'];
+
 export default [
+  {
+    // Kubernetes Secret `data:` (tls.key, ssh-privatekey), kubeconfig `client-key-data:`, CI
+    // variables: a whole key file in base64 on one line. Encoding starts at the file's first
+    // byte, so every such value starts with the same characters.
+    id: 'private-key-base64',
+    description: 'Private key file encoded in base64 (Kubernetes Secret data, kubeconfig client-key-data)',
+    confidence: 'high',
+    keywords: PRIVATE_KEY_LABELS.map(pemHeaderBase64),
+    steps: [['b64e', 64, 65535]],
+    after: null,
+    examples: {
+      pos: [
+        P('  tls.key: ', btoa(`-----BEGIN RSA PRIVATE KEY-----\n${pemBody()}\n-----END RSA PRIVATE KEY-----\n`), '\n'),
+        P('    client-key-data: ', btoa(`-----BEGIN EC PRIVATE KEY-----\n${pemBody()}\n-----END EC PRIVATE KEY-----\n`), '\n'),
+        P('  ssh-privatekey: "', btoa(`-----BEGIN OPENSSH PRIVATE KEY-----\n${pemBody()}\n-----END OPENSSH PRIVATE KEY-----\n`), '"'),
+      ],
+      neg: [
+        // Certificates and public keys are not secrets.
+        '  tls.crt: ' + btoa(`-----BEGIN CERTIFICATE-----\n${pemBody()}\n-----END CERTIFICATE-----\n`),
+        '  key.pub: ' + btoa(`-----BEGIN PUBLIC KEY-----\n${pemBody()}\n-----END PUBLIC KEY-----\n`),
+        '  tls.key: ' + pemHeaderBase64('RSA PRIVATE KEY') + '...',
+      ],
+    },
+  },
   pem('private-key-rsa', 'RSA private key (PEM)', 'RSA PRIVATE KEY'),
   pem('private-key-dsa', 'DSA private key (PEM)', 'DSA PRIVATE KEY'),
   pem('private-key-ec', 'EC private key (PEM)', 'EC PRIVATE KEY'),

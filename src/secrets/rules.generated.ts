@@ -11,7 +11,7 @@ export interface BuiltinRule {
 }
 
 /** Fingerprint of the rule set the core was built with. */
-export const RULESET_VERSION = 'ef8215b2b30c93e5';
+export const RULESET_VERSION = 'cff71a391ceeeb52';
 
 /** Every built-in rule, in priority order (index = the core's rule number). */
 export const RULES: readonly BuiltinRule[] = [
@@ -718,6 +718,11 @@ export const RULES: readonly BuiltinRule[] = [
   {
     "id": "intra42-client-secret",
     "description": "42 intra client secret (s-s4t2ud-/s-s4t2af-)",
+    "confidence": "high"
+  },
+  {
+    "id": "private-key-base64",
+    "description": "Private key file encoded in base64 (Kubernetes Secret data, kubeconfig client-key-data)",
     "confidence": "high"
   },
   {
