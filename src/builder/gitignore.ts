@@ -15,15 +15,14 @@ export function withGitignore(levels: readonly GitignoreLevel[], dir: string, te
 }
 
 /**
- * Whether git ignores `path` (project-relative, `/`-separated) by the given levels, shallowest
- * first. A deeper .gitignore overrides a shallower one; within one file the last matching rule
+ * Whether git ignores `path` (project-relative, `/`-separated) by the given levels: those of its
+ * ancestor directories, shallowest first. A deeper .gitignore overrides a shallower one; within one file the last matching rule
  * decides, negations included. Parent directories are not looked at: a walker does not descend
  * into an ignored directory (see {@link ignoredInTree} for a flat list).
  */
 export function gitIgnored(levels: readonly GitignoreLevel[], path: string, isDir: boolean): boolean {
   let ignored = false;
   for (const { base, rules } of levels) {
-    if (base !== '' && !path.startsWith(base + '/')) continue;
     const relative = base ? path.slice(base.length + 1) : path;
     const r = rules.test(isDir ? `${relative}/` : relative);
     if (r.ignored) ignored = true;

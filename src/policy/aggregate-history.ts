@@ -3,9 +3,9 @@
  * ticks) are reduced to one row per UTC day with min/max/mean/sum/first/last of each numeric field,
  * which keeps trends visible at a small, bounded size.
  */
-import { described, expectArray, expectObject } from '../args.ts';
+import { expectArray, expectObject } from '../args.ts';
 import { invalidParams } from '../errors.ts';
-import { expectOptionalFunction } from './checks.ts';
+import { expectInteger, expectOptionalFunction } from './checks.ts';
 import { GLOBAL_LIMITS } from './limits.ts';
 
 /** Stats of one numeric field over one day. */
@@ -69,7 +69,7 @@ export function aggregateDaily<T>(history: readonly T[], options: AggregateDaily
   expectArray(options.fields, 'options.fields');
   expectOptionalFunction(options.timestamp, 'options.timestamp');
   const threshold = options.thresholdDays ?? GLOBAL_LIMITS.historyAggregateDays;
-  if (!Number.isInteger(threshold) || threshold < 1) throw invalidParams('thresholdDays', `must be a positive integer; got ${described(threshold)}`);
+  expectInteger(threshold, 'thresholdDays', 1);
   const read =
     options.timestamp ??
     ((e: T) => {

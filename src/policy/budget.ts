@@ -10,7 +10,7 @@ import { invalidParams } from '../errors.ts';
 import type { TokenCounter } from '../tokens/counter.ts';
 import { estimator } from '../tokens/estimator.ts';
 import { KB, toJsonText, utf8ByteLength } from './bytes.ts';
-import { expectOptionalFunction } from './checks.ts';
+import { expectInteger, expectOptionalFunction, expectOptionalInteger } from './checks.ts';
 import { isoTimestamp, systemClock } from './clock.ts';
 import type { Clock } from './clock.ts';
 import { GLOBAL_LIMITS } from './limits.ts';
@@ -125,7 +125,7 @@ export class SessionBudget {
     this.softTokens = options.softTokens;
     this.hardTokens = options.hardTokens;
     for (const [field, v] of [['softBytes', this.softBytes], ['hardBytes', this.hardBytes], ['softTokens', this.softTokens], ['hardTokens', this.hardTokens]] as const) {
-      if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw invalidParams(field, `must be a positive integer; got ${described(v)}`);
+      expectOptionalInteger(v, field, 1);
     }
     if (this.softBytes > this.hardBytes) throw invalidParams('softBytes', `(${this.softBytes}) must not exceed hardBytes (${this.hardBytes})`);
     if (this.softTokens !== undefined && this.hardTokens !== undefined && this.softTokens > this.hardTokens) {
@@ -214,8 +214,8 @@ export class SessionBudget {
       bytes = utf8ByteLength(text);
       tokens = this.countTokens(text);
     }
-    if (!Number.isInteger(bytes) || bytes < 0) throw invalidParams('bytes', `must be a non-negative integer; got ${described(bytes)}`);
-    if (!Number.isInteger(tokens) || tokens < 0) throw invalidParams('tokens', `must be a non-negative integer; got ${described(tokens)}`);
+    expectInteger(bytes, 'bytes', 0);
+    expectInteger(tokens, 'tokens', 0);
     const before = this.level;
     this.#state = {
       version: 1,

@@ -4,6 +4,7 @@
  * file's mtime, which browsers and edge runtimes do not have. Both take an injectable clock.
  */
 import { described, expectFunction, expectObject } from '../args.ts';
+import { expectInteger } from './checks.ts';
 import { invalidParams } from '../errors.ts';
 import { systemClock } from './clock.ts';
 import type { Clock } from './clock.ts';
@@ -32,7 +33,7 @@ export class TtlCache<K, V> {
       throw invalidParams('ttlMs', `must be a positive number of milliseconds (or Infinity); got ${described(options.ttlMs)}`);
     }
     const max = options.maxEntries ?? 1000;
-    if (!Number.isInteger(max) || max < 1) throw invalidParams('maxEntries', `must be a positive integer; got ${described(max)}`);
+    expectInteger(max, 'maxEntries', 1);
     this.#ttlMs = options.ttlMs;
     this.#maxEntries = max;
     this.#clock = options.clock ?? systemClock;

@@ -16,12 +16,17 @@ export function expectOptionalFunction(value: unknown, field: string): asserts v
   if (value !== undefined && value !== null) expectFunction(value, field);
 }
 
-/** An integer of at least `min`, or `undefined`. The message quotes a wrong number, else its kind. */
-export function expectOptionalInteger(value: unknown, field: string, min: number): asserts value is number | undefined {
-  if (value !== undefined && (!Number.isInteger(value) || (value as number) < min)) {
+/** An integer of at least `min` (limits and counts). The message quotes a wrong number, else its kind. */
+export function expectInteger(value: unknown, field: string, min: number): asserts value is number {
+  if (!Number.isInteger(value) || (value as number) < min) {
     const expected = min === 0 ? 'a non-negative integer' : min === 1 ? 'a positive integer' : `an integer of at least ${min}`;
     throw invalidParams(field, `must be ${expected}; got ${described(value)}`);
   }
+}
+
+/** {@link expectInteger}, or `undefined`. */
+export function expectOptionalInteger(value: unknown, field: string, min: number): asserts value is number | undefined {
+  if (value !== undefined) expectInteger(value, field, min);
 }
 
 /** A RegExp (or an object with a `test` method, such as a RegExp from another realm). */

@@ -2,9 +2,9 @@
  * Spec 000 §4 "Skill tree > 20 skills: group by category". A big tree is shown as groups with
  * counts instead of a long flat list, so the model sees the shape before the detail.
  */
-import { described, expectArray, expectObject, kindOf } from '../args.ts';
+import { expectArray, expectObject, kindOf } from '../args.ts';
 import { invalidParams } from '../errors.ts';
-import { expectOptionalFunction } from './checks.ts';
+import { expectInteger, expectOptionalFunction } from './checks.ts';
 import { GLOBAL_LIMITS } from './limits.ts';
 
 /** One category of a grouped tree. */
@@ -46,7 +46,7 @@ export function groupByCategory<N, V = N>(tree: readonly N[], options: GroupByCa
   expectOptionalFunction(options.children, 'options.children');
   expectOptionalFunction(options.item, 'options.item');
   const threshold = options.threshold ?? GLOBAL_LIMITS.treeGroupThreshold;
-  if (!Number.isInteger(threshold) || threshold < 0) throw invalidParams('threshold', `must be a non-negative integer; got ${described(threshold)}`);
+  expectInteger(threshold, 'threshold', 0);
   const flat: N[] = [];
   const walk = (nodes: readonly N[], depth: number): void => {
     if (depth > 256) throw invalidParams('tree', 'is nested deeper than 256 levels or contains a cycle; pass a finite tree');

@@ -3,9 +3,9 @@
  * output (strip HTML, limit lengths, escape Markdown, drop credentials) and logging (redact through
  * an injected redactor, which the secret scanner provides).
  */
-import { described, expectOptions, expectString } from '../args.ts';
+import { expectOptions, expectString } from '../args.ts';
 import { invalidParams } from '../errors.ts';
-import { expectOptionalFunction, expectOptionalInteger, expectPattern } from './checks.ts';
+import { expectInteger, expectOptionalFunction, expectOptionalInteger, expectPattern } from './checks.ts';
 import { limitChars } from './text-limits.ts';
 
 /** Turns text into text with secrets replaced (e.g. the secret scanner's `redact`). */
@@ -41,7 +41,7 @@ export function sanitizeField(value: unknown, options: SanitizeFieldOptions = {}
   expectString(field, 'options.field');
   const max = options.maxLength ?? 1000;
   if (typeof value !== 'string') throw invalidParams(field, `must be a string; got ${value === null ? 'null' : typeof value}`);
-  if (!Number.isInteger(max) || max < 0) throw invalidParams('maxLength', `must be a non-negative integer; got ${described(max)}`);
+  expectInteger(max, 'maxLength', 0);
   let s = value.replace(LONE_SURROGATE, '').normalize('NFC').replace(/\r\n?/g, '\n').replace(CONTROL, '').replace(INVISIBLE, '');
   if (options.multiline === false) s = s.replace(/[\n\t]+/g, ' ');
   s = s.trim();
@@ -83,7 +83,7 @@ export function stripHtml(text: string): string {
 /** Cuts text to at most `maxChars` characters (code points), ending with `…` when cut. */
 export function limitLength(text: string, maxChars: number): string {
   expectString(text, 'text');
-  if (!Number.isInteger(maxChars) || maxChars < 0) throw invalidParams('maxChars', `must be a non-negative integer; got ${described(maxChars)}`);
+  expectInteger(maxChars, 'maxChars', 0);
   return limitChars(text, maxChars);
 }
 

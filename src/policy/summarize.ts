@@ -3,10 +3,10 @@
  * tail and replaces the middle by caller-chosen stats; a long list is cut with counts. The route
  * helper is the spec's worked example.
  */
-import { described, expectArray, expectFunction, expectObject, expectOptionalString, expectOptions, expectString, kindOf } from '../args.ts';
+import { expectArray, expectFunction, expectObject, expectOptionalString, expectOptions, expectString, kindOf } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 import { KB } from './bytes.ts';
-import { expectOptionalFunction } from './checks.ts';
+import { expectInteger, expectOptionalFunction } from './checks.ts';
 import type { Clock } from './clock.ts';
 import { GLOBAL_LIMITS } from './limits.ts';
 import type { TruncationStrategy } from './limits.ts';
@@ -54,7 +54,7 @@ export function summarizeSequence<T extends Record<string, unknown>, Item = unkn
   const head = options.head ?? GLOBAL_LIMITS.sequenceShowHead;
   const tail = options.tail ?? GLOBAL_LIMITS.sequenceShowTail;
   for (const [field, v] of [['threshold', threshold], ['head', head], ['tail', tail]] as const) {
-    if (!Number.isInteger(v) || v < 0) throw invalidParams(field, `must be a non-negative integer; got ${described(v)}`);
+    expectInteger(v, field, 0);
   }
   if (head + tail >= threshold) {
     throw invalidParams('head', `head (${head}) + tail (${tail}) must be below threshold (${threshold}), or nothing would be summarised`);
@@ -180,7 +180,7 @@ export function truncateList<T>(
   strategy: TruncationStrategy = { kind: 'head' },
 ): TruncatedList<T> {
   expectArray(items, 'items');
-  if (!Number.isInteger(max) || max < 0) throw invalidParams('max', `must be a non-negative integer; got ${described(max)}`);
+  expectInteger(max, 'max', 0);
   const kept = selectItems<T>(items, max, strategy);
   const omitted = items.length - kept.length;
   return {

@@ -6,6 +6,7 @@
  * examined line by line, so a multi-megabyte output costs little more than one scan.
  */
 import { described, expectObject, expectString } from '../args.ts';
+import { expectOptionalInteger } from './checks.ts';
 import { invalidParams } from '../errors.ts';
 import type { TokenCounter } from '../tokens/counter.ts';
 import { estimator } from '../tokens/estimator.ts';
@@ -118,9 +119,9 @@ export function truncatePrepared(prepared: PreparedText, options: TruncateTextOp
   const { text, totalLines: n } = prepared;
   const { maxLines, maxBytes, maxTokens } = options;
   const ratio = options.headRatio ?? 0.5;
-  if (maxLines !== undefined && (!Number.isInteger(maxLines) || maxLines < 1)) throw invalidParams('maxLines', `must be a positive integer; got ${described(maxLines)}`);
-  if (maxBytes !== undefined && (!Number.isInteger(maxBytes) || maxBytes < 0)) throw invalidParams('maxBytes', `must be a non-negative integer; got ${described(maxBytes)}`);
-  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 0)) throw invalidParams('maxTokens', `must be a non-negative integer; got ${described(maxTokens)}`);
+  expectOptionalInteger(maxLines, 'maxLines', 1);
+  expectOptionalInteger(maxBytes, 'maxBytes', 0);
+  expectOptionalInteger(maxTokens, 'maxTokens', 0);
   if (options.counter !== undefined && typeof options.counter !== 'function') throw invalidParams('counter', 'must be a TokenCounter function; leave it out to use the built-in estimator');
   const counter = options.counter ?? (maxTokens !== undefined ? estimator() : undefined);
   if (typeof ratio !== 'number' || !(ratio >= 0 && ratio <= 1)) throw invalidParams('headRatio', `must be between 0 and 1; got ${described(ratio)}`);

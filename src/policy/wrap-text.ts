@@ -2,7 +2,8 @@
  * The text counterpart of `wrapOutput`: a log or command output becomes `{ output, _meta }` whose
  * whole JSON (escapes and `_meta` included) fits the byte limit, with the text's head and tail kept.
  */
-import { described, expectObject, expectOptions, expectString } from '../args.ts';
+import { expectObject, expectOptions, expectString } from '../args.ts';
+import { expectInteger } from './checks.ts';
 import { invalidParams } from '../errors.ts';
 import type { TokenCounter } from '../tokens/counter.ts';
 import { toJsonText, utf8ByteLength } from './bytes.ts';
@@ -53,7 +54,7 @@ export function wrapTextOutput(text: string, options: WrapTextOptions = {}): { [
   const key = options.key ?? 'output';
   expectString(key, 'options.key');
   const maxBytes = options.maxBytes ?? options.limits?.maxBytes ?? DEFAULT_TOOL_LIMITS.maxBytes;
-  if (!Number.isInteger(maxBytes) || maxBytes < 1) throw invalidParams('maxBytes', `must be a positive integer; got ${described(maxBytes)}`);
+  expectInteger(maxBytes, 'maxBytes', 1);
   const timestamp = isoTimestamp(options.clock ?? systemClock);
   const prepared = prepareText(text);
   const build = (budget: number) => {

@@ -3,10 +3,10 @@
  * stamp it with `_meta`. The byte limit covers the whole JSON text, `_meta` included, so a "3 KB"
  * tool never sends more than 3,072 bytes.
  */
-import { described, expectArray, expectNumberNotNaN, expectObject, expectOptionalString, expectOptions, expectString, kindOf } from '../args.ts';
+import { expectArray, expectNumberNotNaN, expectObject, expectOptionalString, expectOptions, expectString, kindOf } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 import { toJsonText, utf8ByteLength } from './bytes.ts';
-import { expectOptionalFunction } from './checks.ts';
+import { expectInteger, expectOptionalFunction } from './checks.ts';
 import { isoTimestamp, systemClock } from './clock.ts';
 import type { Clock } from './clock.ts';
 import { fitLists, shrinkStrings } from './fit.ts';
@@ -56,8 +56,8 @@ function resolve(options: WrapOptions): Resolved {
   const limits = options.limits ?? DEFAULT_TOOL_LIMITS;
   const maxItems = options.maxItems ?? limits.maxItems;
   const maxBytes = options.maxBytes ?? limits.maxBytes;
-  if (!Number.isInteger(maxItems) || maxItems < 0) throw invalidParams('maxItems', `must be a non-negative integer; got ${described(maxItems)}`);
-  if (!Number.isInteger(maxBytes) || maxBytes < 1) throw invalidParams('maxBytes', `must be a positive integer; got ${described(maxBytes)}`);
+  expectInteger(maxItems, 'maxItems', 0);
+  expectInteger(maxBytes, 'maxBytes', 1);
   const truncation = options.truncation ?? limits.truncation;
   expectStrategy(truncation, 'truncation');
   return { maxItems, maxBytes, truncation, clock: options.clock ?? systemClock };
@@ -233,7 +233,7 @@ export function wrapOutputMulti<T extends Data>(data: T, lists: readonly ListSpe
   const originals = specs.map((s) => listOf(data, s.key));
   const selected = specs.map((s, i) => {
     const max = s.maxItems ?? opts.maxItems;
-    if (!Number.isInteger(max) || max < 0) throw invalidParams(`lists.${s.key}.maxItems`, `must be a non-negative integer; got ${described(max)}`);
+    expectInteger(max, `lists.${s.key}.maxItems`, 0);
     return selectItems(originals[i] as unknown[], max, s.truncation ?? opts.truncation);
   });
   const timestamp = isoTimestamp(opts.clock);

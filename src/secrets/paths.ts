@@ -202,7 +202,7 @@ export function createPathGate(options: PathGateOptions = {}): PathGate {
     if (!normalized.ok) return { allowed: false, path: String(path), reason: 'outside_sandbox', detail: normalized.detail };
     const rule = matcher.denyingRule(normalized.path);
     if (rule !== undefined) {
-      const detail = `${RULE_SOURCE[rule.mark ?? 'deny'] ?? 'deny rule'} ${JSON.stringify(rule.pattern)}`;
+      const detail = `${RULE_SOURCE[rule.mark ?? 'deny']} ${JSON.stringify(rule.pattern)}`;
       return { allowed: false, path: normalized.path, reason: 'deny_rule', detail, rule: rule.pattern };
     }
     return { allowed: true, path: normalized.path };
@@ -232,7 +232,7 @@ interface SharedMatcher {
 
 const UNNAMED_RULE = { pattern: '(unnamed)' };
 
-/** How a detail names the rule by where it came from (the mark it was added with). */
+/** How a detail names the rule by where it came from (the mark it was added with; none: the caller's). */
 const RULE_SOURCE: Record<string, string> = {
   spec: 'never-send default',
   credentials: 'credential-file default',

@@ -4,7 +4,7 @@ import { utf8ByteLength } from '../encoding/utf8-size.ts';
 import type { JsonTape } from './json-tape.ts';
 import { TAPE_ARRAY, TAPE_OBJECT, releaseTapeArray, takeTapeArray } from './json-tape.ts';
 import type { Plan } from './schema-plan.ts';
-import { INDEX_LIKE, PLAN_ARRAY, PLAN_BOOLEAN, PLAN_JSON, PLAN_NUMBER, PLAN_OBJECT, PLAN_RECORD, PLAN_STRING, PLAN_ZOD, passesZodChecks } from './schema-plan.ts';
+import { INDEX_LIKE, PLAN_ARRAY, PLAN_BOOLEAN, PLAN_NUMBER, PLAN_OBJECT, PLAN_RECORD, PLAN_STRING, PLAN_ZOD, passesZodChecks } from './schema-plan.ts';
 
 /**
  * The first serialisation of a namespace in one walk: it checks the namespace (the JSON-safety
