@@ -48,6 +48,8 @@ const NAMED = {
   qspc: chars(' \t\r\n"\'`],'),
   qspeq: chars(' \t"\'='),
   quote: chars('"\'`'),
+  // SQL string quotes only: a backtick there quotes an identifier (`identified by \`_endpoint\``).
+  sqlquote: chars('"\''),
   ws: chars(' \t\r\n'),
   notws: [...printable, ...range('\x80', '\xff')],
   sp: chars(' \t'),

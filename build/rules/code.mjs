@@ -122,4 +122,17 @@ export default [
     pos: [P('# created: 2024-01-01\n', 'AGE-SECRET-KEY-1' + F(C.bech32, 58))],
     neg: ['AGE-SECRET-KEY-1' + F(C.bech32, 20)],
   }),
+  // SonarQube: user (squ_), project analysis (sqp_) and global analysis (sqa_) tokens.
+  prefixed('sonarqube-token', 'SonarQube token (squ_, sqp_, sqa_)', ['squ_', 'sqp_', 'sqa_'], [['hex', 40]], {
+    pos: [P('SONAR_TOKEN=', 'squ_' + F(C.hex, 40)), P('sonar.token=', 'sqp_' + F(C.hex, 40))],
+    neg: ['squ_' + F(C.hex, 20), 'sqa_' + F(C.alpha, 40)],
+  }, { entropy: 3.0 }),
+  prefixed('buildkite-api-token', 'Buildkite API access token (bkua_)', 'bkua_', [['hex', 40]], {
+    pos: [P('BUILDKITE_API_TOKEN=', 'bkua_' + F(C.hex, 40))],
+    neg: ['bkua_' + F(C.hex, 16)],
+  }, { entropy: 3.0 }),
+  prefixed('circleci-personal-token', 'CircleCI personal API token (CCIPAT_)', 'CCIPAT_', [['alnum', 22], '_', ['hex', 40]], {
+    pos: [P('CIRCLECI_TOKEN=', 'CCIPAT_' + F(C.alnum, 22) + '_' + F(C.hex, 40))],
+    neg: ['CCIPAT_' + F(C.alnum, 22)],
+  }, { entropy: 3.0 }),
 ];

@@ -60,6 +60,17 @@ const argument = (id, description, kind, examples) => ({
  * (`--password=VALUE` is the assignment rule's). The flag is the whole keyword, so
  * `--password-stdin` or `--token-file` never match.
  */
+/**
+ * A password set in SQL: `CREATE USER … IDENTIFIED BY '…'` (MySQL, Oracle), `IDENTIFIED WITH
+ * caching_sha2_password BY '…'` (MySQL 8), `WITH [ENCRYPTED] PASSWORD '…'` (PostgreSQL). The value
+ * must be quoted, so prose ("log in with password authentication") does not match.
+ */
+const sql = (id, description, kind, keywords, examples) => ({
+  ...generic(id, description, kind, examples),
+  keywords,
+  steps: [['sp', 1, 4], ['sqlquote', 1, 1], ['val', kind.minLen, 256]],
+});
+
 const flag = (id, description, kind, keywords, examples) => ({
   ...generic(id, description, kind, examples),
   keywords,
@@ -231,5 +242,21 @@ export default [
   flag('generic-api-key-flag', 'API key given to a command-line flag (--api-key VALUE)', KIND.apiKey, ['--api-key', '--apikey', '--access-key'], {
     pos: [P('newrelic-cli --api-key ', F(C.alnum, 32), ' deploy'), P('tool --apikey "', F(C.hex, 32), '"')],
     neg: ['tool --api-key "$API_KEY"', 'tool --api-key-header X-Api-Key-Header-Name', 'tool --api-key your-api-key-here'],
+  }),
+  sql('generic-password-sql', "Password set in SQL (IDENTIFIED BY '…', WITH PASSWORD '…')", KIND.password, ['identified by', 'password by', 'password'], {
+    pos: [
+      P("CREATE USER 'app'@'%' IDENTIFIED BY '", F(C.alnum, 16), "';"),
+      P("ALTER USER 'app'@'localhost' IDENTIFIED WITH caching_sha2_password BY '", F(C.alnum, 14), "';"),
+      P("CREATE ROLE app WITH LOGIN ENCRYPTED PASSWORD '", F(C.alnum, 18), "';"),
+      P('CREATE USER reporting WITH PASSWORD "', F(C.alnum, 12), '"'),
+    ],
+    neg: [
+      "CREATE USER app IDENTIFIED BY 'changeme';",
+      "CREATE ROLE app WITH PASSWORD '';",
+      "CREATE USER app WITH PASSWORD '${DB_PASSWORD}';",
+      'Log in with password authentication enabled',
+      'the relative or absolute URL identified by `_endpointUrl`.',
+      "ALTER USER app PASSWORD 'short';",
+    ],
   }),
 ];

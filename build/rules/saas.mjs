@@ -180,4 +180,24 @@ export default [
     pos: [P('FT_SECRET=', 's-s4t2ud-' + F(C.hex, 64))],
     neg: ['s-s4t2ud-' + F(C.hex, 20)],
   }),
+  // Firebase Cloud Messaging legacy server key: AAAA + 7 characters, then :APA91b and the rest.
+  {
+    id: 'fcm-server-key',
+    description: 'Firebase Cloud Messaging legacy server key (AAAA…:APA91b…)',
+    confidence: 'high',
+    keywords: [':APA91b'],
+    back: ['b64url', 11, 11],
+    before: 'b64url',
+    steps: [['b64url', 120, 160]],
+    entropy: 3.5,
+    examples: {
+      pos: [P('FCM_SERVER_KEY=', 'AAAA' + F(C.b64url, 7) + ':APA91b' + F(C.b64url, 134))],
+      neg: ['AAAA' + F(C.b64url, 7) + ':APA91b' + F(C.b64url, 30), ':APA91b' + F(C.b64url, 134)],
+    },
+  },
+  // Notion's internal integration secrets before ntn_: secret_ and 43 letters and digits.
+  prefixed('notion-legacy-token', 'Notion integration secret (legacy secret_)', 'secret_', [['alnum', 43]], {
+    pos: [P('NOTION_TOKEN=', 'secret_' + F(C.alnum, 43))],
+    neg: ['client_secret_' + F(C.alnum, 43), 'secret_key_base', 'secret_' + F(C.alpha, 20)],
+  }, { entropy: 4.0, before: 'word' }),
 ];

@@ -11,7 +11,7 @@ export interface BuiltinRule {
 }
 
 /** Fingerprint of the rule set the core was built with. */
-export const RULESET_VERSION = 'cff71a391ceeeb52';
+export const RULESET_VERSION = '5ab82227042c8d70';
 
 /** Every built-in rule, in priority order (index = the core's rule number). */
 export const RULES: readonly BuiltinRule[] = [
@@ -132,7 +132,7 @@ export const RULES: readonly BuiltinRule[] = [
   },
   {
     "id": "doppler-token",
-    "description": "Doppler API token",
+    "description": "Doppler token (personal, CLI, service account, SCIM, audit)",
     "confidence": "high"
   },
   {
@@ -238,6 +238,41 @@ export const RULES: readonly BuiltinRule[] = [
   {
     "id": "infracost-api-token",
     "description": "Infracost API token",
+    "confidence": "high"
+  },
+  {
+    "id": "doppler-service-token",
+    "description": "Doppler service token (dp.st.)",
+    "confidence": "high"
+  },
+  {
+    "id": "tailscale-key",
+    "description": "Tailscale auth key, API token or OAuth client secret (tskey-)",
+    "confidence": "high"
+  },
+  {
+    "id": "grafana-api-key",
+    "description": "Grafana API key (legacy, eyJrIjoi…)",
+    "confidence": "high"
+  },
+  {
+    "id": "jfrog-api-key",
+    "description": "JFrog Artifactory API key (AKCp)",
+    "confidence": "high"
+  },
+  {
+    "id": "jfrog-reference-token",
+    "description": "JFrog access reference token (cmVmdGtuOjAxOj…)",
+    "confidence": "high"
+  },
+  {
+    "id": "supabase-secret-key",
+    "description": "Supabase secret API key (sb_secret_)",
+    "confidence": "high"
+  },
+  {
+    "id": "netlify-access-token",
+    "description": "Netlify personal access token (nfp_)",
     "confidence": "high"
   },
   {
@@ -433,6 +468,21 @@ export const RULES: readonly BuiltinRule[] = [
   {
     "id": "age-secret-key",
     "description": "age encryption secret key",
+    "confidence": "high"
+  },
+  {
+    "id": "sonarqube-token",
+    "description": "SonarQube token (squ_, sqp_, sqa_)",
+    "confidence": "high"
+  },
+  {
+    "id": "buildkite-api-token",
+    "description": "Buildkite API access token (bkua_)",
+    "confidence": "high"
+  },
+  {
+    "id": "circleci-personal-token",
+    "description": "CircleCI personal API token (CCIPAT_)",
     "confidence": "high"
   },
   {
@@ -721,6 +771,16 @@ export const RULES: readonly BuiltinRule[] = [
     "confidence": "high"
   },
   {
+    "id": "fcm-server-key",
+    "description": "Firebase Cloud Messaging legacy server key (AAAA…:APA91b…)",
+    "confidence": "high"
+  },
+  {
+    "id": "notion-legacy-token",
+    "description": "Notion integration secret (legacy secret_)",
+    "confidence": "high"
+  },
+  {
     "id": "private-key-base64",
     "description": "Private key file encoded in base64 (Kubernetes Secret data, kubeconfig client-key-data)",
     "confidence": "high"
@@ -948,6 +1008,11 @@ export const RULES: readonly BuiltinRule[] = [
   {
     "id": "generic-api-key-flag",
     "description": "API key given to a command-line flag (--api-key VALUE)",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-password-sql",
+    "description": "Password set in SQL (IDENTIFIED BY '…', WITH PASSWORD '…')",
     "confidence": "medium"
   }
 ];
