@@ -90,12 +90,33 @@ export const SECTION_TITLES = {
 
 /** Keeps a one-line field on one line, so a newline in a label cannot fake a heading. */
 function line(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/g, ' ');
+  return str(text).replace(/\s*[\r\n]+\s*/g, ' ');
+}
+
+/**
+ * A string field of the state as it is rendered. Deeper parts of a state are not walked at entry
+ * (guard.ts); a field of the wrong kind must still fail rather than render as `undefined`, and
+ * readingState turns the failure into INVALID_PARAMS naming the field.
+ */
+function str(value: string): string {
+  if (typeof value !== 'string') throw new TypeError('a rendered field is not a string');
+  return value;
+}
+
+/** A number field of the state as it is rendered (see {@link str}). */
+function num(value: number): number {
+  if (typeof value !== 'number') throw new TypeError('a rendered field is not a number');
+  return value;
 }
 
 /** JSON with object keys sorted bytewise, so the same data always renders the same text. */
 export function canonicalJson(value: JsonValue): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (value === null || typeof value !== 'object') {
+    // undefined, a function or a symbol has no JSON text: a malformed state, not the text "undefined".
+    const text = JSON.stringify(value) as string | undefined;
+    if (text === undefined) throw new TypeError('a rendered field is not JSON data');
+    return text;
+  }
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   const keys = Object.keys(value).sort(compareRefs);
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k] as JsonValue)}`).join(',')}}`;
@@ -137,7 +158,7 @@ function entityText(e: EntityRecord, detail: EntityDetail): string {
       const retained = e.retentionReason === null ? '' : `; retained: ${line(e.retentionReason)}`;
       const head =
         `- ${line(e.ref)} [${line(e.type)}] ${line(e.label)} ` +
-        `(status: ${e.status}; created turn ${e.turnCreated}; last referenced turn ${e.turnLastRef}${retained})`;
+        `(status: ${str(e.status)}; created turn ${num(e.turnCreated)}; last referenced turn ${num(e.turnLastRef)}${retained})`;
       return detail === 'data' && e.data !== null ? `${head}\n  data: ${canonicalJson(e.data)}` : head;
     }
   }
@@ -191,13 +212,14 @@ function entityLayer(state: LayeredContextState, recipe: EntityLayerRecipe): { s
 }
 
 function turnText(t: ConversationTurn, routing: boolean): string {
-  const lines = [`Turn ${t.turnNum} user: ${t.user}`, `Turn ${t.turnNum} assistant: ${t.assistantSummary}`];
-  if (routing && t.routing !== null) lines.push(`Turn ${t.turnNum} routing: ${canonicalJson(t.routing)}`);
+  const n = num(t.turnNum);
+  const lines = [`Turn ${n} user: ${str(t.user)}`, `Turn ${n} assistant: ${str(t.assistantSummary)}`];
+  if (routing && t.routing !== null) lines.push(`Turn ${n} routing: ${canonicalJson(t.routing)}`);
   return lines.join('\n');
 }
 
 function pendingText(p: PendingState): string {
-  const lines = [`Type: ${p.type}`, `Context: ${p.context}`];
+  const lines = [`Type: ${str(p.type)}`, `Context: ${str(p.context)}`];
   if (p.questions.length > 0) lines.push('Questions:', ...p.questions.map((q) => `- ${line(q)}`));
   return lines.join('\n');
 }
@@ -244,8 +266,8 @@ function conversationLayer(
   }
   if (c.current !== null) {
     groups.push({
-      header: `### Current turn (turn ${c.current.turnNum})`,
-      pieces: [{ id: 'conversation.current', text: `User: ${c.current.user}`, policy: 'protected', age: [state.turn, 0] }],
+      header: `### Current turn (turn ${num(c.current.turnNum)})`,
+      pieces: [{ id: 'conversation.current', text: `User: ${str(c.current.user)}`, policy: 'protected', age: [state.turn, 0] }],
     });
   }
   return { selection, section: { title: SECTION_TITLES.conversation, groups, empty: 'No conversation yet.' } };
@@ -267,25 +289,25 @@ function projectStep(s: StepSummary, detail: StepDetail): StepProjection {
 }
 
 function stepText(s: StepSummary, detail: StepDetail): string {
-  if (detail === 'outcomes') return `- ${s.outcome}`;
+  if (detail === 'outcomes') return `- ${str(s.outcome)}`;
   const refs = s.entitiesInvolved.length > 0 ? ` (entities: ${s.entitiesInvolved.map(line).join(', ')})` : '';
-  const lines = [`${s.stepNum}. [${s.type}] ${line(s.subdomain)}: ${s.description} -> ${s.outcome}${refs}`];
-  if (s.note !== null) lines.push(`   Note: ${s.note}`);
+  const lines = [`${num(s.stepNum)}. [${str(s.type)}] ${line(s.subdomain)}: ${str(s.description)} -> ${str(s.outcome)}${refs}`];
+  if (s.note !== null) lines.push(`   Note: ${str(s.note)}`);
   if (detail === 'data' && s.result !== null) lines.push(`   Result: ${canonicalJson(s.result)}`);
   return lines.join('\n');
 }
 
 function decisionText(t: TurnExecutionSummary): string | null {
   if (t.thinkDecision === null) return null;
-  return t.thinkGoal ? `${t.thinkDecision} (${line(t.thinkGoal)})` : t.thinkDecision;
+  return t.thinkGoal ? `${str(t.thinkDecision)} (${line(t.thinkGoal)})` : str(t.thinkDecision);
 }
 
 function completedTurnText(t: TurnExecutionSummary, detail: StepDetail, blocked: boolean): string {
   const decision = decisionText(t);
-  const lines = [decision === null ? `Turn ${t.turnNum}:` : `Turn ${t.turnNum}: ${decision}`];
+  const lines = [decision === null ? `Turn ${num(t.turnNum)}:` : `Turn ${num(t.turnNum)}: ${decision}`];
   if (t.steps.length === 0) lines.push('No steps executed.');
   for (const s of t.steps) lines.push(stepText(s, detail));
-  if (blocked && t.blockedReason !== null) lines.push(`Blocked: ${t.blockedReason}`);
+  if (blocked && t.blockedReason !== null) lines.push(`Blocked: ${str(t.blockedReason)}`);
   return lines.join('\n');
 }
 
@@ -322,8 +344,8 @@ function latest(state: LayeredContextState, pick: (t: TurnExecutionSummary) => s
 }
 
 function lastTurnDigest(t: TurnExecutionSummary): string {
-  const what = t.steps.length > 0 ? t.steps.map((s) => `${s.type} ${line(s.subdomain)}`).join(', ') : (decisionText(t) ?? 'no steps');
-  return `Last turn (turn ${t.turnNum}): ${what}${t.blockedReason !== null ? ' (blocked)' : ''}`;
+  const what = t.steps.length > 0 ? t.steps.map((s) => `${str(s.type)} ${line(s.subdomain)}`).join(', ') : (decisionText(t) ?? 'no steps');
+  return `Last turn (turn ${num(t.turnNum)}): ${what}${t.blockedReason !== null ? ' (blocked)' : ''}`;
 }
 
 function reasoningLayer(state: LayeredContextState, recipe: ReasoningLayerRecipe): { selection: ReasoningSelection; section: Section } {
@@ -376,7 +398,7 @@ function reasoningLayer(state: LayeredContextState, recipe: ReasoningLayerRecipe
   }
   if (current !== null) {
     const detail = recipe.currentTurn;
-    const header = detail === 'outcomes' ? `### Just accomplished (turn ${current.turnNum})` : `### This turn so far (turn ${current.turnNum})`;
+    const header = detail === 'outcomes' ? `### Just accomplished (turn ${num(current.turnNum)})` : `### This turn so far (turn ${num(current.turnNum)})`;
     const pieces: Piece[] = [];
     const decision = detail === 'outcomes' ? null : decisionText(current);
     if (decision !== null) pieces.push({ id: 'reasoning.current.decision', text: `Plan: ${decision}`, policy: 'truncate', age: [now, 0] });
@@ -389,14 +411,14 @@ function reasoningLayer(state: LayeredContextState, recipe: ReasoningLayerRecipe
       ),
     );
     if (recipe.blocked && current.blockedReason !== null) {
-      pieces.push({ id: 'reasoning.current.blocked', text: `Blocked: ${current.blockedReason}`, policy: 'truncate', age: [now, Number.MAX_SAFE_INTEGER] });
+      pieces.push({ id: 'reasoning.current.blocked', text: `Blocked: ${str(current.blockedReason)}`, policy: 'truncate', age: [now, Number.MAX_SAFE_INTEGER] });
     }
     groups.push({ header, pieces });
   }
   if (selection.prevStepNote !== null && selection.prevStepNote !== undefined) {
     groups.push({
       header: null,
-      pieces: [{ id: 'reasoning.prevStepNote', text: `Previous step note: ${selection.prevStepNote}`, policy: 'truncate', age: [now, Number.MAX_SAFE_INTEGER] }],
+      pieces: [{ id: 'reasoning.prevStepNote', text: `Previous step note: ${str(selection.prevStepNote)}`, policy: 'truncate', age: [now, Number.MAX_SAFE_INTEGER] }],
     });
   }
   if (selection.curation !== null) {
@@ -411,7 +433,7 @@ function reasoningLayer(state: LayeredContextState, recipe: ReasoningLayerRecipe
       pieces: listPieces(
         selection.curationHistory.map((d, i) => ({
           id: `reasoning.curationLog.${i}`,
-          text: `- Turn ${d.turn}: ${d.action} ${line(d.ref)}: ${line(d.reason)}`,
+          text: `- Turn ${num(d.turn)}: ${str(d.action)} ${line(d.ref)}: ${line(d.reason)}`,
           age: [d.turn, i],
         })),
       ),

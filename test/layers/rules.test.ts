@@ -541,6 +541,24 @@ describe('Bad input: typed errors naming the field, never a TypeError from insid
     await rejectsWith(endTurn(badTurn, { assistantSummary: 'x' }), 'INVALID_PARAMS', 'state.conversation.recentTurns[0].user');
   });
 
+  it('a rendered field of the wrong kind is named, never written into a view as "undefined"', async () => {
+    // These fields are read only to be written into the text: they once rendered as
+    // "Turn undefined user: …" or "Note: undefined" instead of failing.
+    const noTurnNum = await broken((x) => { delete x.conversation.recentTurns[0].turnNum; });
+    expectCode(() => buildUnderstandContext(noTurnNum, unlimited), 'INVALID_PARAMS', 'state.conversation.recentTurns[0].turnNum');
+    const noStatus = await broken((x) => { x.entities[0].status = undefined; });
+    expectCode(() => buildUnderstandContext(noStatus, unlimited), 'INVALID_PARAMS', 'state.entities[0].status');
+    const noOutcome = await broken((x) => { delete x.reasoning.current.steps[0].outcome; });
+    expectCode(() => buildActContext(noOutcome, unlimited), 'INVALID_PARAMS', 'state.reasoning.current.steps[0].outcome');
+    const noRouting = await broken((x) => { x.conversation.recentTurns[0].routing = undefined; });
+    expectCode(() => formatConversationHistory(noRouting, 'understand'), 'INVALID_PARAMS', 'state.conversation.recentTurns[0].routing');
+    // The unbroken scenario renders, and none of its views says "undefined".
+    const good = await scenario();
+    for (const view of [buildUnderstandContext(good, unlimited), buildThinkContext(good, unlimited), buildActContext(good, unlimited)]) {
+      expect(view.text).not.toContain('undefined');
+    }
+  });
+
   it('JSON data with a cycle is UNSUPPORTED_VALUE naming where the cycle is', async () => {
     const s = beginTurn(createLayeredContext(), { user: 'a', timestamp: 't' });
     expectCode(() => registerEntity(s, { ref: 'r', type: 't', label: 'l', status: 'read', data: cyclic() as never }), 'UNSUPPORTED_VALUE', 'entity.data');
