@@ -181,6 +181,9 @@ export function assertWithinLimit(field: string, value: unknown, max: number, mi
   expectString(field, 'field');
   expectNumberNotNaN(max, 'max');
   expectNumberNotNaN(min, 'min');
+  // Bounds the wrong way round would make every value fail with advice that cannot be followed
+  // ("ask for 3 or fewer" when 10 is the least allowed): that is the caller's bug, so name it.
+  if (min > max) throw invalidParams('min', `the minimum ${min} is above the maximum ${max} for ${field}; swap them`, { min, max });
   if (typeof value !== 'number' || !Number.isInteger(value)) {
     throw invalidParams(field, `must be an integer between ${min} and ${max}; got ${describe(value)}`, { min, max });
   }

@@ -168,6 +168,10 @@ describe('arguments of the wrong kind', () => {
     expectCtxgateError(() => assertWithinLimit('limit', 1, Number.NaN), 'INVALID_PARAMS', 'max');
     expectCtxgateError(() => resolveLimit('limit', 5, undefined as never), 'INVALID_PARAMS', 'options');
     expectCtxgateError(() => resolveLimit('limit', undefined, { max: 50 } as never), 'INVALID_PARAMS', 'options.fallback');
+    const swapped = catchError(() => assertWithinLimit('limit', 5, 3, 10));
+    expect(isCtxgateError(swapped, 'INVALID_PARAMS')).toBe(true);
+    expect((swapped as Error).message).toBe('min: the minimum 10 is above the maximum 3 for limit; swap them');
+    expect(assertWithinLimit('limit', 3, 3, 3)).toBe(3);
     // Infinity stays a valid "no upper bound".
     expect(assertWithinLimit('limit', 1e6, Number.POSITIVE_INFINITY)).toBe(1e6);
   });
