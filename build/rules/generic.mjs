@@ -71,6 +71,24 @@ const sql = (id, description, kind, keywords, examples) => ({
   steps: [['sp', 1, 4], ['sqlquote', 1, 1], ['val', kind.minLen, 256]],
 });
 
+/**
+ * A credential passed to a call that takes it by position: `req.SetBasicAuth("user", "…")`,
+ * `new NetworkCredential("user", "…")`, `HTTPBasicAuth('user', '…')`, `smtp.login("user", "…")`,
+ * `mysqli_connect("host", "user", "…")`, `dataSource.setPassword("…")`. The keyword is the call's
+ * name with its parenthesis, `quoted` the number of quoted arguments before the credential; every
+ * argument must be a quoted literal, so a variable passed along does not match.
+ */
+const call = (id, description, kind, keywords, quoted, examples) => ({
+  ...generic(id, description, kind, examples),
+  keywords,
+  steps: [
+    ...Array.from({ length: quoted }, () => [['ws', 0, 4], ['quote', 1, 1], ['val', 1, 256], ['quote', 1, 1], ['ws', 0, 4], ',']).flat(),
+    ['ws', 0, 4],
+    ['quote', 1, 1],
+    ['val', kind.minLen, 256],
+  ],
+});
+
 const flag = (id, description, kind, keywords, examples) => ({
   ...generic(id, description, kind, examples),
   keywords,
@@ -258,5 +276,23 @@ export default [
       'the relative or absolute URL identified by `_endpointUrl`.',
       "ALTER USER app PASSWORD 'short';",
     ],
+  }),
+  call('generic-password-call', 'Password passed by position after a user name (SetBasicAuth, NetworkCredential, HTTPBasicAuth, login)', KIND.password, ['setbasicauth(', 'networkcredential(', 'httpbasicauth(', 'httpdigestauth(', '.login(', 'auth=('], 1, {
+    pos: [
+      P('req.SetBasicAuth("admin", "', F(C.alnum, 16), '")'),
+      P('var cred = new NetworkCredential("svc_backup", "', F(C.alnum, 14), '");'),
+      P("auth = HTTPBasicAuth('svc', '", F(C.alnum, 16), "')"),
+      P('server.login("alerts@acme.io", "', F(C.alnum, 16), '")'),
+      P('r = requests.get(url, auth=("admin", "', F(C.alnum, 18), '"))'),
+    ],
+    neg: ['req.SetBasicAuth(user, pass)', 'req.SetBasicAuth("admin", os.Getenv("ADMIN_PASSWORD"))', 'server.login("alerts@acme.io", "changeme")', 'auth=("admin", "")', 'page.login("Sign in", "Forgot password?")'],
+  }),
+  call('generic-password-connect', 'Password passed by position to a database connect call (mysqli_connect, new mysqli)', KIND.password, ['mysqli_connect(', 'mysql_connect(', 'new mysqli('], 2, {
+    pos: [P('$conn = mysqli_connect("localhost", "root", "', F(C.alnum, 14), '", "shop");'), P("$db = new mysqli('db', 'app', '", F(C.alnum, 16), "');")],
+    neg: ['$conn = mysqli_connect($host, $user, $pass);', "$db = new mysqli('db', 'app', getenv('DB_PASSWORD'));", '$conn = mysqli_connect("localhost", "root", "");'],
+  }),
+  call('generic-password-setter', 'Password given to a setter (setPassword("…"))', KIND.password, ['setpassword('], 0, {
+    pos: [P('dataSource.setPassword("', F(C.alnum, 16), '");'), P("config.setPassword('", F(C.alnum, 12), "')")],
+    neg: ['dataSource.setPassword(password);', 'dataSource.setPassword(System.getenv("DB_PASSWORD"));', 'user.setPassword("")'],
   }),
 ];

@@ -234,6 +234,34 @@ export default [
       neg: ['Authorization: token ${GITHUB_TOKEN}', 'Authorization: Token <your token>', "headers['Authorization'] = 'Token ' + key"],
     },
   },
+  // Any other scheme (Okta's SSWS, Discord's Bot, Elastic's ApiKey, Splunk, Negotiate, …). After
+  // the specific header rules: a span they also match is reported under their id.
+  {
+    id: 'authorization-scheme-header',
+    description: 'Authorization header with another scheme (SSWS, Bot, ApiKey, Splunk, …)',
+    confidence: 'medium',
+    keywords: ['authorization'],
+    ci: true,
+    before: null,
+    steps: [['qsp', 0, 6], ['assign', 1, 2], ['qsp', 0, 4], ['alpha', 2, 16], ['sp', 1, 3], ['bearer', 16, 4096]],
+    secret: 'last',
+    entropy: 3.5,
+    examples: {
+      pos: [
+        P('Authorization: SSWS ', '00' + F(C.b64url, 40)),
+        P("headers: { Authorization: 'ApiKey ", btoa(F(C.alnum, 20) + ':' + F(C.alnum, 22)), "' }"),
+        P('Authorization: Splunk ', uuid()),
+        P('Authorization: Bot ', F(C.b64url, 24) + '.' + F(C.b64url, 6) + '.' + F(C.b64url, 38)),
+      ],
+      neg: [
+        'Authorization: SSWS ${OKTA_API_TOKEN}',
+        'Authorization: Digest username="admin", realm="api", nonce="' + F(C.hex, 32) + '"',
+        'Authorization: AWS4-HMAC-SHA256 Credential=AKIA' + F(C.upnum, 16) + '/20130524/us-east-1/s3/aws4_request',
+        'authorization: Required for every endpoint of the admin API',
+        'Authorization: ApiKey <your-api-key>',
+      ],
+    },
+  },
   {
     id: 'netrc-password',
     description: 'Password in a .netrc entry (machine … login … password …)',

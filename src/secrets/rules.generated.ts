@@ -11,7 +11,7 @@ export interface BuiltinRule {
 }
 
 /** Fingerprint of the rule set the core was built with. */
-export const RULESET_VERSION = '5ab82227042c8d70';
+export const RULESET_VERSION = 'f9329edf738581d4';
 
 /** Every built-in rule, in priority order (index = the core's rule number). */
 export const RULES: readonly BuiltinRule[] = [
@@ -901,6 +901,11 @@ export const RULES: readonly BuiltinRule[] = [
     "confidence": "high"
   },
   {
+    "id": "authorization-scheme-header",
+    "description": "Authorization header with another scheme (SSWS, Bot, ApiKey, Splunk, …)",
+    "confidence": "medium"
+  },
+  {
     "id": "netrc-password",
     "description": "Password in a .netrc entry (machine … login … password …)",
     "confidence": "high"
@@ -1013,6 +1018,21 @@ export const RULES: readonly BuiltinRule[] = [
   {
     "id": "generic-password-sql",
     "description": "Password set in SQL (IDENTIFIED BY '…', WITH PASSWORD '…')",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-password-call",
+    "description": "Password passed by position after a user name (SetBasicAuth, NetworkCredential, HTTPBasicAuth, login)",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-password-connect",
+    "description": "Password passed by position to a database connect call (mysqli_connect, new mysqli)",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-password-setter",
+    "description": "Password given to a setter (setPassword(\"…\"))",
     "confidence": "medium"
   }
 ];
