@@ -65,6 +65,7 @@ const NAMED = {
   scheme: [...U, ...L, ...D, ...chars('+.-')],
   upnumsp: [...U, ...D, ...chars(' ')],
   bech32: chars('QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L'),
+  bech32l: chars('qpzry9x8gf2tvdw0s3jn54khce6mua7l'),
   uuid: [...D, ...range('a', 'f'), ...chars('-')],
   uuidi: [...D, ...range('a', 'f'), ...range('A', 'F'), ...chars('-')],
   hexdash: [...D, ...range('a', 'f'), ...chars('-')],

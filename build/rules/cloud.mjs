@@ -10,6 +10,29 @@ export default [
     pos: [P('AWS_ACCESS_KEY_ID=', 'ASIA' + F(C.upnum, 16))],
     neg: ['ASIA' + F(C.lownum, 16), 'ASIAN' + ' countries'],
   }),
+  // The secret key passed right after its key id: new BasicAWSCredentials("AKIA…", "…") in Java,
+  // credentials.NewStaticCredentials("AKIA…", "…", "") in Go.
+  {
+    id: 'aws-secret-access-key-argument',
+    description: 'AWS secret access key passed after its access key id (BasicAWSCredentials, NewStaticCredentials)',
+    confidence: 'high',
+    // Keyed on the calls' tails: `basi` and `news` (newState, newString) begin common words.
+    keywords: ['awscredentials(', 'ticcredentials('],
+    ci: true,
+    before: null,
+    steps: [['ws', 0, 4], ['quote', 1, 1], ['upnum', 20, 20], ['quote', 1, 1], ['ws', 0, 4], ',', ['ws', 0, 4], ['quote', 1, 1], ['b64', 40, 40]],
+    secret: 'last',
+    after: 'b64e',
+    entropy: 3.5,
+    examples: {
+      pos: [
+        P('new BasicAWSCredentials("AKIA' + F(C.upnum, 16) + '", "', F(C.b64, 40), '")'),
+        P('credentials.NewStaticCredentials("AKIA' + F(C.upnum, 16) + '", "', F(C.b64, 40), '", "")'),
+        P('new BasicAWSCredentials("AKIA' + F(C.upnum, 16) + '", "', F(C.alnum, 8) + '/' + F(C.alnum, 7) + '/' + F(C.b64, 23), '")'),
+      ],
+      neg: ['new BasicAWSCredentials(accessKey, secretKey)', 'credentials.NewStaticCredentials(id, os.Getenv("AWS_SECRET_ACCESS_KEY"), "")', 'new BasicAWSCredentials("AKIA' + F(C.upnum, 16) + '", "' + F(C.b64, 20) + '")'],
+    },
+  },
   contextual(
     'aws-secret-access-key',
     'AWS secret access key assigned to an AWS-named variable',

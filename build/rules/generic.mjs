@@ -8,10 +8,30 @@ import { C, F, P, assign } from './dsl.mjs';
  * rule and its name/value environment-entry rule: keywords, shortest value, least entropy.
  */
 const KIND = {
-  password: { keywords: ['password', 'passwd', 'pwd', 'passphrase'], minLen: 8, entropy: 2.8 },
-  secret: { keywords: ['secret', 'credential', 'private_key', 'privatekey', 'signing_key', 'encryption_key', 'master_key'], minLen: 12, entropy: 3.3 },
+  // The word for password in German, Portuguese, Dutch and French as well. Left out: Spanish
+  // contraseña (its first four bytes, `cont`, begin content, context and control: each would be a
+  // prefilter hit) and, measured, the Cyrillic, Japanese, Chinese and Korean words (their lead
+  // bytes open the SIMD prefilter to all non-ASCII text: +8% core scan time on the labelled corpus).
+  password: { keywords: ['password', 'passwd', 'pwd', 'passphrase', 'passwort', 'senha', 'wachtwoord', 'motdepasse', 'mot_de_passe'], minLen: 8, entropy: 2.8 },
+  secret: { keywords: ['secret', 'credential', 'creds', 'private_key', 'privatekey', 'signing_key', 'encryption_key', 'master_key', 'hmac_key'], minLen: 12, entropy: 3.3 },
   token: { keywords: ['token'], minLen: 12, entropy: 3.3 },
-  apiKey: { keywords: ['api_key', 'apikey', 'api-key', 'access_key', 'accesskey', 'auth_key', 'app_key', 'client_key', 'license_key', 'subscription_key'], minLen: 12, entropy: 3.3 },
+  apiKey: { keywords: ['api_key', 'apikey', 'api-key', 'access_key', 'accesskey', 'auth_key', 'app_key', 'client_key', 'license_key', 'subscription_key', 'subscription-key'], minLen: 12, entropy: 3.3 },
+};
+
+/**
+ * A fixture value from `charset` whose Shannon entropy reaches `bits`: a random 32-character hex
+ * string falls under a generic rule's threshold about one time in twenty, and such a draw would
+ * test the threshold rather than the form the example is about. (Deterministic: F is seeded.)
+ */
+const above = (charset, length, bits) => {
+  for (;;) {
+    const v = F(charset, length);
+    const counts = new Map();
+    for (const ch of v) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+    let h = 0;
+    for (const c of counts.values()) h -= (c / length) * Math.log2(c / length);
+    if (h >= bits) return v;
+  }
 };
 
 const generic = (id, description, { keywords, minLen, entropy }, examples) => ({
@@ -105,6 +125,10 @@ export default [
       P('const dbPassword = \'', F(C.alnum, 16), '\';'),
       // Words before the keyword do not make it something else (they once did: 'uri' in security).
       P('spring.security.user.password=', F(C.alnum, 18)),
+      P('Passwort: ', F(C.alnum, 16)),
+      P('senha = "', F(C.alnum, 14), '"'),
+      P('DB_WACHTWOORD=', F(C.alnum, 16)),
+      P('mot_de_passe: ', F(C.alnum, 16)),
       P('ACCOUNT_PASSWORD=', F(C.alnum, 16)),
       P('LDAP_DIRECTORY_PASSWORD: "', F(C.alnum, 16), '"'),
     ],
@@ -202,7 +226,7 @@ export default [
   }),
   envEntry('generic-api-key-env-entry', 'API key as a name/value entry (Kubernetes, Compose, CI, ECS, .NET appSettings)', KIND.apiKey, {
     pos: [
-      P('      - name: DATADOG_API_KEY\n        value: "', F(C.hex, 32), '"'),
+      P('      - name: DATADOG_API_KEY\n        value: "', above(C.hex, 32, 3.5), '"'),
       P('      - name: API_KEY\n        value: ', F(C.alnum, 26)),
       P('<add key="MapsApiKey" value="', F(C.alnum, 32), '" />'),
       P('{"name": "API_KEY", "value": "', F(C.hex, 32), '"}'),
@@ -245,16 +269,16 @@ export default [
     ],
     neg: ['req.Header.Set("X-Api-Key", apiKey)', 'headers.set("x-api-key", process.env.API_KEY)', "env('MAPS_API_KEY', '')", 'req.Header.Set("X-Api-Key", "your-api-key-here")'],
   }),
-  flag('generic-password-flag', 'Password given to a command-line flag (--password VALUE)', KIND.password, ['--password', '--passwd'], {
-    pos: [P('docker login -u bot --password ', F(C.alnum, 20), ' registry.acme.dev'), P('mysql --user=app --password "', F(C.alnum, 16), '" app')],
-    neg: ['echo "$PW" | docker login -u bot --password-stdin', 'mysql --password $DB_PASSWORD', 'tool --password changeme', 'tool --password-file ./pw.txt'],
+  flag('generic-password-flag', 'Password given to a command-line flag (--password VALUE, keytool -storepass VALUE)', KIND.password, ['--password', '--passwd', '-storepass', 'keypass'], {
+    pos: [P('docker login -u bot --password ', F(C.alnum, 20), ' registry.acme.dev'), P('mysql --user=app --password "', F(C.alnum, 16), '" app'), P('keytool -importcert -keystore app.jks -storepass ', F(C.alnum, 16), ' -file ca.pem')],
+    neg: ['echo "$PW" | docker login -u bot --password-stdin', 'mysql --password $DB_PASSWORD', 'tool --password changeme', 'tool --password-file ./pw.txt', 'keytool -list -keystore cacerts -storepass changeit'],
   }),
   flag('generic-secret-flag', 'Secret given to a command-line flag (--client-secret VALUE)', KIND.secret, ['--client-secret', '--secret-key'], {
     pos: [P('az login --service-principal -u app --client-secret ', F(C.alnum, 34), ' --tenant t'), P('tool --secret-key ', F(C.b64url, 40))],
     neg: ['kubectl create secret generic db --secret prod-db-credentials', 'tool --client-secret "${CLIENT_SECRET}"', 'tool --client-secret-file /run/secrets/app'],
   }),
-  flag('generic-token-flag', 'Token given to a command-line flag (--token VALUE)', KIND.token, ['--token', '--auth-token', '--access-token', '--api-token'], {
-    pos: [P('vault login --token ', F(C.alnum, 28), ' -method=token'), P('gh-cli --auth-token=x --access-token ', F(C.alnum, 40))],
+  flag('generic-token-flag', 'Token given to a command-line flag (--token VALUE, ngrok add-authtoken VALUE)', KIND.token, ['--token', '--auth-token', '--access-token', '--api-token', 'add-authtoken', 'ngrok authtoken'], {
+    pos: [P('vault login --token ', F(C.alnum, 28), ' -method=token'), P('gh-cli --auth-token=x --access-token ', F(C.alnum, 40)), P('ngrok config add-authtoken ', '2' + F(C.alnum, 26) + '_' + F(C.alnum, 21))],
     neg: ['tool --token $GITHUB_TOKEN', 'tool --token-file ~/.config/token', 'tool --token <token>'],
   }),
   flag('generic-api-key-flag', 'API key given to a command-line flag (--api-key VALUE)', KIND.apiKey, ['--api-key', '--apikey', '--access-key'], {
@@ -291,8 +315,18 @@ export default [
     pos: [P('$conn = mysqli_connect("localhost", "root", "', F(C.alnum, 14), '", "shop");'), P("$db = new mysqli('db', 'app', '", F(C.alnum, 16), "');")],
     neg: ['$conn = mysqli_connect($host, $user, $pass);', "$db = new mysqli('db', 'app', getenv('DB_PASSWORD'));", '$conn = mysqli_connect("localhost", "root", "");'],
   }),
-  call('generic-password-setter', 'Password given to a setter (setPassword("…"))', KIND.password, ['setpassword('], 0, {
-    pos: [P('dataSource.setPassword("', F(C.alnum, 16), '");'), P("config.setPassword('", F(C.alnum, 12), "')")],
+  call('generic-password-setter', 'Password given to a setter or wrapper (setPassword("…"), SecretStr("…"))', KIND.password, ['setpassword(', 'secretstr('], 0, {
+    pos: [P('dataSource.setPassword("', F(C.alnum, 16), '");'), P("config.setPassword('", F(C.alnum, 12), "')"), P('password: SecretStr = SecretStr("', F(C.alnum, 16), '")')],
     neg: ['dataSource.setPassword(password);', 'dataSource.setPassword(System.getenv("DB_PASSWORD"));', 'user.setPassword("")'],
+  }),
+  call('generic-token-call', 'Token passed to a call that sends it as a bearer token (.bearer_auth("…"))', KIND.token, ['.bearer_auth('], 0, {
+    pos: [P('client.get(url).bearer_auth("', F(C.alnum, 40), '")')],
+    neg: ['client.get(url).bearer_auth(&token)', 'client.get(url).bearer_auth("${TOKEN}")'],
+  }),
+  // PowerShell: ConvertTo-SecureString "…" -AsPlainText -Force puts the password in the script. Keyed
+  // on its tail: `conv` begins convert everywhere in code, and each such position would be a hit.
+  sql('generic-password-securestring', 'Password in ConvertTo-SecureString "…" -AsPlainText', KIND.password, ['to-securestring'], {
+    pos: [P('$pw = ConvertTo-SecureString "', F(C.alnum, 16), '" -AsPlainText -Force'), P("$cred = New-Object PSCredential('svc', (ConvertTo-SecureString '", F(C.alnum, 14), "' -AsPlainText -Force))")],
+    neg: ['$pw = ConvertTo-SecureString $env:SVC_PASSWORD -AsPlainText -Force', 'ConvertTo-SecureString "changeme" -AsPlainText -Force'],
   }),
 ];

@@ -1,6 +1,6 @@
 // Private keys, tokens with a structure (JWT), credentials inside URLs, connection strings and
 // HTTP Authorization headers.
-import { C, F, P, uuid } from './dsl.mjs';
+import { C, F, P, prefixed, uuid } from './dsl.mjs';
 
 const pemBody = () => F(C.b64, 64) + '\n' + F(C.b64, 64) + '\n' + F(C.b64, 64) + '\n' + F(C.b64, 20) + '==';
 
@@ -262,6 +262,16 @@ export default [
       ],
     },
   },
+  // A Kubernetes image pull secret: .dockerconfigjson is base64 of {"auths": …}, whose first
+  // nine bytes always encode to eyJhdXRocyI6; inside are the registries' base64 user:password.
+  prefixed('docker-config-json-base64', 'Docker config.json in base64 (Kubernetes .dockerconfigjson)', 'eyJhdXRocyI6', [['b64', 40, 65535], ['eq', 0, 2]], {
+    pos: [P('  .dockerconfigjson: ', btoa(JSON.stringify({ auths: { 'ghcr.io': { auth: btoa('bot:' + F(C.alnum, 24)) } } })))],
+    neg: [btoa('{"auths":{}}'), 'eyJhdXRocyI6' + F(C.b64, 12)],
+  }, { after: 'b64e' }),
+  prefixed('nostr-private-key', 'Nostr private key (nsec1…)', 'nsec1', [['bech32l', 58]], {
+    pos: [P('const sk = "', 'nsec1' + F(C.bech32.toLowerCase(), 58), '"')],
+    neg: ['nsec1' + F(C.bech32.toLowerCase(), 20), 'npub1' + F(C.bech32.toLowerCase(), 58)],
+  }),
   {
     id: 'netrc-password',
     description: 'Password in a .netrc entry (machine … login … password …)',

@@ -6,9 +6,10 @@
  * Version of these judgements, part of a bundle's config fingerprint beside the rule set's: raise
  * it whenever a change here can change what is reported (2: names judged by the words after the
  * keyword; secret-store references, token-replacement stand-ins and 0x addresses; todo, please,
- * lorem as placeholder words; a name read back past the `,` of an argument).
+ * lorem as placeholder words; a name read back past the `,` of an argument. 3: keytool's default
+ * `changeit` as a stop value; `passwort` and `passe` read as the password keyword).
  */
-export const FILTERS_VERSION = 2;
+export const FILTERS_VERSION = 3;
 
 /** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
 const KNOWN_EXAMPLES = new Set<string>([
@@ -69,6 +70,8 @@ const STOP_VALUES = new Set([
   'username', 'none', 'null', 'nil', 'undefined', 'true', 'false', 'required', 'optional', 'string', 'value', 'hunter2', '12345678',
   '123456789', 'qwerty', 'qwertyuiop', 'letmein', 'p@ssw0rd', 'p@ssword', 'password1', 'password123', 'secret123', 'mypassword',
   'mysecret', 'supersecret', 'notasecret', 'sekret', 'foobar', 'foobarbaz', 'abc123', 'abcdefgh', 'welcome1', 'trustno1',
+  // Java keystores' well-known default password (keytool -storepass changeit).
+  'changeit',
 ]);
 
 const STOP_VALUE_MAX = Math.max(...[...STOP_VALUES].map((v) => v.length));
@@ -82,7 +85,7 @@ const NON_SECRET_WORD =
   /^(hash|hashed|sha1|sha256|sha512|md5|bcrypt|digest|checksum|integrity|commit|etag|fingerprint|uuid|guid|name|names|path|paths|file|files|dir|directory|url|urls|uri|uris|endpoint|type|types|field|fields|header|headers|format|version|length|len|count|size|ttl|timeout|expir\w*|expires|policy|scope|scopes|prefix|suffix|label|id|ids|ref|refs|arn|env|var|vars|email|changed|updated|created|rotated|min|max|hint|regex|pattern|placeholder|input|limit|manager)$/;
 /**
  * The keywords the assignment rules find in a name (every KIND in build/rules/generic.mjs, `key`
- * standing for the `*_key` ones), for {@link isNonSecretName}; `pass` takes `word`, `wd` or
+ * standing for the `*_key` ones), for {@link isNonSecretName}; `pass` takes `word`, `wd`, `wort`, `e` or
  * `phrase` after it.
  */
 const NAME_KEYWORDS = ['pass', 'pwd', 'secret', 'credential', 'token', 'key'];
@@ -104,7 +107,10 @@ export function isNonSecretName(name: string): boolean {
     const at = lower.lastIndexOf(k);
     if (at < 0) continue;
     let e = at + k.length;
-    if (k === 'pass') e += lower.startsWith('word', e) ? 4 : lower.startsWith('wd', e) ? 2 : lower.startsWith('phrase', e) ? 6 : 0;
+    if (k === 'pass') {
+      // password, passwd, passphrase; German passwort, French (mot de) passe.
+      e += lower.startsWith('word', e) ? 4 : lower.startsWith('wd', e) ? 2 : lower.startsWith('phrase', e) ? 6 : lower.startsWith('wort', e) ? 4 : lower.startsWith('e', e) ? 1 : 0;
+    }
     if (e > end) end = e;
   }
   if (end < 0) return words(name).some((w) => NON_SECRET_WORD.test(w));

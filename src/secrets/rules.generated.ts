@@ -11,7 +11,7 @@ export interface BuiltinRule {
 }
 
 /** Fingerprint of the rule set the core was built with. */
-export const RULESET_VERSION = 'f9329edf738581d4';
+export const RULESET_VERSION = '85389707d2b064df';
 
 /** Every built-in rule, in priority order (index = the core's rule number). */
 export const RULES: readonly BuiltinRule[] = [
@@ -23,6 +23,11 @@ export const RULES: readonly BuiltinRule[] = [
   {
     "id": "aws-temporary-access-key-id",
     "description": "AWS temporary (STS) access key ID (ASIA…)",
+    "confidence": "high"
+  },
+  {
+    "id": "aws-secret-access-key-argument",
+    "description": "AWS secret access key passed after its access key id (BasicAWSCredentials, NewStaticCredentials)",
     "confidence": "high"
   },
   {
@@ -906,6 +911,16 @@ export const RULES: readonly BuiltinRule[] = [
     "confidence": "medium"
   },
   {
+    "id": "docker-config-json-base64",
+    "description": "Docker config.json in base64 (Kubernetes .dockerconfigjson)",
+    "confidence": "high"
+  },
+  {
+    "id": "nostr-private-key",
+    "description": "Nostr private key (nsec1…)",
+    "confidence": "high"
+  },
+  {
     "id": "netrc-password",
     "description": "Password in a .netrc entry (machine … login … password …)",
     "confidence": "high"
@@ -997,7 +1012,7 @@ export const RULES: readonly BuiltinRule[] = [
   },
   {
     "id": "generic-password-flag",
-    "description": "Password given to a command-line flag (--password VALUE)",
+    "description": "Password given to a command-line flag (--password VALUE, keytool -storepass VALUE)",
     "confidence": "medium"
   },
   {
@@ -1007,7 +1022,7 @@ export const RULES: readonly BuiltinRule[] = [
   },
   {
     "id": "generic-token-flag",
-    "description": "Token given to a command-line flag (--token VALUE)",
+    "description": "Token given to a command-line flag (--token VALUE, ngrok add-authtoken VALUE)",
     "confidence": "medium"
   },
   {
@@ -1032,7 +1047,17 @@ export const RULES: readonly BuiltinRule[] = [
   },
   {
     "id": "generic-password-setter",
-    "description": "Password given to a setter (setPassword(\"…\"))",
+    "description": "Password given to a setter or wrapper (setPassword(\"…\"), SecretStr(\"…\"))",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-token-call",
+    "description": "Token passed to a call that sends it as a bearer token (.bearer_auth(\"…\"))",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-password-securestring",
+    "description": "Password in ConvertTo-SecureString \"…\" -AsPlainText",
     "confidence": "medium"
   }
 ];
