@@ -96,11 +96,14 @@ describe('what a name or a value says (host judgements)', () => {
       'spring.security.user.password', 'ACCOUNT_PASSWORD', 'SERVICE_ACCOUNT_TOKEN', 'HASHICORP_VAULT_TOKEN', 'TYPESENSE_API_KEY',
       'LDAP_DIRECTORY_PASSWORD', 'KEYSTORE_FILE_PASSWORD', 'URLSCAN_API_KEY', 'profile.password', 'secret_key_base', 'DB_PASSWORDS',
       'clientCredentials', 'GITHUB_TOKEN', 'password1', 'x-api-key', 'FILE_PASSWORD', 'passwd',
+      // Passwort (German) and mot de passe (French) read as the keyword, not as a compound of pass.
+      'DB_PASSWORT', 'Passwort', 'mot_de_passe', 'MOTDEPASSE',
     ];
     const notCredentials = [
       'PASSWORD_FILE', 'passwordHash', 'passwordhash', 'TOKEN_TTL_SECONDS', 'tokenExpiresAt', 'api_key_env', 'API_KEY_ID', 'accessKeyId',
       'tokenizer', 'tokenizer_class', 'secretary_email', 'secretsmanager', 'SECRETS_MANAGER_ARN', 'secretKeyRef', 'password_changed_at',
       'passwordLastChanged', 'PASSWORD_MIN_LENGTH', 'credentialsFile', 'secret_name', 'TOKEN_URL', 'auth_token_header', 'passport',
+      'passenger_name', 'PASSWORT_FILE', 'mot_de_passe_hash',
     ];
     expect(credentials.filter((n) => isNonSecretName(n))).toEqual([]);
     expect(notCredentials.filter((n) => !isNonSecretName(n))).toEqual([]);
