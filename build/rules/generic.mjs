@@ -95,8 +95,10 @@ const sql = (id, description, kind, keywords, examples) => ({
  * A credential passed to a call that takes it by position: `req.SetBasicAuth("user", "…")`,
  * `new NetworkCredential("user", "…")`, `HTTPBasicAuth('user', '…')`, `smtp.login("user", "…")`,
  * `mysqli_connect("host", "user", "…")`, `dataSource.setPassword("…")`. The keyword is the call's
- * name with its parenthesis, `quoted` the number of quoted arguments before the credential; every
- * argument must be a quoted literal, so a variable passed along does not match.
+ * name with its parenthesis (or its tail where the name begins with common bytes: `ogin(` for
+ * login, `pbasicauth(` for HTTPBasicAuth, since `.log` and `http` occur everywhere and each
+ * occurrence would be checked), `quoted` the number of quoted arguments before the credential;
+ * every argument must be a quoted literal, so a variable passed along does not match.
  */
 const call = (id, description, kind, keywords, quoted, examples) => ({
   ...generic(id, description, kind, examples),
@@ -301,7 +303,7 @@ export default [
       "ALTER USER app PASSWORD 'short';",
     ],
   }),
-  call('generic-password-call', 'Password passed by position after a user name (SetBasicAuth, NetworkCredential, HTTPBasicAuth, login)', KIND.password, ['setbasicauth(', 'networkcredential(', 'httpbasicauth(', 'httpdigestauth(', '.login(', 'auth=('], 1, {
+  call('generic-password-call', 'Password passed by position after a user name (SetBasicAuth, NetworkCredential, HTTPBasicAuth, login)', KIND.password, ['setbasicauth(', 'networkcredential(', 'pbasicauth(', 'pdigestauth(', 'ogin(', 'auth=('], 1, {
     pos: [
       P('req.SetBasicAuth("admin", "', F(C.alnum, 16), '")'),
       P('var cred = new NetworkCredential("svc_backup", "', F(C.alnum, 14), '");'),
@@ -311,7 +313,7 @@ export default [
     ],
     neg: ['req.SetBasicAuth(user, pass)', 'req.SetBasicAuth("admin", os.Getenv("ADMIN_PASSWORD"))', 'server.login("alerts@acme.io", "changeme")', 'auth=("admin", "")', 'page.login("Sign in", "Forgot password?")'],
   }),
-  call('generic-password-connect', 'Password passed by position to a database connect call (mysqli_connect, new mysqli)', KIND.password, ['mysqli_connect(', 'mysql_connect(', 'new mysqli('], 2, {
+  call('generic-password-connect', 'Password passed by position to a database connect call (mysqli_connect, new mysqli)', KIND.password, ['mysqli_connect(', 'mysql_connect(', 'mysqli('], 2, {
     pos: [P('$conn = mysqli_connect("localhost", "root", "', F(C.alnum, 14), '", "shop");'), P("$db = new mysqli('db', 'app', '", F(C.alnum, 16), "');")],
     neg: ['$conn = mysqli_connect($host, $user, $pass);', "$db = new mysqli('db', 'app', getenv('DB_PASSWORD'));", '$conn = mysqli_connect("localhost", "root", "");'],
   }),
