@@ -1,7 +1,7 @@
 // Browser input for indexProject: files from <input type=file webkitdirectory>, drag and drop, or
 // a FileSystemDirectoryHandle from showDirectoryPicker(). Plain DOM APIs; nothing runs at import.
 import { createPathGate, type PathGate } from '../secrets/paths.ts';
-import { gitIgnored, gitignoresByDir, ignoredInTree, inGitDir, withGitignore, type GitignoreLevel } from './gitignore.ts';
+import { enterDirectory, gitIgnored, gitignoresByDir, ignoredInTree, inGitDir, withGitignore, type GitignoreLevel } from './gitignore.ts';
 import type { ProjectFile } from './project-index.ts';
 
 /** Minimal shape of the File System Access API's directory handle (typed here, not in every lib). */
@@ -74,7 +74,7 @@ export async function filesFromDirectoryHandle(root: DirectoryHandleLike, option
       if (child.name === '.git') continue;
       const path = prefix ? `${prefix}/${child.name}` : child.name;
       if (gitIgnored(here, path, child.kind === 'directory')) continue;
-      if (child.kind === 'directory') await walk(child, path, here);
+      if (child.kind === 'directory') await walk(child, path, enterDirectory(here, path));
       else {
         const file = await child.getFile();
         out.push(isNeverSent(gate, path) ? { path, byteSize: file.size } : { path, bytes: new Uint8Array(await file.arrayBuffer()) });

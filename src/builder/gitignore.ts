@@ -17,8 +17,9 @@ export function withGitignore(levels: readonly GitignoreLevel[], dir: string, te
 /**
  * Whether git ignores `path` (project-relative, `/`-separated) by the given levels: those of its
  * ancestor directories, shallowest first. A deeper .gitignore overrides a shallower one; within one file the last matching rule
- * decides, negations included. Parent directories are not looked at: a walker does not descend
- * into an ignored directory (see {@link ignoredInTree} for a flat list).
+ * decides, negations included. Parent directories are settled by the walk: a walker does not
+ * descend into an ignored directory, and enters the others with {@link enterDirectory} (see
+ * {@link ignoredInTree} for a flat list).
  */
 export function gitIgnored(levels: readonly GitignoreLevel[], path: string, isDir: boolean): boolean {
   let ignored = false;
@@ -32,13 +33,38 @@ export function gitIgnored(levels: readonly GitignoreLevel[], path: string, isDi
 }
 
 /**
+ * The levels in force inside the directory `dir`, which the walker enters because
+ * {@link gitIgnored} found it not ignored. A shallower level may still exclude `dir` (by a pattern
+ * of its own, or through an ancestor) when a deeper .gitignore re-included it: `!keep.log` in
+ * `src/.gitignore` against `*.log` at the root. `ignore`'s test() looks at a path's parent
+ * directories itself, so that level would go on excluding everything under `dir`; git matches each
+ * path against the patterns only (the walk settles the parents). Such a level gets `dir` negated
+ * after its own rules, so below `dir` it judges each path by its own patterns again.
+ */
+export function enterDirectory(levels: readonly GitignoreLevel[], dir: string): readonly GitignoreLevel[] {
+  let out: GitignoreLevel[] | undefined;
+  levels.forEach((level, i) => {
+    const relative = level.base ? dir.slice(level.base.length + 1) : dir;
+    if (!level.rules.test(`${relative}/`).ignored) return;
+    out ??= [...levels];
+    out[i] = { base: level.base, rules: ignore().add(level.rules).add(`!/${escapePattern(relative)}/`) };
+  });
+  return out ?? levels;
+}
+
+/** A path as a literal gitignore pattern: glob characters and the backslash escaped. */
+function escapePattern(path: string): string {
+  return path.replace(/[\\*?[\]]/g, (c) => `\\${c}`).replace(/ $/, '\\ ');
+}
+
+/**
  * Whether git ignores the file `path` of a flat list, given every .gitignore of the list by its
  * directory: as a walker would decide, each parent directory first (a file in an ignored directory
  * cannot be re-included), with only the .gitignore files of its own ancestors in force.
  */
 export function ignoredInTree(byDir: ReadonlyMap<string, Ignore>, path: string): boolean {
   const segments = path.split('/');
-  const levels: GitignoreLevel[] = [];
+  let levels: GitignoreLevel[] = [];
   let dir = '';
   for (let i = 0; i < segments.length; i++) {
     const rules = byDir.get(dir);
@@ -46,6 +72,7 @@ export function ignoredInTree(byDir: ReadonlyMap<string, Ignore>, path: string):
     const here = dir ? `${dir}/${segments[i]}` : segments[i]!;
     const isDir = i < segments.length - 1;
     if (gitIgnored(levels, here, isDir)) return true;
+    if (isDir) levels = [...enterDirectory(levels, here)];
     dir = here;
   }
   return false;

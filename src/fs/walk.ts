@@ -7,7 +7,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { CtxgateError } from '../errors.ts';
 import { createPathGates } from '../builder/default-gates.ts';
-import { gitIgnored, withGitignore, type GitignoreLevel } from '../builder/gitignore.ts';
+import { enterDirectory, gitIgnored, withGitignore, type GitignoreLevel } from '../builder/gitignore.ts';
 import type { ProjectFile } from '../builder/project-index.ts';
 
 /** Options of {@link readProjectFiles}. */
@@ -57,7 +57,7 @@ export async function readProjectFiles(root: string, options: WalkOptions = {}):
       if (entry.isSymbolicLink() || !(isDir || entry.isFile())) continue;
       if (gitIgnored(here, path, isDir)) continue;
       if (isDir) {
-        await walk(join(dir, entry.name), path, here);
+        await walk(join(dir, entry.name), path, enterDirectory(here, path));
         continue;
       }
       if (out.length >= max) {

@@ -112,6 +112,26 @@ describe('walkers vs git ls-files --exclude-standard', () => {
     );
   });
 
+  it('a directory a deeper .gitignore re-includes: the files in it are listed', async () => {
+    // The root ignores every *.log, directories too; src/.gitignore re-includes keep.log. Git lists
+    // src/out/keep.log/a: each level matches the path itself, the walk settles the parents. (The
+    // property found this: the root's level went on excluding everything below keep.log.)
+    await compare(
+      new Map([
+        ['.gitignore', '*.log\n'],
+        ['src/.gitignore', '!keep.log\n'],
+        ['src/out/keep.log/a', 'a'],
+        ['src/out/keep.log/b.log', 'b'],
+        ['src/out/other.log/c', 'c'],
+        ['lib/keep.log/d', 'd'],
+        // A directory name with glob characters, re-included the same way.
+        ['docs/.gitignore', '!*.log\n'],
+        ['docs/gen[1] *?.log/e.log', 'e'],
+        ['docs/gen[1] *?.log/f', 'f'],
+      ]),
+    );
+  });
+
   it('random trees with random .gitignore files (property)', async () => {
     // Few names, so that files often sit in the directories the rules and .gitignore files name.
     const seg = fc.constantFrom('a', 'b', 'src', 'dist', 'x.log', 'keep.log', 'k.ts', '.env', 'deep');
