@@ -7,7 +7,8 @@
  * it whenever a change here can change what is reported (2: names judged by the words after the
  * keyword; secret-store references, token-replacement stand-ins and 0x addresses; todo, please,
  * lorem as placeholder words; a name read back past the `,` of an argument. 3: keytool's default
- * `changeit` as a stop value; `passwort` and `passe` read as the password keyword).
+ * `changeit` as a stop value; `passwort` and `passe` read as the password keyword; an unquoted
+ * name in code is no value; a quoted name's argument only in a call).
  */
 export const FILTERS_VERSION = 3;
 
@@ -219,10 +220,64 @@ export function isNonSecretAssignment(text: string, start: number, end: number):
     return true;
   }
   if (DOLLAR_REFERENCE.test(value) || value.includes('://')) return true;
+  if (isCodeReference(text, start, end, value)) return true;
   const { name, at } = assignedName(text, start);
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
   return name !== '' && isNonSecretName(name);
+}
+
+/**
+ * A name made of words, as code names variables, types and constants: camelCase or PascalCase
+ * (`firstCodePoint`, `EndOfFileToken`, `AsyncIterable`), snake_case or UPPER_SNAKE (`access_token`,
+ * `MESSAGE_TOKEN_OVERHEAD`), perhaps with a bundler's `$1` or a short number at the end, then
+ * perhaps a member chain (`result.groups?.password`). At least two words, each a capital and
+ * lowercase letters or a lowercase run: a random value almost never splits that way.
+ */
+const CODE_NAME =
+  /^(?:(?:[a-z]{2,}|[A-Z][a-z]+)(?:[A-Z][a-z]+|_[a-z]{2,})+|[A-Z][a-z]+[A-Z][a-z]+|[A-Z]{2,}(?:_[A-Z]{2,})+)\$?\d{0,2}(?:\??\.[A-Za-z_$][\w$]*)*$|^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/;
+
+/**
+ * True when an unquoted value is a name in code, not a literal: `endOfFileToken: EndOfFileToken,`
+ * in a type, `lastToken = firstCodePoint;`, `tokens: AsyncIterable<number>`. A secret in code is a
+ * quoted literal; an unquoted one belongs to .env, YAML, INI or properties lines, where the value
+ * runs to the end of the line (or a `#` comment). So the value must be a {@link CODE_NAME} and
+ * what follows it on the line must be code (`,` `;` `<` `)` an operator …); a value at the end of
+ * its line is still judged as a secret, whatever its shape (`PASSWORD=CorrectHorseBatteryStaple`).
+ */
+export function isCodeReference(text: string, start: number, end: number, value: string): boolean {
+  const before = text.charCodeAt(start - 1);
+  if (before === 0x22 || before === 0x27 || before === 0x60) return false;
+  if (!CODE_NAME.test(value)) return false;
+  let i = end;
+  while (i < text.length && (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09)) i++;
+  if (i >= text.length) return false;
+  const next = text.charCodeAt(i);
+  return next !== 0x0a && next !== 0x0d && next !== 0x23;
+}
+
+/**
+ * For a value after a quoted name (`define('DB_PASSWORD', '…')`, `env("API_KEY", "…")`): true
+ * when the name is the first argument of a call, an opening parenthesis before its quote. A list
+ * of strings (`["username", "password", "hostname"]`, a source map's names) has the same shape
+ * and no call: its next item is not the name's value.
+ */
+export function isCallArgument(text: string, start: number): boolean {
+  const floor = Math.max(0, start - 160);
+  // Back over the value's quote, the blanks and the comma to the name's closing quote.
+  let i = start - 1;
+  while (i > floor && isIn(ARGUMENT_GAP, text.charCodeAt(i - 1))) i--;
+  const close = i - 1;
+  const quote = text.charCodeAt(close);
+  if (quote !== 0x22 && quote !== 0x27 && quote !== 0x60) return false;
+  // The name's opening quote, looked for within the window only (lastIndexOf would walk back over
+  // the whole text, for every candidate).
+  let open = close - 1;
+  while (open > floor && text.charCodeAt(open) !== quote) open--;
+  if (open <= floor) return false;
+  let j = open;
+  while (j > floor && isIn(BLANKS, text.charCodeAt(j - 1))) j--;
+  return text.charCodeAt(j - 1) === 0x28;
 }
 
 /** True when a URL or connection-string password is a default or a reference. */
@@ -312,6 +367,10 @@ const SEPARATOR = asciiSet(' \t"\'`]:=>,');
 const PAIR_GAP = asciiSet(' \t\r\n"\'`],');
 /** Name characters: `[\w.-]`. */
 const NAME = asciiSet(DIGITS_LETTERS + '_.-');
+/** Blanks and line breaks. */
+const BLANKS = asciiSet(' \t\r\n');
+/** Between a quoted name and the quoted argument after it: blanks, line breaks and the comma. */
+const ARGUMENT_GAP = asciiSet(' \t\r\n,');
 /** Base64 characters: `[A-Za-z0-9+/=]`. */
 const BASE64 = asciiSet(DIGITS_LETTERS + '+/=');
 

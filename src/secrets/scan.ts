@@ -2,7 +2,7 @@ import { invalidParams } from '../errors.ts';
 import { scanSecretRecords } from '../core/scan.ts';
 import { RULES } from './rules.generated.ts';
 import { mapUtf16Offsets } from './offsets.ts';
-import { insideDataUrl, isBasicCredential, isNonSecretAssignment, isNonSecretPassword, isPlaceholder, isPlaceholderHinted } from './filters.ts';
+import { insideDataUrl, isBasicCredential, isCallArgument, isNonSecretAssignment, isNonSecretPassword, isPlaceholder, isPlaceholderHinted } from './filters.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
 
@@ -10,6 +10,7 @@ const ASSIGNMENT = 1;
 const PASSWORD = 2;
 const STRUCTURAL = 4;
 const BASIC = 8;
+const ARGUMENT = 16;
 /** Rules whose value is a password on its own: judged like a URL's password. */
 const PASSWORD_RULES = new Set(['url-password', 'ado-connection-string-password', 'netrc-password', 'curl-auth-user', 'curl-auth-user-long']);
 /**
@@ -17,7 +18,7 @@ const PASSWORD_RULES = new Set(['url-password', 'ado-connection-string-password'
  * `name = value` assignments (ASSIGNMENT), passwords inside a URL, a connection string, a .netrc
  * entry or curl's `-u user:password` (PASSWORD), long structural matches (key blocks) that the
  * placeholder heuristics must not judge (STRUCTURAL), base64 `user:password` fields that must
- * decode to one (BASIC).
+ * decode to one (BASIC), values after a quoted name that must be a call's arguments (ARGUMENT).
  */
 const RULE_KIND = Uint8Array.from(
   RULES,
@@ -25,7 +26,8 @@ const RULE_KIND = Uint8Array.from(
     (id.startsWith('generic-') ? ASSIGNMENT : 0) |
     (id.endsWith('-connection-string') || PASSWORD_RULES.has(id) ? PASSWORD : 0) |
     (id.startsWith('private-key-') || id === 'gcp-service-account-private-key' ? STRUCTURAL : 0) |
-    (id === 'docker-config-auth' || id === 'npmrc-auth' ? BASIC : 0),
+    (id === 'docker-config-auth' || id === 'npmrc-auth' ? BASIC : 0) |
+    (id.startsWith('generic-') && id.endsWith('-argument') ? ARGUMENT : 0),
 );
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 const NO_USER_RULES: ReturnType<typeof compileUserRules> = [];
@@ -94,6 +96,7 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     // A key block holds key material: at least one long base64 run, not prose or `...`.
     if (structural && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
     if ((kind & ASSIGNMENT) !== 0 && isNonSecretAssignment(text, start, end)) continue;
+    if ((kind & ARGUMENT) !== 0 && !isCallArgument(text, start)) continue;
     if ((kind & PASSWORD) !== 0 && isNonSecretPassword(value)) continue;
     if ((kind & BASIC) !== 0 && !isBasicCredential(value)) continue;
     if (insideDataUrl(text, start)) continue;

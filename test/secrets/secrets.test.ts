@@ -91,6 +91,37 @@ describe('planted secrets never leave', () => {
 });
 
 describe('what a name or a value says (host judgements)', () => {
+  it('a name in code is no value: an unquoted identifier followed by more code is not reported', () => {
+    const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
+    // Types, variables, constants and member chains assigned in code (all seen in installed
+    // packages, where they were most of the generic findings).
+    for (const code of [
+      'readonly endOfFileToken: EndOfFileToken;',
+      'function decode(tokens: AsyncIterable<number>): string',
+      'lastSignificantToken = firstCodePoint;',
+      'const password = result.groups?.password;',
+      'proxy({ secret: MINIFLARE_PROXY_SECRET, port })',
+      'requestCredentials: requestCredentials$1,',
+      'const pass = expectedTrimmed === actual',
+    ]) {
+      expect(found(code), code).toEqual([]);
+    }
+    // A value at the end of its line (.env, YAML, INI) or quoted is judged whatever its shape; a
+    // random value is no name even with code after it.
+    expect(found('DB_PASSWORD=CorrectHorseBatteryStaple\n')).toEqual(['generic-password CorrectHorseBatteryStaple']);
+    expect(found('password: CorrectHorseBatteryStaple # prod\n')).toEqual(['generic-password CorrectHorseBatteryStaple']);
+    expect(found('{"password": "CorrectHorseBatteryStaple", "user": "app"}')).toEqual(['generic-password CorrectHorseBatteryStaple']);
+    expect(found('const apiToken = Xk39fjQ02mZpLw7RtY;')).toEqual(['generic-token Xk39fjQ02mZpLw7RtY']);
+  });
+
+  it("a quoted name's argument is a value only in a call, not in a list of strings", () => {
+    const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
+    expect(found('var fields = ["protocol", "username", "password", "hostname01", "port"];')).toEqual([]);
+    expect(found('{"names":["value","password","PasswordPrompt","masked"]}')).toEqual([]);
+    expect(found("define('DB_PASSWORD', 'Xk39fjQ02mZpLw7R');")).toEqual(['generic-password-argument Xk39fjQ02mZpLw7R']);
+    expect(found('os.environ.get( "DB_PASSWORD" ,\n  "Xk39fjQ02mZpLw7R")')).toEqual(['generic-password-argument Xk39fjQ02mZpLw7R']);
+  });
+
   it('a name is judged by the words after its last keyword', () => {
     const credentials = [
       'spring.security.user.password', 'ACCOUNT_PASSWORD', 'SERVICE_ACCOUNT_TOKEN', 'HASHICORP_VAULT_TOKEN', 'TYPESENSE_API_KEY',

@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { isNonSecretName, isSecretReference } from '../../../src/secrets/filters.ts';
+import { isCallArgument, isCodeReference, isNonSecretName, isSecretReference } from '../../../src/secrets/filters.ts';
 import { RULES } from '../../../src/secrets/rules.generated.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
 import type { RawSecretMatch } from '../../../src/core/scan.ts';
@@ -18,6 +18,11 @@ interface TextPosition {
 }
 
 /** Rules whose value is judged as a `name = value` assignment by the host filters. */
+const ARGUMENT_RULES = new Set(
+  RULES.map((r, i) => [r.id, i] as const)
+    .filter(([id]) => id.startsWith('generic-') && id.endsWith('-argument'))
+    .map(([, i]) => i),
+);
 const ASSIGNMENT_RULES = new Set(
   RULES.map((r, i) => [r.id, i] as const)
     .filter(([id]) => id.startsWith('generic-'))
@@ -97,6 +102,8 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
       // A key block holds key material: at least one long base64 run, not prose or `...`.
       if (STRUCTURAL_RULES.has(m.rule) && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
       if (ASSIGNMENT_RULES.has(m.rule) && isNonSecretAssignment(text, start, end)) continue;
+      // A judgement added after the speed work (FILTERS_VERSION 3): the host's own.
+      if (ARGUMENT_RULES.has(m.rule) && !isCallArgument(text, start)) continue;
       if (PASSWORD_RULES.has(m.rule) && isNonSecretPassword(value)) continue;
       if (BASIC_RULES.has(m.rule) && !isBasicCredential(value)) continue;
       if (insideDataUrl(text, start)) continue;
@@ -208,6 +215,8 @@ function isNonSecretAssignment(text: string, start: number, end: number): boolea
     return true;
   }
   if (DOLLAR_REFERENCE.test(value) || value.includes('://')) return true;
+  // A judgement added after the speed work (FILTERS_VERSION 3): the host's own.
+  if (isCodeReference(text, start, end, value)) return true;
   const { name, at } = assignedName(text, start);
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
