@@ -237,6 +237,8 @@ export function isNonSecretAssignment(text: string, start: number, end: number):
 const CODE_NAME =
   /^(?:(?:[a-z]{2,}|[A-Z][a-z]+)(?:[A-Z][a-z]+|_[a-z]{2,})+|[A-Z][a-z]+[A-Z][a-z]+|[A-Z]{2,}(?:_[A-Z]{2,})+)\$?\d{0,2}(?:\??\.[A-Za-z_$][\w$]*)*$|^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/;
 
+const CODE_OPERATOR = /\?\.[A-Za-z_$]|\|\||&&|[=!]==/;
+
 /**
  * True when an unquoted value is a name in code, not a literal: `endOfFileToken: EndOfFileToken,`
  * in a type, `lastToken = firstCodePoint;`, `tokens: AsyncIterable<number>`. A secret in code is a
@@ -244,10 +246,15 @@ const CODE_NAME =
  * runs to the end of the line (or a `#` comment). So the value must be a {@link CODE_NAME} and
  * what follows it on the line must be code (`,` `;` `<` `)` an operator …); a value at the end of
  * its line is still judged as a secret, whatever its shape (`PASSWORD=CorrectHorseBatteryStaple`).
+ * An unquoted value with an operator only code writes (`options?.token`, `a||b`, `x===y`) is code
+ * wherever it stands.
  */
 export function isCodeReference(text: string, start: number, end: number, value: string): boolean {
   const before = text.charCodeAt(start - 1);
   if (before === 0x22 || before === 0x27 || before === 0x60) return false;
+  // Operators only code writes, wherever the line ends: optional chaining, `||`, `&&`, `===`,
+  // `!==` (base64 pads with at most two `=`).
+  if (CODE_OPERATOR.test(value)) return true;
   if (!CODE_NAME.test(value)) return false;
   let i = end;
   while (i < text.length && (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09)) i++;
