@@ -7,8 +7,8 @@
 // non-ASCII prose before secrets, very long minified lines and a few multi-megabyte logs.
 //
 // Negatives are only genuine non-secrets: placeholders and references, vendors' published example
-// keys, git SHAs, content hashes, lockfile integrity strings, UUIDs, data URLs, source maps and
-// minified identifiers. (A rule's own negative examples are not used: many are secret-looking
+// keys, git SHAs, content hashes, lockfile integrity strings, UUIDs, data URLs, source maps,
+// minified identifiers and names in code (types, variables, lists of field names). (A rule's own negative examples are not used: many are secret-looking
 // values that are merely not *that* rule's format, e.g. a 30-character value assigned to
 // `aws_secret_access_key`, which a redactor should still hide.)
 
@@ -221,6 +221,13 @@ export function generateSecretsCorpus({ seed = 42, smallFiles = 480, bigFiles = 
     () => `color: #${r(CS.hex, 6)}; background: #${r(CS.hex, 6)};`,
     () => 'redis://localhost:6379/0',
     () => 'postgres://postgres:postgres@localhost:5432/test',
+    // Names in code, not values (in installed packages most generic findings were these).
+    () => '  readonly accessToken: AccessTokenResponse;',
+    () => 'async function refresh(refreshToken: RefreshTokenInput, signal?: AbortSignal): Promise<void> {',
+    () => 'const apiKey = options.keyProvider?.current ?? fallbackApiKey;',
+    () => '    this.sessionSecret = sessionSecretFromVault;',
+    () => 'export const fields = ["username", "password", "hostname", "port"];',
+    () => '{"version":3,"names":["token","tokenizerState","password","PasswordPrompt","masked"],"mappings":"AAAA"}',
   ];
 
   const files = [];
