@@ -238,8 +238,8 @@ export const CASES = [
     match: 'cdn.example.com',
     // Node has no network here: fetch is replaced by one that serves the packed .wasm for the
     // README's URL and throws for any other, so the URL path runs without leaving the machine.
-    // The block has no import of its own: it continues the block above it, whose import of
-    // createCtxgate the prelude stands in for (the recorded one, as the block would get).
+    // The block imports createCtxgate itself, so it can be copied on its own; the import reaches
+    // the recorded package like every block's.
     variants: [
       {
         name: 'the URL serves the .wasm (fetch stubbed, no network): both engines load',
