@@ -9,7 +9,7 @@ import { checkContent } from '../../src/secrets/content.ts';
 import { mapByteOffsets } from '../../src/secrets/offsets.ts';
 import { scanSecretBytes, scanSecretText } from '../../src/core/scan.ts';
 import { RULES } from '../../src/secrets/rules.generated.ts';
-import { isNonSecretName, isSecretReference } from '../../src/secrets/filters.ts';
+import { isNonSecretName, isPlaceholder, isSecretReference } from '../../src/secrets/filters.ts';
 
 beforeAll(async () => {
   await initCore();
@@ -157,7 +157,9 @@ describe('properties', () => {
   const surrounding = fc.string({ unit: fc.constantFrom('a', 'é', '日', '😀', ' ', '\n', '\r\n', '=', '"', '\ud800') as fc.Arbitrary<string>, maxLength: 40 });
   it('a planted token is found at its exact UTF-16 span and redaction removes it, whatever surrounds it', () => {
     fc.assert(
-      fc.property(surrounding, surrounding, fc.integer({ min: 1, max: 2 ** 31 }), (before, after, seed) => {
+      // A drawn token that happens to hold a placeholder fragment (`…dxXxxC…` holds xxxx) is a
+      // stand-in by design, and not what this property is about: such seeds are skipped.
+      fc.property(surrounding, surrounding, fc.integer({ min: 1, max: 2 ** 31 }).filter((seed) => !isPlaceholder(token('ghp_', 36, seed), false)), (before, after, seed) => {
         const secret = token('ghp_', 36, seed);
         const text = `${before} ${secret} ${after}`;
         const at = before.length + 1;
