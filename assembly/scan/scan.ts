@@ -575,7 +575,10 @@ function fragmentsInit(): void {
   fragmentsReady = true;
 }
 
-/** Whether a placeholder fragment (ASCII case-insensitively) starts at byte `i` and ends by `to`. */
+/**
+ * Whether a placeholder fragment (ASCII case-insensitively; one of four bytes or fewer only in one
+ * case, see oneCase) starts at byte `i` and ends by `to`.
+ */
 function fragmentAt(i: i32, to: i32): bool {
   const b = base;
   let starts = unchecked(FRAGMENT_FIRST[fold(<u32>load<u8>(b + <usize>i))]);
@@ -587,9 +590,27 @@ function fragmentAt(i: i32, to: i32): bool {
     if (i + len > to) continue;
     let k: i32 = 1;
     while (k < len && fold(<u32>load<u8>(b + <usize>(i + k))) == <u32>load<u8>(at + <usize>k)) k++;
-    if (k == len) return true;
+    if (k == len && (len > 4 || oneCase(b + <usize>i, len))) return true;
   }
   return false;
+}
+
+/**
+ * Whether the letters of the `n` bytes at `p` are all lowercase, all uppercase, or capitalised:
+ * a short fragment typed as a stand-in (`xxxx`, `XXXX`, `Todo`), not one a random token holds by
+ * chance (`xXxx`). The host decides the same (oneCase in src/secrets/filters.ts).
+ */
+function oneCase(p: usize, n: i32): bool {
+  let upper: i32 = 0;
+  let letters: i32 = 0;
+  for (let k: i32 = 0; k < n; k++) {
+    const c = <u32>load<u8>(p + <usize>k);
+    const isUpper = c >= 65 && c <= 90;
+    if (isUpper || (c >= 97 && c <= 122)) letters++;
+    if (isUpper) upper++;
+  }
+  const first = <u32>load<u8>(p);
+  return upper == 0 || upper == letters || (upper == 1 && first >= 65 && first <= 90);
 }
 
 /**

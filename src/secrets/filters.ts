@@ -8,7 +8,8 @@
  * keyword; secret-store references, token-replacement stand-ins and 0x addresses; todo, please,
  * lorem as placeholder words; a name read back past the `,` of an argument. 3: keytool's default
  * `changeit` as a stop value; `passwort` and `passe` read as the password keyword; an unquoted
- * name in code is no value; a quoted name's argument only in a call).
+ * name in code is no value; a quoted name's argument only in a call; a fragment of four
+ * characters or fewer counts only in one case).
  */
 export const FILTERS_VERSION = 3;
 
@@ -37,6 +38,23 @@ const PLACEHOLDER = new RegExp(PLACEHOLDER_FRAGMENTS.map((f) => f.replace(/[.*+?
 const FRAGMENTS_BY_FIRST: (string[] | undefined)[] = [];
 for (const f of PLACEHOLDER_FRAGMENTS) (FRAGMENTS_BY_FIRST[f.charCodeAt(0)] ??= []).push(f);
 
+/**
+ * Whether the letters of value[i, i + n) are all lowercase, all uppercase, or capitalised (the
+ * first uppercase and the rest lowercase). The core decides the same (fragmentAt).
+ */
+function oneCase(value: string, i: number, n: number): boolean {
+  let upper = 0;
+  let letters = 0;
+  for (let k = 0; k < n; k++) {
+    const c = value.charCodeAt(i + k);
+    const isUpper = c >= 65 && c <= 90;
+    if (isUpper || (c >= 97 && c <= 122)) letters++;
+    if (isUpper) upper++;
+  }
+  const first = value.charCodeAt(i);
+  return upper === 0 || upper === letters || (upper === 1 && first >= 65 && first <= 90);
+}
+
 /** ASCII lowercase of one code unit. */
 function lowerUnit(c: number): number {
   return c >= 65 && c <= 90 ? c + 32 : c;
@@ -45,9 +63,12 @@ function lowerUnit(c: number): number {
 /**
  * Whether the lowercased value contains a placeholder fragment, without building the lowercased
  * string: fragments are ASCII, and lowercasing maps every other character to non-ASCII ones except
- * U+0130 and U+212A (the only two), so a value holding one takes the lowercase path.
+ * U+0130 and U+212A (the only two), so a value holding one takes the lowercase path. A fragment of
+ * four characters or fewer counts only in one case ({@link oneCase}): `xxxx`, `XXXX`, `Todo`. A
+ * random token holds `xXxx` by chance about once in 13,500 draws of 36 characters, and a
+ * well-formed key must not go unreported for it; stand-ins are typed in one case.
  */
-function hasPlaceholderFragment(value: string): boolean {
+export function hasPlaceholderFragment(value: string): boolean {
   const n = value.length;
   for (let i = 0; i < n; i++) {
     const c = value.charCodeAt(i);
@@ -58,7 +79,7 @@ function hasPlaceholderFragment(value: string): boolean {
       if (i + f.length > n) continue;
       let k = 1;
       while (k < f.length && lowerUnit(value.charCodeAt(i + k)) === f.charCodeAt(k)) k++;
-      if (k === f.length) return true;
+      if (k === f.length && (f.length > 4 || oneCase(value, i, f.length))) return true;
     }
   }
   return false;

@@ -176,7 +176,9 @@ describe('secret scanner vs the frozen references', () => {
     // Every fragment, in both cases, at the start, middle and end of values of rules whose values
     // can hold it, in ASCII and non-ASCII values; and runs of six.
     const mismatches = [];
-    const inserts = [...PLACEHOLDER_FRAGMENTS, ...PLACEHOLDER_FRAGMENTS.map((f) => f.toUpperCase()), 'aaaaaa', 'aaaaa', '000000', 'éééééé', 'İnsert_', 'yourto\u212aen'];
+    // Short fragments in mixed case too (xXxx, tOdO: no stand-in; Xxxx, Todo: one).
+    const mixed = ['xXxx', 'XxxX', 'Xxxx', 'tOdO', 'Todo', 'ToDo', 'eXaMpLe'];
+    const inserts = [...PLACEHOLDER_FRAGMENTS, ...PLACEHOLDER_FRAGMENTS.map((f) => f.toUpperCase()), ...mixed, 'aaaaaa', 'aaaaa', '000000', 'éééééé', 'İnsert_', 'yourto\u212aen'];
     for (const f of inserts) {
       for (const [a, b] of [['', 'K2vX9pL4nQz7Wq'], ['Zq8m', 'K2vX9pL4nQ'], ['Zq8mK2vX9pL4nQ', ''], ['Zé8m', 'K2vX9pL4nQ'], ['Zq8m', 'K2vX9pL4é']]) {
         for (const text of [`x;password=${a}${f}${b};`, `password = "${a}${f}${b}"`, `api_key: ${a}${f}${b}`, `https://u:${a}${f}${b}@db.example.org/x`]) {

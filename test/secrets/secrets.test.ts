@@ -117,6 +117,18 @@ describe('what a name or a value says (host judgements)', () => {
     expect(found('const apiToken = Xk39fjQ02mZpLw7RtY;')).toEqual(['generic-token Xk39fjQ02mZpLw7RtY']);
   });
 
+  it('a short placeholder fragment counts only in one case: a random token holding xXxx is reported', () => {
+    const ids = (text: string) => scanSecrets(text).map((f) => f.ruleId);
+    // Seed 1334402551 of the planted-token property drew this one; it went unreported before.
+    expect(ids('GH_TOKEN=ghp_KZEd68NdxXxxCwZeKsPGWTfnEDiTo2aiHQrO')).toEqual(['github-pat']);
+    expect(ids('GH_TOKEN=ghp_KZEd68NdtOdOCwZeKsPGWTfnEDiTo2aiHQrO')).toEqual(['github-pat']);
+    // Typed stand-ins still are stand-ins.
+    expect(ids('GH_TOKEN=ghp_KZEd68NdxxxxCwZeKsPGWTfnEDiTo2aiHQrO')).toEqual([]);
+    expect(ids('GH_TOKEN=ghp_KZEd68NdXXXXCwZeKsPGWTfnEDiTo2aiHQrO')).toEqual([]);
+    expect(ids('GH_TOKEN=ghp_TodoKZEd68NdCwZeKsPGWTfnEDiTo2aiHQrO')).toEqual([]);
+    expect(ids('GH_TOKEN=ghp_KZEd68NdExAmPlECwZeKsPGWTfnEDiTo2aiHQ')).toEqual([]);
+  });
+
   it("a quoted name's argument is a value only in a call, not in a list of strings", () => {
     const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
     expect(found('var fields = ["protocol", "username", "password", "hostname01", "port"];')).toEqual([]);
