@@ -65,7 +65,7 @@ function lowerUnit(c: number): number {
  * string: fragments are ASCII, and lowercasing maps every other character to non-ASCII ones except
  * U+0130 and U+212A (the only two), so a value holding one takes the lowercase path. A fragment of
  * four characters or fewer counts only in one case ({@link oneCase}): `xxxx`, `XXXX`, `Todo`. A
- * random token holds `xXxx` by chance about once in 13,500 draws of 36 characters, and a
+ * random 36-character token holds a fragment in some mix of case (`xXxx`) about once in 14,000 draws, and a
  * well-formed key must not go unreported for it; stand-ins are typed in one case.
  */
 export function hasPlaceholderFragment(value: string): boolean {
