@@ -176,7 +176,11 @@ function mutate(ctx: AgentContext, { ns, path, action, key, value }: Mutation): 
     const names = Object.keys(container);
     if (names.length > 0) delete container[names[key.length % names.length]!];
   } else if (Array.isArray(container)) container.push(value);
-  else Object.defineProperty(container, key, { value, enumerable: true, writable: true, configurable: true });
+  else if (Object.getOwnPropertyDescriptor(container, key)?.configurable !== false) {
+    // A member that cannot be redefined (the hidden toJSON of an edge value, defined with
+    // defineProperty's defaults) stays as it is: no caller could replace it either.
+    Object.defineProperty(container, key, { value, enumerable: true, writable: true, configurable: true });
+  }
 }
 
 /** What the straightforward path does: validate the whole context, then write its RFC 8785 text. */
