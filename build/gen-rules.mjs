@@ -23,6 +23,8 @@ const U = range('A', 'Z');
 const L = range('a', 'z');
 const D = range('0', '9');
 const printable = range('!', '~');
+/** bech32's alphabet (age writes it in uppercase, Nostr in lowercase). */
+const BECH32 = 'QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L';
 const minus = (set, s) => set.filter((b) => !chars(s).includes(b));
 const NAMED = {
   alnum: [...U, ...L, ...D],
@@ -64,8 +66,8 @@ const NAMED = {
   urlpass: minus(printable, '@/"\'`<>{}\\?#[] '),
   scheme: [...U, ...L, ...D, ...chars('+.-')],
   upnumsp: [...U, ...D, ...chars(' ')],
-  bech32: chars('QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L'),
-  bech32l: chars('qpzry9x8gf2tvdw0s3jn54khce6mua7l'),
+  bech32: chars(BECH32),
+  bech32l: chars(BECH32.toLowerCase()),
   uuid: [...D, ...range('a', 'f'), ...chars('-')],
   uuidi: [...D, ...range('a', 'f'), ...range('A', 'F'), ...chars('-')],
   hexdash: [...D, ...range('a', 'f'), ...chars('-')],

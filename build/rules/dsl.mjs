@@ -42,6 +42,22 @@ export function F(charset, length) {
   return out;
 }
 
+/**
+ * A fixture value from `charset` whose Shannon entropy reaches `bits` (F's next draws until one
+ * does): a random 32-character hex string falls under a generic rule's threshold about one time in
+ * twenty, and such a draw would test the threshold rather than the form the example is about.
+ */
+export function above(charset, length, bits) {
+  for (;;) {
+    const v = F(charset, length);
+    const counts = new Map();
+    for (const ch of v) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+    let h = 0;
+    for (const c of counts.values()) h -= (c / length) * Math.log2(c / length);
+    if (h >= bits) return v;
+  }
+}
+
 /** A UUID-shaped fixture value. */
 export function uuid() {
   return `${F(C.hex, 8)}-${F(C.hex, 4)}-4${F(C.hex, 3)}-a${F(C.hex, 3)}-${F(C.hex, 12)}`;

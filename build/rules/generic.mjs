@@ -1,7 +1,7 @@
 // Generic `name = value` assignments. These come last: a specific rule that covers the same span
 // wins. Medium confidence: the value is judged by entropy and by the host's stop-word and
 // placeholder filters, so a policy of `refuse` can stop a request instead of guessing.
-import { C, F, P, assign } from './dsl.mjs';
+import { C, F, P, above, assign } from './dsl.mjs';
 
 /**
  * What each kind of generic secret is keyed on and how it is judged, shared by its `name = value`
@@ -16,22 +16,6 @@ const KIND = {
   secret: { keywords: ['secret', 'credential', 'creds', 'private_key', 'privatekey', 'signing_key', 'encryption_key', 'master_key', 'hmac_key'], minLen: 12, entropy: 3.3 },
   token: { keywords: ['token'], minLen: 12, entropy: 3.3 },
   apiKey: { keywords: ['api_key', 'apikey', 'api-key', 'access_key', 'accesskey', 'auth_key', 'app_key', 'client_key', 'license_key', 'subscription_key', 'subscription-key'], minLen: 12, entropy: 3.3 },
-};
-
-/**
- * A fixture value from `charset` whose Shannon entropy reaches `bits`: a random 32-character hex
- * string falls under a generic rule's threshold about one time in twenty, and such a draw would
- * test the threshold rather than the form the example is about. (Deterministic: F is seeded.)
- */
-const above = (charset, length, bits) => {
-  for (;;) {
-    const v = F(charset, length);
-    const counts = new Map();
-    for (const ch of v) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-    let h = 0;
-    for (const c of counts.values()) h -= (c / length) * Math.log2(c / length);
-    if (h >= bits) return v;
-  }
 };
 
 const generic = (id, description, { keywords, minLen, entropy }, examples) => ({
@@ -76,11 +60,6 @@ const argument = (id, description, kind, examples) => ({
 });
 
 /**
- * The same secret given to a command-line flag with a space: `--password VALUE`, `--token VALUE`
- * (`--password=VALUE` is the assignment rule's). The flag is the whole keyword, so
- * `--password-stdin` or `--token-file` never match.
- */
-/**
  * A password set in SQL: `CREATE USER … IDENTIFIED BY '…'` (MySQL, Oracle), `IDENTIFIED WITH
  * caching_sha2_password BY '…'` (MySQL 8), `WITH [ENCRYPTED] PASSWORD '…'` (PostgreSQL). The value
  * must be quoted, so prose ("log in with password authentication") does not match.
@@ -111,6 +90,11 @@ const call = (id, description, kind, keywords, quoted, examples) => ({
   ],
 });
 
+/**
+ * The same secret given to a command-line flag with a space: `--password VALUE`, `--token VALUE`
+ * (`--password=VALUE` is the assignment rule's). The flag is the whole keyword, so
+ * `--password-stdin` or `--token-file` never match.
+ */
 const flag = (id, description, kind, keywords, examples) => ({
   ...generic(id, description, kind, examples),
   keywords,

@@ -1,7 +1,7 @@
 // Browser input for indexProject: files from <input type=file webkitdirectory>, drag and drop, or
 // a FileSystemDirectoryHandle from showDirectoryPicker(). Plain DOM APIs; nothing runs at import.
 import { createPathGate, type PathGate } from '../secrets/paths.ts';
-import { enterDirectory, gitIgnored, gitignoresByDir, ignoredInTree, inGitDir, withGitignore, type GitignoreLevel } from './gitignore.ts';
+import { enterDirectory, gitIgnored, gitignoresByDir, inGitDir, treeIgnored, withGitignore, type GitignoreLevel } from './gitignore.ts';
 import type { ProjectFile } from './project-index.ts';
 
 /** Minimal shape of the File System Access API's directory handle (typed here, not in every lib). */
@@ -42,7 +42,10 @@ export async function filesFromFileList(files: Iterable<File> | ArrayLike<File>,
   if (options.gitignore !== false) {
     const ignores = list.flatMap((f, i) => (keep[i] && (paths[i] === '.gitignore' || paths[i]!.endsWith('/.gitignore')) ? [{ f, path: paths[i]! }] : []));
     const byDir = gitignoresByDir(await Promise.all(ignores.map(async ({ f, path }) => ({ path, text: await f.text() }))));
-    if (byDir.size > 0) paths.forEach((p, i) => (keep[i] = keep[i]! && !ignoredInTree(byDir, p)));
+    if (byDir.size > 0) {
+      const ignored = treeIgnored(byDir);
+      paths.forEach((p, i) => (keep[i] = keep[i]! && !ignored(p)));
+    }
   }
   const gate = createPathGate(options.sandbox ?? {});
   const out: Promise<ProjectFile>[] = [];

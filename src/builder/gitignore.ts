@@ -16,10 +16,10 @@ export function withGitignore(levels: readonly GitignoreLevel[], dir: string, te
 
 /**
  * Whether git ignores `path` (project-relative, `/`-separated) by the given levels: those of its
- * ancestor directories, shallowest first. A deeper .gitignore overrides a shallower one; within one file the last matching rule
- * decides, negations included. Parent directories are settled by the walk: a walker does not
- * descend into an ignored directory, and enters the others with {@link enterDirectory} (see
- * {@link ignoredInTree} for a flat list).
+ * ancestor directories, shallowest first. A deeper .gitignore overrides a shallower one; within
+ * one file the last matching rule decides, negations included. Parent directories are settled by
+ * the walk: a walker does not descend into an ignored directory, and enters the others with
+ * {@link enterDirectory} (see {@link treeIgnored} for a flat list).
  */
 export function gitIgnored(levels: readonly GitignoreLevel[], path: string, isDir: boolean): boolean {
   let ignored = false;
@@ -58,24 +58,32 @@ function escapePattern(path: string): string {
 }
 
 /**
- * Whether git ignores the file `path` of a flat list, given every .gitignore of the list by its
- * directory: as a walker would decide, each parent directory first (a file in an ignored directory
- * cannot be re-included), with only the .gitignore files of its own ancestors in force.
+ * Whether git ignores a file of a flat list, given every .gitignore of the list by its directory:
+ * as a walker would decide, each parent directory first (a file in an ignored directory cannot be
+ * re-included), with only the .gitignore files of its own ancestors in force. Each directory is
+ * judged once, and its levels kept, however many files of the list sit under it.
  */
-export function ignoredInTree(byDir: ReadonlyMap<string, Ignore>, path: string): boolean {
-  const segments = path.split('/');
-  let levels: GitignoreLevel[] = [];
-  let dir = '';
-  for (let i = 0; i < segments.length; i++) {
+export function treeIgnored(byDir: ReadonlyMap<string, Ignore>): (path: string) => boolean {
+  const own = (levels: readonly GitignoreLevel[], dir: string): readonly GitignoreLevel[] => {
     const rules = byDir.get(dir);
-    if (rules) levels.push({ base: dir, rules });
-    const here = dir ? `${dir}/${segments[i]}` : segments[i]!;
-    const isDir = i < segments.length - 1;
-    if (gitIgnored(levels, here, isDir)) return true;
-    if (isDir) levels = [...enterDirectory(levels, here)];
-    dir = here;
-  }
-  return false;
+    return rules ? [...levels, { base: dir, rules }] : levels;
+  };
+  // The levels in force inside each directory judged so far; null for an ignored one.
+  const inside = new Map<string, readonly GitignoreLevel[] | null>([['', own([], '')]]);
+  const levelsIn = (dir: string): readonly GitignoreLevel[] | null => {
+    const known = inside.get(dir);
+    if (known !== undefined) return known;
+    const slash = dir.lastIndexOf('/');
+    const parent = levelsIn(slash < 0 ? '' : dir.slice(0, slash));
+    const levels = parent === null || gitIgnored(parent, dir, true) ? null : own(enterDirectory(parent, dir), dir);
+    inside.set(dir, levels);
+    return levels;
+  };
+  return (path) => {
+    const slash = path.lastIndexOf('/');
+    const levels = levelsIn(slash < 0 ? '' : path.slice(0, slash));
+    return levels === null || gitIgnored(levels, path, false);
+  };
 }
 
 /** The .gitignore rules of a flat list of files, by directory, from their texts. */

@@ -65,8 +65,8 @@ function lowerUnit(c: number): number {
  * string: fragments are ASCII, and lowercasing maps every other character to non-ASCII ones except
  * U+0130 and U+212A (the only two), so a value holding one takes the lowercase path. A fragment of
  * four characters or fewer counts only in one case ({@link oneCase}): `xxxx`, `XXXX`, `Todo`. A
- * random 36-character token holds a fragment in some mix of case (`xXxx`) about once in 14,000 draws, and a
- * well-formed key must not go unreported for it; stand-ins are typed in one case.
+ * random 36-character token holds a fragment in some mix of case (`xXxx`) about once in 14,000
+ * draws, and a well-formed key must not go unreported for it; stand-ins are typed in one case.
  */
 export function hasPlaceholderFragment(value: string): boolean {
   const n = value.length;
@@ -111,6 +111,8 @@ const NON_SECRET_WORD =
  * `phrase` after it.
  */
 const NAME_KEYWORDS = ['pass', 'pwd', 'secret', 'credential', 'token', 'key'];
+/** What may follow `pass` in the keyword: password, passwd, passphrase; German passwort, French (mot de) passe. */
+const PASS_ENDINGS = ['word', 'wd', 'phrase', 'wort', 'e'];
 
 /**
  * Whether a name says its value is not a credential. What a name is comes from its last word (the
@@ -129,10 +131,7 @@ export function isNonSecretName(name: string): boolean {
     const at = lower.lastIndexOf(k);
     if (at < 0) continue;
     let e = at + k.length;
-    if (k === 'pass') {
-      // password, passwd, passphrase; German passwort, French (mot de) passe.
-      e += lower.startsWith('word', e) ? 4 : lower.startsWith('wd', e) ? 2 : lower.startsWith('phrase', e) ? 6 : lower.startsWith('wort', e) ? 4 : lower.startsWith('e', e) ? 1 : 0;
-    }
+    if (k === 'pass') e += PASS_ENDINGS.find((ending) => lower.startsWith(ending, e))?.length ?? 0;
     if (e > end) end = e;
   }
   if (end < 0) return words(name).some((w) => NON_SECRET_WORD.test(w));
@@ -271,8 +270,7 @@ const CODE_OPERATOR = /\?\.[A-Za-z_$]|\|\||&&|[=!]==/;
  * wherever it stands.
  */
 export function isCodeReference(text: string, start: number, end: number, value: string): boolean {
-  const before = text.charCodeAt(start - 1);
-  if (before === 0x22 || before === 0x27 || before === 0x60) return false;
+  if (isIn(QUOTES, text.charCodeAt(start - 1))) return false;
   // Operators only code writes, wherever the line ends: optional chaining, `||`, `&&`, `===`,
   // `!==` (base64 pads with at most two `=`).
   if (CODE_OPERATOR.test(value)) return true;
@@ -297,7 +295,7 @@ export function isCallArgument(text: string, start: number): boolean {
   while (i > floor && isIn(ARGUMENT_GAP, text.charCodeAt(i - 1))) i--;
   const close = i - 1;
   const quote = text.charCodeAt(close);
-  if (quote !== 0x22 && quote !== 0x27 && quote !== 0x60) return false;
+  if (!isIn(QUOTES, quote)) return false;
   // The name's opening quote, looked for within the window only (lastIndexOf would walk back over
   // the whole text, for every candidate).
   let open = close - 1;
@@ -395,6 +393,8 @@ const SEPARATOR = asciiSet(' \t"\'`]:=>,');
 const PAIR_GAP = asciiSet(' \t\r\n"\'`],');
 /** Name characters: `[\w.-]`. */
 const NAME = asciiSet(DIGITS_LETTERS + '_.-');
+/** The quotes a value or name may stand in: `"`, `'` and the backtick. */
+const QUOTES = asciiSet('"\'`');
 /** Blanks and line breaks. */
 const BLANKS = asciiSet(' \t\r\n');
 /** Between a quoted name and the quoted argument after it: blanks, line breaks and the comma. */
