@@ -57,12 +57,38 @@ export const CREDENTIAL_FILE_PATHS: readonly string[] = Object.freeze([
   '**/*.tfstate.backup',
 ]);
 
+/** A default rule as the gate matches it, and as the lists write it (the name a decision gives). */
+export interface DefaultPathRule {
+  readonly pattern: string;
+  readonly listed: string;
+  readonly list: 'spec' | 'credentials';
+}
+
 /**
- * Identifies the default lists in a bundle's config fingerprint: the first 16 hex digits of the
- * SHA-256 of `JSON.stringify([NEVER_SEND_PATHS, CREDENTIAL_FILE_PATHS])`. A test recomputes it, so
- * a list cannot change without this changing too.
+ * The default lists as the gate matches them. A rule for files (every one but the directory rules
+ * ending in `/**`) matches the file's name in any case, whatever `ignoreCase` says: on the
+ * case-insensitive file systems of macOS and Windows `Server.PEM`, `.ENV` and `ID_RSA` are what
+ * tools and people write, and they hold the same credentials. Each letter becomes a class of both
+ * cases (`**\/*.[pP][eE][mM]`), which git reads the same way. Directory rules (`node_modules/**`,
+ * `packages/**`) keep their case: Unity's `Packages/` is source, not NuGet's `packages/`.
  */
-export const DEFAULT_PATH_RULES_VERSION = '940d7c2dc6f4c8ee';
+export const DEFAULT_PATH_RULES: readonly DefaultPathRule[] = Object.freeze(
+  [...NEVER_SEND_PATHS.map((p) => [p, 'spec'] as const), ...CREDENTIAL_FILE_PATHS.map((p) => [p, 'credentials'] as const)].map(([listed, list]) =>
+    Object.freeze({ pattern: listed.endsWith('/**') ? listed : anyCase(listed), listed, list }),
+  ),
+);
+
+/** A pattern whose ASCII letters match in either case: each becomes a class of both. */
+function anyCase(pattern: string): string {
+  return pattern.replace(/[a-z]/gi, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`);
+}
+
+/**
+ * Identifies the default rules in a bundle's config fingerprint: the first 16 hex digits of the
+ * SHA-256 of `JSON.stringify` of {@link DEFAULT_PATH_RULES}' patterns as matched. A test recomputes
+ * it, so neither a list nor the way it is matched can change without this changing too.
+ */
+export const DEFAULT_PATH_RULES_VERSION = '3eb7e1686494c8c6';
 
 /** Options of {@link createPathGate}. */
 export interface PathGateOptions {
@@ -230,7 +256,8 @@ interface SharedMatcher {
   denyingRule(path: string): { pattern: string; mark?: string | undefined } | undefined;
 }
 
-const UNNAMED_RULE = { pattern: '(unnamed)' };
+const UNNAMED_RULE: { pattern: string; mark?: string } = { pattern: '(unnamed)' };
+const LISTED_BY_PATTERN = new Map(DEFAULT_PATH_RULES.map((r) => [r.pattern, r.listed]));
 
 /** How a detail names the rule by where it came from (the mark it was added with; none: the caller's). */
 const RULE_SOURCE: Record<string, string> = {
@@ -261,9 +288,8 @@ function sharedMatcher(defaults: boolean, ignoreCase: boolean, deny: readonly st
   // arrays hold by then.
   // The defaults carry a mark naming their list; the caller's rules go in as plain strings, as
   // `ignore` has always taken them (an entry holding newlines is several rules).
-  const marked = (list: readonly string[], mark: string) => list.map((pattern) => ({ pattern, mark }));
   const rules = [
-    ...(defaults ? [...marked(NEVER_SEND_PATHS, 'spec'), ...marked(CREDENTIAL_FILE_PATHS, 'credentials')] : []),
+    ...(defaults ? DEFAULT_PATH_RULES.map(({ pattern, list }) => ({ pattern, mark: list })) : []),
     ...deny,
     ...allow.map((p) => (p.startsWith('!') ? p : `!${p}`)),
   ];
@@ -287,7 +313,10 @@ function sharedMatcher(defaults: boolean, ignoreCase: boolean, deny: readonly st
       // test() is the walk ignores() makes, with the deciding rule kept.
       const verdict = entry.matcher.test(path);
       // `ignore` names the rule whenever it excludes; should it not, the path stays excluded.
-      return verdict.ignored ? (verdict.rule ?? UNNAMED_RULE) : undefined;
+      if (!verdict.ignored) return undefined;
+      const rule = verdict.rule ?? UNNAMED_RULE;
+      // A default is named as its list writes it, not as the gate matches it.
+      return rule.mark === 'spec' || rule.mark === 'credentials' ? { pattern: LISTED_BY_PATTERN.get(rule.pattern) ?? rule.pattern, mark: rule.mark } : rule;
     },
   };
 }

@@ -255,6 +255,12 @@ export function secretsContract({ describe, it, expect, runtime }: Harness): voi
       expect(denied('deploy/.aws/credentials')).toBe('deny_rule **/.aws/credentials | credential-file default "**/.aws/credentials"');
       expect(denied('infra/terraform.tfstate')).toBe('deny_rule **/*.tfstate | credential-file default "**/*.tfstate"');
       expect(denied('infra/terraform.tfstate.backup')).toBe('deny_rule **/*.tfstate.backup | credential-file default "**/*.tfstate.backup"');
+      // Names in other cases hold the same credentials (macOS and Windows file systems); the rule
+      // is named as its list writes it. Directory rules keep their case.
+      expect(denied('certs/Server.PEM')).toBe('deny_rule **/*.pem | never-send default "**/*.pem"');
+      expect(denied('home/.ssh/ID_RSA')).toBe('deny_rule **/id_rsa | credential-file default "**/id_rsa"');
+      expect(denied('.Env.Production')).toBe('deny_rule **/.env.* | credential-file default "**/.env.*"');
+      expect(denied('Packages/manifest.json')).toBe('sent');
       // Templates that are meant to be committed stay sendable; so do look-alikes.
       for (const p of ['.env.example', 'web/.env.sample', '.env.template', '.env.dist', 'id_rsa.pub', 'docs/env.md', 'src/environment.ts', 'aws/credentials.md', 'tfstate.ts']) {
         expect([p, denied(p)]).toEqual([p, 'sent']);

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { CREDENTIAL_FILE_PATHS, createPathGate, DEFAULT_PATH_RULES_VERSION, NEVER_SEND_PATHS } from '../../src/secrets/paths.ts';
+import { CREDENTIAL_FILE_PATHS, createPathGate, DEFAULT_PATH_RULES, DEFAULT_PATH_RULES_VERSION, NEVER_SEND_PATHS } from '../../src/secrets/paths.ts';
 
 const roots: string[] = [];
 afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
@@ -45,8 +45,10 @@ function asTree(paths: readonly string[]): string[] {
 }
 
 function compare(options: { deny?: string[]; allow?: string[] }, paths: readonly string[]): void {
-  const rules = [...NEVER_SEND_PATHS, ...CREDENTIAL_FILE_PATHS, ...(options.deny ?? []), ...(options.allow ?? []).map((p) => `!${p}`)];
-  const git = gitVerdicts(rules, paths);
+  // git gets the defaults as the gate matches them; it names them so, the gate as the lists write them.
+  const rules = [...DEFAULT_PATH_RULES.map((r) => r.pattern), ...(options.deny ?? []), ...(options.allow ?? []).map((p) => `!${p}`)];
+  const listed = new Map(DEFAULT_PATH_RULES.map((r) => [r.pattern, r.listed]));
+  const git = new Map([...gitVerdicts(rules, paths)].map(([p, pattern]) => [p, listed.get(pattern) ?? pattern]));
   const gate = createPathGate(options);
   const mismatches: string[] = [];
   for (const p of paths) {
@@ -67,12 +69,43 @@ const LISTED = [
   '.aws/credentials', 'deploy/.aws/credentials', '.aws/config', 'infra/terraform.tfstate', 'infra/terraform.tfstate.backup',
   'infra/main.tf', 'src/App/bin/Debug/app.dll', 'bin/run', 'src/obj/x.o', 'node_modules/x/index.js', 'a/node_modules/y.js',
   'packages/core/index.ts', 'lib/packages/z.ts', '.vs/settings.json', 'docs/env.md', 'aws/credentials.md', 'tfstate.ts',
+  'certs/Server.PEM', '.ENV', '.Env.Local', '.ENV.EXAMPLE', 'home/.ssh/ID_ED25519', 'Deploy/.AWS/Credentials', 'Packages/manifest.json',
+  'src/Bin/x.cs', 'Node_Modules/y.js',
 ];
 
 describe('path gate vs git check-ignore', () => {
   it('the default lists are identified by their version in config fingerprints', () => {
-    const digest = createHash('sha256').update(JSON.stringify([NEVER_SEND_PATHS, CREDENTIAL_FILE_PATHS])).digest('hex');
+    const digest = createHash('sha256').update(JSON.stringify(DEFAULT_PATH_RULES.map((r) => r.pattern))).digest('hex');
     expect(DEFAULT_PATH_RULES_VERSION).toBe(digest.slice(0, 16));
+    // Every listed rule, in order, in its list.
+    expect(DEFAULT_PATH_RULES.map((r) => `${r.list} ${r.listed}`)).toEqual([...NEVER_SEND_PATHS.map((p) => `spec ${p}`), ...CREDENTIAL_FILE_PATHS.map((p) => `credentials ${p}`)]);
+  });
+
+  it('rules for files match names in any case; directory rules keep their case', () => {
+    const byListed = new Map(DEFAULT_PATH_RULES.map((r) => [r.listed, r.pattern]));
+    expect(byListed.get('**/*.pem')).toBe('**/*.[pP][eE][mM]');
+    expect(byListed.get('!**/.env.example')).toBe('!**/.[eE][nN][vV].[eE][xX][aA][mM][pP][lL][eE]');
+    expect(byListed.get('**/id_ed25519')).toBe('**/[iI][dD]_[eE][dD]25519');
+    expect(byListed.get('**/.aws/credentials')).toBe('**/.[aA][wW][sS]/[cC][rR][eE][dD][eE][nN][tT][iI][aA][lL][sS]');
+    expect(byListed.get('node_modules/**')).toBe('node_modules/**');
+    expect(byListed.get('**/bin/**')).toBe('**/bin/**');
+    const gate = createPathGate();
+    const named = (p: string) => {
+      const d = gate.check(p);
+      return d.allowed ? 'sent' : `${d.rule} | ${d.detail}`;
+    };
+    expect(named('certs/Server.PEM')).toBe('**/*.pem | never-send default "**/*.pem"');
+    expect(named('.ENV')).toBe('**/*.env | never-send default "**/*.env"');
+    expect(named('config/Prod.Env')).toBe('**/*.env | never-send default "**/*.env"');
+    expect(named('.Env.Local')).toBe('**/.env.* | credential-file default "**/.env.*"');
+    expect(named('home/.ssh/ID_RSA')).toBe('**/id_rsa | credential-file default "**/id_rsa"');
+    expect(named('certs/Client.P12')).toBe('**/*.p12 | credential-file default "**/*.p12"');
+    expect(named('deploy/.AWS/Credentials')).toBe('**/.aws/credentials | credential-file default "**/.aws/credentials"');
+    expect(named('Infra/Main.TFSTATE')).toBe('**/*.tfstate | credential-file default "**/*.tfstate"');
+    // Templates stay sendable in any case; directories and look-alikes are as before.
+    for (const p of ['.ENV.EXAMPLE', 'web/.Env.Sample', 'ID_RSA.PUB', 'Node_Modules/x.js', 'Packages/manifest.json', 'src/Bin/x.cs', 'Docs/ENV.md']) {
+      expect([p, named(p)]).toEqual([p, 'sent']);
+    }
   });
 
   it('the default lists decide and name rules as git does on a fixed list of paths', () => {
@@ -91,6 +124,8 @@ describe('path gate vs git check-ignore', () => {
     const seg = fc.constantFrom(
       'a', 'src', 'bin', 'obj', 'node_modules', 'packages', '.vs', '.env', '.env.local', '.env.example', '.envrc', 'x.env', 'id_rsa',
       'id_rsa.pub', 'k.pem', 'k.key', 'k.p12', 'c.jks', '.aws', 'credentials', 'main.tfstate', '.pgpass', 'logs', 'app.log', 'keep.log',
+      // Other cases: file rules match them, directory rules and the callers' rules do not.
+      'K.PEM', '.ENV.Local', 'ID_RSA', '.Env.Example', 'Bin', 'Node_modules', 'Packages', 'App.LOG', 'Logs', '.AWS', 'Credentials',
     );
     fc.assert(
       fc.property(fc.array(fc.array(seg, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 30 }), fc.boolean(), (trees, withRules) => {
