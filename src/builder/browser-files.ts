@@ -23,6 +23,11 @@ export interface BrowserReadOptions {
   sandbox?: { deny?: readonly string[]; allow?: readonly string[] };
   /** Honour the tree's .gitignore files (default true). */
   gitignore?: boolean;
+  /**
+   * Match .gitignore patterns in any case, as git does with `core.ignoreCase=true` (set by git on
+   * the case-insensitive file systems of macOS and Windows). Default false, git's default.
+   */
+  ignoreCase?: boolean;
 }
 
 /**
@@ -41,7 +46,7 @@ export async function filesFromFileList(files: Iterable<File> | ArrayLike<File>,
   const keep = list.map((_, i) => !inGitDir(paths[i]!));
   if (options.gitignore !== false) {
     const ignores = list.flatMap((f, i) => (keep[i] && (paths[i] === '.gitignore' || paths[i]!.endsWith('/.gitignore')) ? [{ f, path: paths[i]! }] : []));
-    const byDir = gitignoresByDir(await Promise.all(ignores.map(async ({ f, path }) => ({ path, text: await f.text() }))));
+    const byDir = gitignoresByDir(await Promise.all(ignores.map(async ({ f, path }) => ({ path, text: await f.text() }))), options.ignoreCase ?? false);
     if (byDir.size > 0) {
       const ignored = treeIgnored(byDir);
       paths.forEach((p, i) => (keep[i] = keep[i]! && !ignored(p)));
@@ -72,7 +77,7 @@ export async function filesFromDirectoryHandle(root: DirectoryHandleLike, option
     children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     let here = levels;
     const own = options.gitignore !== false ? children.find((c): c is FileHandleLike => c.kind === 'file' && c.name === '.gitignore') : undefined;
-    if (own) here = withGitignore(levels, prefix, await (await own.getFile()).text());
+    if (own) here = withGitignore(levels, prefix, await (await own.getFile()).text(), options.ignoreCase ?? false);
     for (const child of children) {
       if (child.name === '.git') continue;
       const path = prefix ? `${prefix}/${child.name}` : child.name;

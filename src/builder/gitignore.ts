@@ -7,11 +7,22 @@ import ignore, { type Ignore } from 'ignore';
 export interface GitignoreLevel {
   readonly base: string;
   readonly rules: Ignore;
+  /** Whether its patterns match in any case (git's core.ignoreCase). */
+  readonly ignoreCase: boolean;
+}
+
+/**
+ * One .gitignore file's level. Case-sensitive unless `ignoreCase`, as git is by default:
+ * `core.ignoreCase` is false unless `git init` or `git clone` found a case-insensitive file system
+ * (macOS, Windows), where it sets true. `ignore` itself defaults to ignoring case.
+ */
+export function gitignoreLevel(dir: string, text: string, ignoreCase = false): GitignoreLevel {
+  return { base: dir, rules: ignore({ ignorecase: ignoreCase }).add(text), ignoreCase };
 }
 
 /** The levels in force below `dir`: those above it, plus its own .gitignore when it has one. */
-export function withGitignore(levels: readonly GitignoreLevel[], dir: string, text: string): GitignoreLevel[] {
-  return [...levels, { base: dir, rules: ignore().add(text) }];
+export function withGitignore(levels: readonly GitignoreLevel[], dir: string, text: string, ignoreCase = false): GitignoreLevel[] {
+  return [...levels, gitignoreLevel(dir, text, ignoreCase)];
 }
 
 /**
@@ -47,7 +58,7 @@ export function enterDirectory(levels: readonly GitignoreLevel[], dir: string): 
     const relative = level.base ? dir.slice(level.base.length + 1) : dir;
     if (!level.rules.test(`${relative}/`).ignored) return;
     out ??= [...levels];
-    out[i] = { base: level.base, rules: ignore().add(level.rules).add(`!/${escapePattern(relative)}/`) };
+    out[i] = { ...level, rules: ignore({ ignorecase: level.ignoreCase }).add(level.rules).add(`!/${escapePattern(relative)}/`) };
   });
   return out ?? levels;
 }
@@ -63,10 +74,10 @@ function escapePattern(path: string): string {
  * re-included), with only the .gitignore files of its own ancestors in force. Each directory is
  * judged once, and its levels kept, however many files of the list sit under it.
  */
-export function treeIgnored(byDir: ReadonlyMap<string, Ignore>): (path: string) => boolean {
+export function treeIgnored(byDir: ReadonlyMap<string, GitignoreLevel>): (path: string) => boolean {
   const own = (levels: readonly GitignoreLevel[], dir: string): readonly GitignoreLevel[] => {
-    const rules = byDir.get(dir);
-    return rules ? [...levels, { base: dir, rules }] : levels;
+    const level = byDir.get(dir);
+    return level ? [...levels, level] : levels;
   };
   // The levels in force inside each directory judged so far; null for an ignored one.
   const inside = new Map<string, readonly GitignoreLevel[] | null>([['', own([], '')]]);
@@ -86,12 +97,13 @@ export function treeIgnored(byDir: ReadonlyMap<string, Ignore>): (path: string) 
   };
 }
 
-/** The .gitignore rules of a flat list of files, by directory, from their texts. */
-export function gitignoresByDir(files: Iterable<{ path: string; text: string }>): Map<string, Ignore> {
-  const byDir = new Map<string, Ignore>();
+/** The .gitignore levels of a flat list of files, by directory, from their texts. */
+export function gitignoresByDir(files: Iterable<{ path: string; text: string }>, ignoreCase = false): Map<string, GitignoreLevel> {
+  const byDir = new Map<string, GitignoreLevel>();
   for (const { path, text } of files) {
     const slash = path.lastIndexOf('/');
-    byDir.set(slash < 0 ? '' : path.slice(0, slash), ignore().add(text));
+    const dir = slash < 0 ? '' : path.slice(0, slash);
+    byDir.set(dir, gitignoreLevel(dir, text, ignoreCase));
   }
   return byDir;
 }

@@ -28,6 +28,11 @@ export interface IndexProjectOptions extends IndexExtras {
    * exclude (default true). A list of `{ path, bytes | text }` is indexed as given.
    */
   gitignore?: boolean;
+  /**
+   * For Files and directory handles: match the tree's .gitignore patterns in any case, as git does
+   * with `core.ignoreCase=true` on macOS and Windows checkouts (default false, git's default).
+   */
+  ignoreCase?: boolean;
 }
 
 /**
@@ -44,7 +49,7 @@ export interface IndexProjectOptions extends IndexExtras {
  */
 export async function indexProject(source: ProjectSource, options: IndexProjectOptions = {}): Promise<ProjectIndex> {
   checkOptions(options);
-  const files = await toProjectFiles(source, { sandbox: options.sandbox, gitignore: options.gitignore });
+  const files = await toProjectFiles(source, { sandbox: options.sandbox, gitignore: options.gitignore, ignoreCase: options.ignoreCase });
   const engine = options.engine ?? (await sharedEngine());
   const extras: IndexExtras = { symbols: options.symbols ?? [], dependencies: options.dependencies ?? [] };
   // The byte arrays read here are ours, so they are transferred rather than copied.
@@ -105,6 +110,7 @@ function checkOptions(options: unknown): asserts options is IndexProjectOptions 
   }
   expectOptionalNumber(o.batchBytes, 'options.batchBytes');
   if (o.gitignore !== undefined && typeof o.gitignore !== 'boolean') throw wrongKind('options.gitignore', 'a boolean', o.gitignore);
+  if (o.ignoreCase !== undefined && typeof o.ignoreCase !== 'boolean') throw wrongKind('options.ignoreCase', 'a boolean', o.ignoreCase);
   for (const name of ['symbols', 'dependencies'] as const) {
     const list = o[name];
     expectOptionalArray(list, `options.${name}`);

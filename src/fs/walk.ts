@@ -5,6 +5,7 @@
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile, realpath } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
+import { wrongKind } from '../args.ts';
 import { CtxgateError } from '../errors.ts';
 import { createPathGates } from '../builder/default-gates.ts';
 import { enterDirectory, gitIgnored, withGitignore, type GitignoreLevel } from '../builder/gitignore.ts';
@@ -18,6 +19,13 @@ export interface WalkOptions {
   allow?: string[];
   /** Honour .gitignore files (default true). */
   gitignore?: boolean;
+  /**
+   * Match .gitignore patterns in any case, as git does with `core.ignoreCase=true`, which
+   * `git init` and `git clone` set on the case-insensitive file systems of macOS and Windows
+   * (default false: git's default, and Linux's). The deny and allow rules are matched as
+   * `buildContext`'s sandbox matches them.
+   */
+  ignoreCase?: boolean;
   /** Stop after this many files (default 200,000) so a wrong root cannot exhaust memory. */
   maxFiles?: number;
 }
@@ -28,6 +36,8 @@ export interface WalkOptions {
  * only (so the builder can report them) and are not read. Symbolic links are not followed.
  */
 export async function readProjectFiles(root: string, options: WalkOptions = {}): Promise<ProjectFile[]> {
+  if (options.ignoreCase !== undefined && typeof options.ignoreCase !== 'boolean') throw wrongKind('options.ignoreCase', 'a boolean', options.ignoreCase);
+  const ignoreCase = options.ignoreCase ?? false;
   const gates = createPathGates({ deny: options.deny, allow: options.allow });
   const top = await realpath(root);
   const max = options.maxFiles ?? 200_000;
@@ -48,7 +58,7 @@ export async function readProjectFiles(root: string, options: WalkOptions = {}):
     let here = levels;
     // Only read a .gitignore that the listing shows (a failed read per directory costs an error).
     if (options.gitignore !== false && entries.some((e) => e.name === '.gitignore' && e.isFile())) {
-      here = withGitignore(levels, rel, readFileSync(join(dir, '.gitignore'), 'utf8'));
+      here = withGitignore(levels, rel, readFileSync(join(dir, '.gitignore'), 'utf8'), ignoreCase);
     }
     for (const entry of entries) {
       if (entry.name === '.git') continue;

@@ -43,6 +43,21 @@ describe('browser file input (chromium)', () => {
     await root.removeEntry(dir.name, { recursive: true });
   });
 
+  it('a directory handle: .gitignore in git\'s case by default or in any case; credential files in any case', async () => {
+    const root = await navigator.storage.getDirectory();
+    const dir = await root.getDirectoryHandle(`ctxgate-case-${Date.now()}`, { create: true });
+    for (const [name, text] of [['.gitignore', '*.LOG\n'], ['a.log', 'a\n'], ['b.LOG', 'b\n'], ['Key.PEM', 'pem\n']]) {
+      const w = await (await dir.getFileHandle(name!, { create: true })).createWritable();
+      await w.write(text!);
+      await w.close();
+    }
+    const handle = dir as unknown as Parameters<typeof filesFromDirectoryHandle>[0];
+    const shown = (list: Awaited<ReturnType<typeof filesFromDirectoryHandle>>) => list.map((f) => `${f.path} ${f.bytes ? 'read' : `unread:${f.byteSize}`}`);
+    expect(shown(await filesFromDirectoryHandle(handle))).toEqual(['.gitignore read', 'Key.PEM unread:4', 'a.log read']);
+    expect(shown(await filesFromDirectoryHandle(handle, { ignoreCase: true }))).toEqual(['.gitignore read', 'Key.PEM unread:4']);
+    await root.removeEntry(dir.name, { recursive: true });
+  });
+
   it('strips the picked folder name from webkitRelativePath-style paths', async () => {
     const file = (name: string, rel: string) => Object.defineProperty(new File(['x'], name), 'webkitRelativePath', { value: rel });
     const files = await filesFromFileList([file('a.ts', 'proj/src/a.ts'), file('b.md', 'proj/b.md')]);

@@ -576,6 +576,7 @@ describe('indexProject and projectIndexFingerprint refuse arguments of the wrong
     invalid(await refusal(indexProject(list, { engine, dependencies: [null] as never })), 'options.dependencies[0]');
     invalid(await refusal(indexProject(list, { engine, sandbox: { deny: [1] } as never })), 'options.sandbox.deny[0]');
     invalid(await refusal(indexProject(list, { engine, gitignore: 'yes' as never })), 'options.gitignore');
+    invalid(await refusal(indexProject(list, { engine, ignoreCase: 1 as never })), 'options.ignoreCase');
     invalid(await refusal(indexProject(list, { engine: {} as never })), 'options.engine');
   });
 

@@ -27,9 +27,9 @@ function onDisk(files: ReadonlyMap<string, string>): string {
 }
 
 /** What git lists as untracked and not ignored (nothing is tracked: all of the tree). */
-function gitListed(root: string): string[] {
+function gitListed(root: string, ignoreCase: boolean): string[] {
   expect(spawnSync('git', ['init', '-q', root]).status).toBe(0);
-  const run = spawnSync('git', ['-C', root, '-c', 'core.ignoreCase=false', '-c', 'core.excludesFile=/dev/null', 'ls-files', '--others', '--exclude-standard', '-z']);
+  const run = spawnSync('git', ['-C', root, '-c', `core.ignoreCase=${ignoreCase}`, '-c', 'core.excludesFile=/dev/null', 'ls-files', '--others', '--exclude-standard', '-z']);
   expect(run.status).toBe(0);
   return run.stdout.toString('utf8').split('\0').filter(Boolean).sort();
 }
@@ -70,9 +70,9 @@ function shown(list: readonly ProjectFile[]): string[] {
   return list.map((f) => `${f.path} ${f.bytes ? new TextDecoder().decode(f.bytes) : `unread:${f.byteSize}`}`).sort();
 }
 
-async function compare(files: ReadonlyMap<string, string>, deny: string[] = []): Promise<void> {
+async function compare(files: ReadonlyMap<string, string>, deny: string[] = [], ignoreCase = false): Promise<void> {
   const root = onDisk(files);
-  const git = gitListed(root);
+  const git = gitListed(root, ignoreCase);
   const gate = createPathGate({ deny });
   const expected = git.map((p) => {
     const d = gate.check(p);
@@ -80,9 +80,9 @@ async function compare(files: ReadonlyMap<string, string>, deny: string[] = []):
     return `${p} ${d.allowed ? text : `unread:${Buffer.byteLength(text)}`}`;
   });
   // git lists nothing inside .git; none of the walkers may either.
-  expect(shown(await readProjectFiles(root, { deny }))).toEqual(expected.sort());
-  expect(shown(await filesFromFileList(pickedFolder(files), { sandbox: { deny } }))).toEqual(expected);
-  expect(shown(await filesFromDirectoryHandle(handleTree(files), { sandbox: { deny } }))).toEqual(expected);
+  expect(shown(await readProjectFiles(root, { deny, ignoreCase }))).toEqual(expected.sort());
+  expect(shown(await filesFromFileList(pickedFolder(files), { sandbox: { deny }, ignoreCase }))).toEqual(expected);
+  expect(shown(await filesFromDirectoryHandle(handleTree(files), { sandbox: { deny }, ignoreCase }))).toEqual(expected);
 }
 
 describe('walkers vs git ls-files --exclude-standard', () => {
@@ -132,23 +132,44 @@ describe('walkers vs git ls-files --exclude-standard', () => {
     );
   });
 
+  it('.gitignore patterns match in git\'s case: exactly by default, in any case with ignoreCase', async () => {
+    const files = new Map([
+      ['.gitignore', 'Build/\n*.LOG\n!Keep.log\n'],
+      ['build/a.js', 'a'],
+      ['Build/b.js', 'b'],
+      ['x.log', 'x'],
+      ['y.LOG', 'y'],
+      ['keep.LOG', 'k'],
+      ['src/Z.Log', 'z'],
+    ]);
+    await compare(files);
+    await compare(files, [], true);
+    // The two differ, so each comparison can fail on its own: by default build/a.js, x.log and
+    // src/Z.Log are listed and keep.LOG is not (!Keep.log does not name it); in any case, the reverse.
+    const root = onDisk(files);
+    const listed = async (ignoreCase: boolean) => (await readProjectFiles(root, { ignoreCase })).map((f) => f.path).sort();
+    expect(await listed(false)).toEqual(['.gitignore', 'build/a.js', 'src/Z.Log', 'x.log']);
+    expect(await listed(true)).toEqual(['.gitignore', 'keep.LOG']);
+  });
+
   it('random trees with random .gitignore files (property)', async () => {
-    // Few names, so that files often sit in the directories the rules and .gitignore files name.
-    const seg = fc.constantFrom('a', 'b', 'src', 'dist', 'x.log', 'keep.log', 'k.ts', '.env', 'deep');
-    const rule = fc.constantFrom('*.log', '!keep.log', 'dist/', '/a', 'a', 'b/', '!b/k.ts', 'src/**', '!src/', 'deep/*', '*', '!*.ts', 'logs', '**/x.log', '!dist/');
+    // Few names, so that files often sit in the directories the rules and .gitignore files name;
+    // some differ from a rule only in case.
+    const seg = fc.constantFrom('a', 'b', 'src', 'dist', 'x.log', 'keep.log', 'k.ts', '.env', 'deep', 'Dist', 'X.LOG', 'K.TS', 'A');
+    const rule = fc.constantFrom('*.log', '!keep.log', 'dist/', '/a', 'a', 'b/', '!b/k.ts', 'src/**', '!src/', 'deep/*', '*', '!*.ts', 'logs', '**/x.log', '!dist/', 'DIST/', '!*.TS', '*.Log');
     // .gitignore files go in directories the tree has, so deeper files meet rules of several levels.
     const tree = fc.array(fc.array(seg, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 25 }).chain((paths) => {
       const dirs = ['', ...new Set(paths.flatMap((segs) => segs.slice(0, -1).map((_, i) => segs.slice(0, i + 1).join('/'))))];
       return fc.tuple(fc.constant(paths), fc.array(fc.tuple(fc.constantFrom(...dirs), fc.array(rule, { minLength: 1, maxLength: 4 })), { maxLength: 4 }));
     });
     await fc.assert(
-      fc.asyncProperty(tree, async ([paths, ignores]) => {
+      fc.asyncProperty(tree, fc.boolean(), async ([paths, ignores], ignoreCase) => {
         const files = new Map<string, string>();
         paths.forEach((segs, i) => files.set(segs.join('/'), `file ${i}`));
         for (const [dir, rules] of ignores) files.set(dir ? `${dir}/.gitignore` : '.gitignore', rules.join('\n') + '\n');
         // A name is a file or a directory, not both.
         for (const p of [...files.keys()]) if ([...files.keys()].some((q) => q.startsWith(p + '/'))) files.delete(p);
-        await compare(files, ['deep/']);
+        await compare(files, ['deep/'], ignoreCase);
       }),
       { numRuns: 150 },
     );

@@ -66,6 +66,13 @@ describe('readProjectFiles (Node/Deno directory walker)', () => {
     const e = await readProjectFiles(root, { maxFiles: 2 }).catch((x: unknown) => x);
     expect(isCtxgateError(e, 'INVALID_PARAMS')).toBe(true);
   });
+
+  it('refuses an ignoreCase that is not a boolean, before reading anything', async () => {
+    const root = tree({ 'a.ts': 'a' });
+    const e = await readProjectFiles(root, { ignoreCase: 'yes' as never }).catch((x: unknown) => x);
+    expect(isCtxgateError(e, 'INVALID_PARAMS')).toBe(true);
+    expect((e as Error).message).toContain('options.ignoreCase');
+  });
 });
 
 describe('projectFileReader (jailed)', () => {
