@@ -71,7 +71,9 @@ const NAMED = {
   uuid: [...D, ...range('a', 'f'), ...chars('-')],
   uuidi: [...D, ...range('a', 'f'), ...range('A', 'F'), ...chars('-')],
   hexdash: [...D, ...range('a', 'f'), ...chars('-')],
-  bearer: [...U, ...L, ...D, ...chars('._~+/=-')],
+  // RFC 6750's token68 characters, and `%`: tokens are sent URL-encoded too (X's app-only tokens
+  // always are), and a class without it ended such a token at its first `%`.
+  bearer: [...U, ...L, ...D, ...chars('._~+/=-%')],
   sas: [...U, ...L, ...D, ...chars('%+/=')],
   azs: [...U, ...L, ...D, ...chars('_~.')],
   azs2: [...U, ...L, ...D, ...chars('_~.-')],
@@ -504,8 +506,15 @@ const arr = (type, values) => {
   for (let i = 0; i < values.length; i += 32) lines.push('  ' + values.slice(i, i + 32).join(', ') + ',');
   return `memory.data<${type}>([\n${lines.join('\n')}\n])`;
 };
+// The byte classes are part of it: a rule's steps name a class, and a class that gains a byte (as
+// `bearer` gained `%`) changes what the rule matches.
 const fingerprint = createHash('sha256')
-  .update(JSON.stringify({ rules: rules.map((r) => [r.id, r.confidence, r.keywords, r.steps, r.back, r.before, r.after, r.secret, r.entropy, r.ci]) }))
+  .update(
+    JSON.stringify({
+      rules: rules.map((r) => [r.id, r.confidence, r.keywords, r.steps, r.back, r.before, r.after, r.secret, r.entropy, r.ci]),
+      classes: Object.keys(NAMED).sort().map((name) => [name, NAMED[name]]),
+    }),
+  )
   .digest('hex')
   .slice(0, 16);
 

@@ -185,8 +185,20 @@ export default [
       pos: [
         P("curl -H 'Authorization: Bearer ", F(C.alnum, 40), "' https://api.acme.dev"),
         P('{"headers": {"Authorization": "Bearer ', F(C.b64url, 32) + '.' + F(C.b64url, 20), '"}}'),
+        // URL-encoded, whole: the class used to end it at its first `%`, below the minimum length.
+        P('Authorization: Bearer ', F(C.alnum, 12) + '%2B' + F(C.alnum, 20) + '%3D', ''),
+        // An X (Twitter) app-only token: its runs of `A` are the format, not a stand-in.
+        P('curl -H "Authorization: Bearer ', 'A'.repeat(21) + F(C.alnum, 4) + 'A'.repeat(7) + F(C.alnum, 1) + '%2B' + F(C.alnum, 20) + '%3D' + F(C.alnum, 50), '" https://api.x.com/2/tweets'),
       ],
-      neg: ['Authorization: Bearer ${TOKEN}', "headers['Authorization'] = 'Bearer ' + token", 'Authorization: Bearer <token>'],
+      neg: [
+        'Authorization: Bearer ${TOKEN}',
+        "headers['Authorization'] = 'Bearer ' + token",
+        'Authorization: Bearer <token>',
+        // Stand-ins in the X shape: all `A`s, or a placeholder after them.
+        'Authorization: Bearer ' + 'A'.repeat(112),
+        'Authorization: Bearer ' + 'A'.repeat(22) + 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
+        'Authorization: Bearer %s',
+      ],
     },
   },
   {

@@ -129,6 +129,28 @@ describe('what a name or a value says (host judgements)', () => {
     expect(ids('GH_TOKEN=ghp_KZEd68NdExAmPlECwZeKsPGWTfnEDiTo2aiHQ')).toEqual([]);
   });
 
+  it('an X (Twitter) app-only bearer token is reported whole, URL-encoded and with its runs of A', () => {
+    const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
+    // The shape of X's tokens: 21 As, a short key id with a run of As (zero bytes), URL-encoded
+    // base64. Before: the run of six made it a stand-in, and the bearer class ended at `%`.
+    const x = 'A'.repeat(21) + 'Qk7r' + 'A'.repeat(7) + 'w%2Bh3LpT9vZq%2Bm4RsX8cYe2J%3D' + token('', 50, 7);
+    expect(found(`curl -H "Authorization: Bearer ${x}" https://api.x.com/2/tweets`)).toEqual([`authorization-bearer-header ${x}`]);
+    expect(found(`TWITTER_BEARER_TOKEN=${x}\n`)).toEqual([`generic-token ${x}`]);
+    const encoded = `${token('', 14, 3)}%2B${token('', 20, 4)}%3D`;
+    expect(found(`Authorization: Bearer ${encoded}`)).toEqual([`authorization-bearer-header ${encoded}`]);
+    // Judged on what follows the runs: a stand-in there, or nothing random at all, is no token.
+    expect(isPlaceholder(x, false)).toBe(false);
+    expect(isPlaceholder('A'.repeat(112), false)).toBe(true);
+    expect(isPlaceholder('A'.repeat(22) + 'x'.repeat(80), false)).toBe(true);
+    expect(isPlaceholder('A'.repeat(22) + 'YOUR_BEARER_TOKEN_GOES_HERE_0123456789abcdefghijklmn', false)).toBe(true);
+    expect(isPlaceholder('A'.repeat(21) + token('', 30, 9), false)).toBe(true);
+    // Other values with a run of six are still stand-ins; the X docs' own example is not reported.
+    expect(isPlaceholder('sk-' + 'a'.repeat(40), false)).toBe(true);
+    expect(isPlaceholder('Qk7r' + 'A'.repeat(21) + token('', 60, 5), false)).toBe(true);
+    const docs = 'AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0%2BuSeid%2BULvsea4JtiGRiSDSJSI%3D' + 'EUifiRBkKG5E2XzMDjRfl76ZC9Ub0wnz4XsNiRVBChTYbJcE3F';
+    expect(found(`Authorization: Bearer ${docs}`)).toEqual([]);
+  });
+
   it("a quoted name's argument is a value only in a call, not in a list of strings", () => {
     const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
     expect(found('var fields = ["protocol", "username", "password", "hostname01", "port"];')).toEqual([]);
