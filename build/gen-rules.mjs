@@ -59,8 +59,14 @@ const NAMED = {
   assign: chars(':=>'),
   eq: chars('='),
   dashdigit: [...chars('-'), ...D],
-  // A generic value: printable ASCII without quotes, separators and brackets.
+  // A generic value: printable ASCII without quotes, separators and brackets. As a step it is
+  // STEP_VALUE: after an opening quote the value runs to the closing one instead (valdq, valsq,
+  // valbq: every printable byte but that quote), since `(`, `;`, `{` or `,` inside quotes are a
+  // password's own characters, not code around it.
   val: minus(printable, '"\'`;,()[]{}<>\\'),
+  valdq: minus(printable, '"'),
+  valsq: minus(printable, "'"),
+  valbq: minus(printable, '`'),
   valstop: minus(printable, '"\'`;,)]{}<>\\'),
   userinfo: minus(printable, ':@/"\'`<>{}\\?#[]'),
   urlpass: minus(printable, '@/"\'`<>{}\\?#[] '),
@@ -108,7 +114,10 @@ function literal(s) {
 }
 
 // ---- rules --------------------------------------------------------------------------------------
-const STEP_RUN = 0, STEP_LIT = 1, STEP_LIT_CI = 2, STEP_UNTIL = 3;
+const STEP_RUN = 0, STEP_LIT = 1, STEP_LIT_CI = 2, STEP_UNTIL = 3, STEP_VALUE = 4;
+// The classes a value step takes after each opening quote, first of all (so their ids are fixed).
+const VALUE_QUOTED = { '"': classId('valdq'), "'": classId('valsq'), '`': classId('valbq') };
+const VALUE_CLASS_BY_QUOTE = { 0x22: 'valdq', 0x27: 'valsq', 0x60: 'valbq' };
 const steps = []; // [kind, arg, min, max]
 const ruleRows = [];
 const kwEntries = []; // { rule, text, ci }
@@ -127,7 +136,7 @@ for (const [index, rule] of rules.entries()) {
     } else if (Array.isArray(step)) {
       const [name, min, max = min] = step;
       if (!(max >= min && max < 65536)) throw new Error(`rule ${rule.id}: bad bounds on ${name}`);
-      steps.push([STEP_RUN, classId(name), min, max]);
+      steps.push([name === 'val' ? STEP_VALUE : STEP_RUN, classId(name), min, max]);
       lastClass = name;
     } else if ('lit' in step) {
       steps.push([step.ci ? STEP_LIT_CI : STEP_LIT, literal(step.ci ? step.lit.toLowerCase() : step.lit).id, 1, 1]);
@@ -178,38 +187,61 @@ const keyOf = (bytes) => bytes.reduce((w, b, i) => (w | (ffold(b) << (8 * i))) >
 const hashOf = (w) => Math.imul(w, HASH_MUL) >>> (32 - HASH_BITS);
 const ALL = [...Array(256).keys()];
 
-/** Positions in a rule's steps: [step index, bytes consumed in it]; the closure adds skippable ends. */
+/**
+ * Positions in a rule's steps: [step index, bytes consumed in it, quote]. Quote is the last byte
+ * consumed when it opens a string: a quote not right after the same quote (after `""` the core
+ * reads an empty string, and what follows as unquoted). Inside a value step it is the quote that
+ * opened the value, whose class the step takes (STEP_VALUE). The closure adds skippable ends.
+ */
 function closure(rule, states) {
   const out = [];
   const seenState = new Set();
   const stack = [...states];
   while (stack.length) {
-    const [j, c] = stack.pop();
-    const key = `${j},${c}`;
+    const [j, c, q = 0] = stack.pop();
+    const key = `${j},${c},${q}`;
     if (seenState.has(key)) continue;
     seenState.add(key);
-    out.push([j, c]);
+    out.push([j, c, q]);
     const step = rule.steps[j];
-    if (Array.isArray(step) && c >= step[1]) stack.push([j + 1, 0]);
+    // Past a value that took bytes, the last byte was the value's, not a quote.
+    if (Array.isArray(step) && c >= step[1]) stack.push([j + 1, 0, step[0] === 'val' && c > 0 ? 0 : q]);
   }
   return out;
 }
+const QUOTE_BYTES = chars('"\'`');
+/** The position state for a last byte consumed: the byte if it is a quote, else 0. */
+const quoteOrZero = (b) => (QUOTE_BYTES.includes(b) ? b : 0);
+/**
+ * A move's bytes split by the quote state they leave (see closure()): each quote apart, the rest
+ * together. `q` is the state before the move.
+ */
+function byLastByte(set, [j, c], q) {
+  const rest = set.filter((b) => !QUOTE_BYTES.includes(b));
+  const out = rest.length ? [[rest, [j, c, 0]]] : [];
+  for (const b of QUOTE_BYTES) if (set.includes(b)) out.push([[b], [j, c, b === q ? 0 : b]]);
+  return out;
+}
 /** The bytes a rule accepts at a position, and where each leads: [bytes, next position] pairs. */
-function moves(rule, [j, c]) {
+function moves(rule, [j, c, q = 0]) {
   const step = rule.steps[j];
   if (step === undefined || (typeof step === 'object' && !Array.isArray(step) && 'until' in step)) return [[ALL, null]];
   if (Array.isArray(step)) {
     const [name, , max = step[1]] = step;
-    return c < max ? [[NAMED[name], [j, c + 1]]] : [];
+    if (c >= max) return [];
+    // A value step: after an opening quote, that quote's class (it holds the unquoted one, which
+    // the core takes after an empty string's two quotes); the quote stays with the value.
+    if (name === 'val') return [[q ? NAMED[VALUE_CLASS_BY_QUOTE[q]] : NAMED.val, [j, c + 1, q]]];
+    return byLastByte(NAMED[name], [j, c + 1], q);
   }
   const text = typeof step === 'string' ? step : step.lit;
   const b = text.charCodeAt(c);
   const bytes = typeof step === 'object' && step.ci ? [...new Set([b, b >= 97 && b <= 122 ? b - 32 : b])] : [b];
-  return [[bytes, c + 1 < text.length ? [j, c + 1] : [j + 1, 0]]];
+  return byLastByte(bytes, c + 1 < text.length ? [j, c + 1] : [j + 1, 0], q);
 }
 /** Every folded sequence of `n` bytes the rule accepts right after its keyword (a superset). */
-function followKeys(rule, n) {
-  let seqs = [[[], [[0, 0]]]]; // [folded bytes so far, positions]
+function followKeys(rule, n, last) {
+  let seqs = [[[], [[0, 0, quoteOrZero(last)]]]]; // [folded bytes so far, positions]
   for (let d = 0; d < n; d++) {
     const next = new Map();
     for (const [bytes, positions] of seqs) {
@@ -247,7 +279,7 @@ for (const [i, e] of kwEntries.entries()) {
     const rest = bytes.slice(4, 8);
     add(keyOf(bytes.slice(0, 4)), keyOf(rest), rest.length === 4 ? 0xffffffff : (2 ** (8 * rest.length) - 1) >>> 0);
   } else {
-    const tails = followKeys(rules[e.rule], 4 - bytes.length);
+    const tails = followKeys(rules[e.rule], 4 - bytes.length, bytes[bytes.length - 1]);
     if (tails.length > 4096) throw new Error(`rule ${rules[e.rule].id}: keyword "${e.text}" is too short for what may follow it`);
     const keys = new Set(tails.map((t) => keyOf([...bytes, ...t])));
     for (const key of keys) add(key, 0, 0);
@@ -273,10 +305,10 @@ const filterBits = filter4.reduce((n, x) => n + x.toString(2).split('1').length 
 // `token=b.token,` (a generic value of at least 12 bytes cannot hold the `,`) are turned away before
 // the keyword and rule are tried. A set that admits every byte is not stored.
 const FOLLOW_DEPTH = 12;
-const FOLDED = new Set(ALL.map(ffold)).size;
+const QUOTE_SET = new Set(QUOTE_BYTES);
 /** Sets of folded bytes the rule accepts `tail.length`, … `tail.length + n - 1` bytes after its keyword (null: any). */
-function followSets(rule, tail, n) {
-  let positions = [[0, 0]];
+function followSets(rule, tail, n, last, noQuotes) {
+  let positions = [[0, 0, quoteOrZero(last)]];
   let free = false; // the rule may have ended (or reached an until): anything may follow
   const advance = (accept) => {
     const next = new Map();
@@ -297,23 +329,31 @@ function followSets(rule, tail, n) {
       continue;
     }
     const set = new Set();
-    for (const pos of closure(rule, positions)) for (const [bytes] of moves(rule, pos)) for (const b of bytes) set.add(ffold(b));
-    sets.push(set.size === FOLDED ? null : set);
-    advance((b) => set.has(ffold(b)));
+    for (const pos of closure(rule, positions)) for (const [bytes] of moves(rule, pos)) for (const b of bytes) set.add(b);
+    // Without quotes (noQuotes): the sets the core checks until a byte of the window is a quote,
+    // which none of them holds; at a quote it goes on in the quoted row (LONG_FOLLOW_Q). A quote
+    // opens a quoted value, whose bytes are nearly anything printable.
+    if (noQuotes) for (const q of QUOTE_BYTES) set.delete(q);
+    sets.push(set.size === ALL.length ? null : set);
+    advance((b) => set.has(b));
   }
   return sets;
 }
 const followIds = new Map(); // set key -> index in FOLLOW_BITS
 const followBits = [];
-const followRow = (l) => {
+const followRow = (l, noQuotes) => {
   const e = kwEntries[l.entry];
   const kw = [...new TextEncoder().encode(e.text)];
   const len = kw.length;
   const tail = len < 4 ? [0, 1, 2, 3].slice(len).map((k) => (l.key >>> (8 * k)) & 0xff) : [];
   // Bytes 4.. past the position: the keyword's own bytes (4..7 checked by LONG_KEY2), then what follows it.
   const own = [];
-  for (let p = 4; p < Math.min(len, 4 + FOLLOW_DEPTH); p++) own.push(p < 8 ? null : new Set([ffold(kw[p])]));
-  const sets = [...own, ...followSets(rules[e.rule], tail, 4 + FOLLOW_DEPTH - Math.max(len, 4))];
+  // (Both cases of a letter: the sets hold bytes as they are.)
+  for (let p = 4; p < Math.min(len, 4 + FOLLOW_DEPTH); p++) own.push(p < 8 ? null : new Set([kw[p] | 0x20, kw[p] & ~0x20].filter((b) => b === kw[p] || /[a-z]/i.test(String.fromCharCode(kw[p])))));
+  // A keyword holding a quote gets the quoted row only: the core meets its quote in bytes 4..7
+  // unchecked (the key checks them) and would not change rows there.
+  const quotedKeyword = kw.some((b) => QUOTE_SET.has(b));
+  const sets = [...own, ...followSets(rules[e.rule], tail, 4 + FOLLOW_DEPTH - Math.max(len, 4), kw[len - 1], noQuotes && !quotedKeyword)];
   if (sets.length !== FOLLOW_DEPTH) throw new Error(`follow sets: expected ${FOLLOW_DEPTH}`);
   const ids = sets.map((set) => {
     if (!set) return 0xff;
@@ -331,7 +371,12 @@ const followRow = (l) => {
   while (depth > 0 && ids[depth - 1] === 0xff) depth--;
   return { ids, depth };
 };
-const follow = long.map(followRow);
+const followQuoted = long.map((l) => followRow(l, false));
+// The first row's count covers both: the core reads it alone.
+const follow = long.map((l, k) => {
+  const row = followRow(l, true);
+  return { ...row, depth: Math.max(row.depth, followQuoted[k].depth) };
+});
 if (followIds.size >= 0xff) throw new Error('too many follow sets');
 
 // ---- SIMD prefilter -----------------------------------------------------------------------------
@@ -513,6 +558,8 @@ const fingerprint = createHash('sha256')
     JSON.stringify({
       rules: rules.map((r) => [r.id, r.confidence, r.keywords, r.steps, r.back, r.before, r.after, r.secret, r.entropy, r.ci]),
       classes: Object.keys(NAMED).sort().map((name) => [name, NAMED[name]]),
+      // What the step kinds do, where that changed: 2, a value runs to its closing quote.
+      steps: 2,
     }),
   )
   .digest('hex')
@@ -553,6 +600,13 @@ export const FOLLOW_DEPTH: i32 = ${FOLLOW_DEPTH};
  * ${FOLLOW_DEPTH + 4} bytes per key.
  */
 export const LONG_FOLLOW: usize = ${arr('u8', follow.flatMap(({ ids, depth }) => [...ids, depth, 0, 0, 0]))};
+/**
+ * The same per key, for the bytes after a quote in the window: once a byte checked there is a
+ * quote (\", ', \`), the bytes after it are checked against these sets instead (a quoted value's
+ * bytes are nearly anything printable; until a quote, the unquoted sets keep minified code such as
+ * \`token=b.token,\` out).
+ */
+export const LONG_FOLLOW_Q: usize = ${arr('u8', followQuoted.flatMap(({ ids, depth }) => [...ids, depth, 0, 0, 0]))};
 /** Sets of folded bytes that may follow a key, as 256-bit sets of 32 bytes. */
 export const FOLLOW_BITS: usize = ${arr('u8', followBits.length ? followBits : new Array(32).fill(0))};
 /**
@@ -570,7 +624,14 @@ export const LITS: usize = ${arr('u32', litRows)};
 export const LIT_BYTES: usize = ${arr('u8', litBytes)};
 /** Byte classes as 256-bit sets, 32 bytes each. */
 export const CLASS_BITS: usize = ${arr('u8', classBits)};
-/** Steps: kind (0 run, 1 literal, 2 literal ASCII case-insensitive, 3 until literal), class or literal, min, max. */
+/** Classes of a value step (kind 4) after an opening double quote, single quote and backtick. */
+export const VALUE_DQ: i32 = ${VALUE_QUOTED['"']};
+export const VALUE_SQ: i32 = ${VALUE_QUOTED["'"]};
+export const VALUE_BQ: i32 = ${VALUE_QUOTED['`']};
+/**
+ * Steps: kind (0 run, 1 literal, 2 literal ASCII case-insensitive, 3 until literal, 4 value: a run
+ * of the class, or after an opening quote a run of VALUE_DQ/SQ/BQ), class or literal, min, max.
+ */
 export const STEPS: usize = ${arr('u16', steps.flat())};
 /**
  * Rules: first step, step count, back class, back min, back max, before class, after class,

@@ -27,6 +27,7 @@ import {
   LONG_KEY2,
   LONG_ENTRY,
   LONG_FOLLOW,
+  LONG_FOLLOW_Q,
   FOLLOW_BITS,
   TEDDY,
   KW,
@@ -36,6 +37,9 @@ import {
   CLASS_BITS,
   STEPS,
   RULES,
+  VALUE_DQ,
+  VALUE_SQ,
+  VALUE_BQ,
 } from './tables.generated';
 
 const NONE: i32 = 0xffff;
@@ -46,6 +50,7 @@ const NIBBLE: usize = memory.data<u8>([
 const STEP_RUN: i32 = 0;
 const STEP_LIT: i32 = 1;
 const STEP_LIT_CI: i32 = 2;
+const STEP_VALUE: i32 = 4;
 /** Entropy is measured over at most this many bytes of a candidate, to bound the work per hit. */
 const ENTROPY_SAMPLE: i32 = 256;
 
@@ -243,6 +248,14 @@ function tryRule(r: i32, kwStart: i32, kwEnd: i32): void {
     if (kind == STEP_RUN) {
       n = runForward(arg, pos, smax);
       if (n < smin) return;
+    } else if (kind == STEP_VALUE) {
+      // After an opening quote a value runs to the closing one: `(`, `;`, `{` or `,` there are the
+      // value's own characters. Unquoted, they end it (code follows).
+      // Two quotes before it (`password: "",`) are an empty string, and what follows is not in one.
+      const q = pos > 0 ? byteAt(pos - 1) : 0;
+      const open = pos < 2 || byteAt(pos - 2) != q;
+      n = runForward(!open ? arg : q == 0x22 ? VALUE_DQ : q == 0x27 ? VALUE_SQ : q == 0x60 ? VALUE_BQ : arg, pos, smax);
+      if (n < smin) return;
     } else if (kind == STEP_LIT || kind == STEP_LIT_CI) {
       n = litAt(arg, pos, kind == STEP_LIT_CI);
       if (n < 0) return;
@@ -309,15 +322,23 @@ function onCandidate(i: i32, w: u32, h: u32): void {
     const k2 = LONG_KEY2 + (o << 3);
     if ((w2 & load<u32>(k2, 4)) != load<u32>(k2)) continue;
     // The bytes after the key, each in the set its keyword or rule allows there (0xff: any), up to
-    // FOLLOW_DEPTH of them. Bytes past the end pass: the rule decides there.
-    const row = LONG_FOLLOW + (o << 4);
+    // FOLLOW_DEPTH of them. These sets hold no quote: a quote fails its check, and from it on the
+    // window is checked against the key's quoted row (a quoted value's bytes are nearly anything
+    // printable), so a window without quotes pays nothing for them. Bytes past the end pass: the
+    // rule decides there.
+    let row = LONG_FOLLOW + (o << 4);
+    // The count of sets to check covers both rows (the build stores the larger in the first).
     const depth = min(<i32>load<u8>(row, 12), n - i - 4);
     let d: i32 = 0;
     for (; d < depth; d++) {
-      const set = <usize>load<u8>(row + <usize>d);
+      let set = <usize>load<u8>(row + <usize>d);
       if (set == 0xff) continue;
-      const c = <u32>load<u8>(b + <usize>(i + 4 + d)) | 0x20;
-      if (((<u32>load<u8>(FOLLOW_BITS + (set << 5) + (<usize>c >> 3)) >> (c & 7)) & 1) == 0) break;
+      const c = <u32>load<u8>(b + <usize>(i + 4 + d));
+      if (((<u32>load<u8>(FOLLOW_BITS + (set << 5) + (<usize>c >> 3)) >> (c & 7)) & 1) != 0) continue;
+      if ((c != 0x22 && c != 0x27 && c != 0x60) || row != LONG_FOLLOW + (o << 4)) break;
+      row = LONG_FOLLOW_Q + (o << 4);
+      set = <usize>load<u8>(row + <usize>d);
+      if (set != 0xff && ((<u32>load<u8>(FOLLOW_BITS + (set << 5) + (<usize>c >> 3)) >> (c & 7)) & 1) == 0) break;
     }
     work += <u64>d;
     if (d < depth) continue;

@@ -1,7 +1,7 @@
 // Generic `name = value` assignments. These come last: a specific rule that covers the same span
 // wins. Medium confidence: the value is judged by entropy and by the host's stop-word and
 // placeholder filters, so a policy of `refuse` can stop a request instead of guessing.
-import { C, F, P, above, assign } from './dsl.mjs';
+import { C, F, P, above } from './dsl.mjs';
 
 /**
  * What each kind of generic secret is keyed on and how it is judged, shared by its `name = value`
@@ -18,6 +18,13 @@ const KIND = {
   apiKey: { keywords: ['api_key', 'apikey', 'api-key', 'access_key', 'accesskey', 'auth_key', 'app_key', 'client_key', 'license_key', 'subscription_key', 'subscription-key'], minLen: 12, entropy: 3.3 },
 };
 
+/**
+ * Between an assignment (or a flag) and its value: blanks, then at most one quote, which opens the
+ * value. A second quote would be read as the value's opening one (`"'abc…"` read as a single-quoted
+ * value running past its closing `"`), and a `]` as a value's first character left out.
+ */
+const VALUE_GAP = [['sp', 0, 4], ['quote', 0, 1]];
+
 const generic = (id, description, { keywords, minLen, entropy }, examples) => ({
   id,
   description,
@@ -25,7 +32,7 @@ const generic = (id, description, { keywords, minLen, entropy }, examples) => ({
   keywords,
   ci: true,
   before: null,
-  steps: assign(['val', minLen, 256]),
+  steps: [['ident', 0, 24], ['qsp', 0, 4], ['assign', 1, 2], ...VALUE_GAP, ['val', minLen, 256]],
   secret: 'last',
   after: 'valstop',
   entropy,
@@ -43,7 +50,7 @@ const generic = (id, description, { keywords, minLen, entropy }, examples) => ({
  */
 const envEntry = (id, description, kind, examples) => ({
   ...generic(id, description, kind, examples),
-  steps: [['ident', 0, 24], ['qspnl', 1, 4], ['qspc', 0, 32], { lit: 'value', ci: true }, ['qsp', 0, 4], ['assign', 1, 2], ['qsp', 0, 4], ['val', kind.minLen, 256]],
+  steps: [['ident', 0, 24], ['qspnl', 1, 4], ['qspc', 0, 32], { lit: 'value', ci: true }, ['qsp', 0, 4], ['assign', 1, 2], ...VALUE_GAP, ['val', kind.minLen, 256]],
 });
 
 /**
@@ -98,7 +105,7 @@ const call = (id, description, kind, keywords, quoted, examples) => ({
 const flag = (id, description, kind, keywords, examples) => ({
   ...generic(id, description, kind, examples),
   keywords,
-  steps: [['qsp', 1, 4], ['val', kind.minLen, 256]],
+  steps: [['sp', 1, 4], ['quote', 0, 1], ['val', kind.minLen, 256]],
 });
 
 export default [
@@ -117,6 +124,13 @@ export default [
       P('mot_de_passe: ', F(C.alnum, 16)),
       P('ACCOUNT_PASSWORD=', F(C.alnum, 16)),
       P('LDAP_DIRECTORY_PASSWORD: "', F(C.alnum, 16), '"'),
+      // A quoted value runs to its closing quote: brackets, separators and the other quotes are
+      // the password's own characters there (they used to end it, or drop it).
+      P('{"password": "', F(C.alnum, 8) + '(;' + F(C.alnum, 6) + '},[' + F(C.alnum, 4), '"}'),
+      P("db_password = '", F(C.alnum, 9) + '"!' + F(C.alnum, 7) + '\\' + F(C.alnum, 3), "'"),
+      P('const password = `', F(C.alnum, 10) + ')' + F(C.alnum, 10), '`;'),
+      // A dotted quoted value with digits between letters is generated, not a name.
+      P('password: "', 'Xk29mPq7zL.' + F(C.alnum, 12), '"'),
     ],
     neg: [
       'password_changed_at: 2024-05-01T10:22:31Z',
@@ -130,6 +144,12 @@ export default [
       'password = getpass()',
       'password: "<YOUR_PASSWORD>"',
       "passwordInput.value = ''",
+      // An empty string: what follows its closing quote is not in a string.
+      'n={username:"",password:"",hostname:"",port:""}',
+      // Format slots and code in a string.
+      'password = f"{prefix}{suffix}"',
+      'dsn = "password=%(password)s host=%(host)s"',
+      'log("state: "+p+", password: "+n);switch(q[0]){case 1:}',
     ],
   }),
   generic('generic-secret', 'Secret assigned in configuration or code', KIND.secret, {
@@ -148,7 +168,9 @@ export default [
       '"tokenizer_class": "LlamaTokenizerFast"',
       'TOKEN_ADDRESS=0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
       'token_expires_at = "2031-01-01T00:00:00.000Z"',
-      'max_tokens = 4096', 'tokenizer = "cl100k_base"', 'token = self.get_token()', 'csrf_token = request.cookies.get("csrftoken")', 'token: "{{ .Values.token }}"'],
+      'max_tokens = 4096', 'tokenizer = "cl100k_base"', 'token = self.get_token()', 'csrf_token = request.cookies.get("csrftoken")', 'token: "{{ .Values.token }}"',
+      // Strings that hold code: a regex class, a call with a string argument; a key path.
+      'const TOKEN_STRINGS = "[A-Za-z0-9._~+/-]+=*";', "url_token: `url('./icon.png')`", '"accessToken": "auth.form.accessToken"'],
   }),
   generic('generic-api-key', 'API key assigned in configuration or code', KIND.apiKey, {
     pos: [P('MAPS_API_KEY=', F(C.alnum, 32)), P("apiKey: '", F(C.alnum, 24), "',"), P('[service]\napi_key = "', F(C.b64url, 40), '"'), P('TYPESENSE_API_KEY=', F(C.alnum, 32))],
@@ -165,7 +187,7 @@ export default [
       pos: [P('DB_PASS=', F(C.alnum, 16)), P('{"user": "app", "pass": "', F(C.alnum, 14), '"}'), P('const smtpPass = "', F(C.alnum, 18), '";')],
       neg: ['DB_PASS=${DB_PASS}', 'DB_PASSWORD_FILE=/run/secrets/db', 'if ok:\n    pass\nelse: x = "' + F(C.alnum, 16) + '"', 'passport: "' + F(C.alnum, 16) + '"', 'pass: changeme'],
     }),
-    steps: [['qsp', 0, 4], ['assign', 1, 2], ['qsp', 0, 4], ['val', KIND.password.minLen, 256]],
+    steps: [['qsp', 0, 4], ['assign', 1, 2], ...VALUE_GAP, ['val', KIND.password.minLen, 256]],
   },
   envEntry('generic-password-env-entry', 'Password as a name/value entry (Kubernetes, Compose, CI, ECS, .NET appSettings)', KIND.password, {
     pos: [

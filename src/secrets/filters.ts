@@ -10,9 +10,10 @@
  * `changeit` as a stop value; `passwort` and `passe` read as the password keyword; an unquoted
  * name in code is no value; a quoted name's argument only in a call; a fragment of four
  * characters or fewer counts only in one case. 4: an X (Twitter) app-only bearer token is judged on
- * what follows its runs of `A`).
+ * what follows its runs of `A`. 5: with quoted values read to their closing quote, format slots and
+ * code in quotes are no values, and a quoted dotted value with digits between letters is one).
  */
-export const FILTERS_VERSION = 4;
+export const FILTERS_VERSION = 5;
 
 /** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
 const KNOWN_EXAMPLES = new Set<string>([
@@ -164,9 +165,29 @@ function words(name: string): string[] {
 
 const REFERENCE = /^(process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|env\.|env\[|ENV\[|System\.getenv|Deno\.env|config\.|settings\.|secrets\.|vars\.|self\.|this\.|props\.|ctx\.|context\.|req\.|request\.|params\.|options\.|opts\.|args\.)/;
 const DOTTED_IDENTIFIER = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/;
+/**
+ * Digits between letters (`Xk29mPq7zL`). A quoted dotted value is a key or a path of names
+ * (`"auth.form.password"`, `"spring.datasource.password"`) unless a part holds them: then it is a
+ * generated password with a `.` in it. Unquoted, code has such names (`this.s3Client.token`).
+ */
+const INNER_DIGIT = /[A-Za-z]\d+[A-Za-z]/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PATH_LIKE = /^(\/|\.\.?\/|~\/|[A-Za-z]:\\)|^[\w.-]+\/[\w.-]+\//;
 const INTEGRITY = /^(sha1|sha256|sha384|sha512)-/i;
+/**
+ * A format or template slot in a value: `{name}`, `{0}`, `{}` (Python's format and f-strings, C#'s
+ * interpolation, Rust's format!), `%(name)s` (Python's % formatting). The value is filled in when
+ * the program runs; the secret is not in it. Quoted values run to their closing quote, so these
+ * reach the judgement with what is around them (`f"{prefix}{secret}"`).
+ */
+const FORMAT_SLOT = /\{[\w.$:[\]-]*\}|%\(\w+\)[a-z]/;
+// Code, not a value, though it follows a quote:
+/** First characters that say the quote before them closed a string and code goes on (`"… token: "+n);switch…`). */
+const CLOSED_STRING = asciiSet('+,);]}.:');
+/** A call with a string or no argument, in a string (`url('./icon.png')`, `getToken()`). */
+const CALL_IN_QUOTES = /[\w$]\(['"`)]/;
+/** A regex class with a range, in a string (`[A-Za-z0-9._~+/-]+=*`). */
+const RANGE_CLASS = /\[[^\]]*[A-Za-z0-9]-[A-Za-z0-9][^\]]*\]/;
 /** `$VAR`, `$VAR/…`, `${…}`, `$(…)`: a shell or template reference. A value such as `$mkz4H*00…` is not one. */
 const DOLLAR_REFERENCE = /^\$(\{|\(|[A-Za-z_]\w*(\/|$))/;
 
@@ -265,7 +286,7 @@ export function isNonSecretAssignment(text: string, start: number, end: number):
   const slash = value.includes('/') || value.includes('\\');
   if (
     REFERENCE.test(value) ||
-    (value.includes('.') && DOTTED_IDENTIFIER.test(value)) ||
+    (value.includes('.') && isDottedReference(text, start, value)) ||
     (value.length === 36 && UUID.test(value)) ||
     (slash && PATH_LIKE.test(value)) ||
     INTEGRITY.test(value)
@@ -273,11 +294,32 @@ export function isNonSecretAssignment(text: string, start: number, end: number):
     return true;
   }
   if (DOLLAR_REFERENCE.test(value) || value.includes('://')) return true;
+  if (isSlotOrQuotedCode(text, start, value)) return true;
   if (isCodeReference(text, start, end, value)) return true;
   const { name, at } = assignedName(text, start);
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
   return name !== '' && isNonSecretName(name);
+}
+
+/**
+ * A dotted name used as a value (`config.db.password`, `"auth.form.password"`): a reference, not a
+ * secret. A quoted one with digits between letters in a part is a generated password with a `.`.
+ */
+export function isDottedReference(text: string, start: number, value: string): boolean {
+  return DOTTED_IDENTIFIER.test(value) && !(isIn(QUOTES, text.charCodeAt(start - 1)) && INNER_DIGIT.test(value));
+}
+
+/**
+ * A value with a format slot ({@link FORMAT_SLOT}), or code in quotes ({@link CLOSED_STRING},
+ * {@link CALL_IN_QUOTES}, {@link RANGE_CLASS}). Each pattern runs only when the value holds the
+ * character it needs (this runs for every generic candidate).
+ */
+export function isSlotOrQuotedCode(text: string, start: number, value: string): boolean {
+  if ((value.includes('{') || value.includes('%(')) && FORMAT_SLOT.test(value)) return true;
+  if (!isIn(QUOTES, text.charCodeAt(start - 1))) return false;
+  if (isIn(CLOSED_STRING, value.charCodeAt(0))) return true;
+  return (value.includes('(') && CALL_IN_QUOTES.test(value)) || (value.includes('[') && RANGE_CLASS.test(value));
 }
 
 /**
@@ -305,14 +347,24 @@ const CODE_OPERATOR = /\?\.[A-Za-z_$]|\|\||&&|[=!]==/;
 export function isCodeReference(text: string, start: number, end: number, value: string): boolean {
   if (isIn(QUOTES, text.charCodeAt(start - 1))) return false;
   // Operators only code writes, wherever the line ends: optional chaining, `||`, `&&`, `===`,
-  // `!==` (base64 pads with at most two `=`).
-  if (CODE_OPERATOR.test(value)) return true;
-  if (!CODE_NAME.test(value)) return false;
+  // `!==` (base64 pads with at most two `=`). The pattern runs only on a value holding one of
+  // their characters (this runs for every unquoted generic candidate).
+  if (hasAny(value, OPERATOR_CHARS) && CODE_OPERATOR.test(value)) return true;
+  // What follows on the line first: it is cheaper than the name's pattern, and ends most checks.
   let i = end;
   while (i < text.length && (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09)) i++;
   if (i >= text.length) return false;
   const next = text.charCodeAt(i);
-  return next !== 0x0a && next !== 0x0d && next !== 0x23;
+  return next !== 0x0a && next !== 0x0d && next !== 0x23 && CODE_NAME.test(value);
+}
+
+/** The characters of {@link CODE_OPERATOR}'s operators. */
+const OPERATOR_CHARS = asciiSet('?|&=');
+
+/** Whether any code unit of `value` is in the ASCII set. */
+function hasAny(value: string, set: Uint8Array): boolean {
+  for (let k = 0; k < value.length; k++) if (isIn(set, value.charCodeAt(k))) return true;
+  return false;
 }
 
 /**

@@ -11,7 +11,7 @@ export interface BuiltinRule {
 }
 
 /** Fingerprint of the rule set the core was built with. */
-export const RULESET_VERSION = '96d456ac477aa043';
+export const RULESET_VERSION = 'dc48d459b071f08e';
 
 /** Every built-in rule, in priority order (index = the core's rule number). */
 export const RULES: readonly BuiltinRule[] = [

@@ -154,6 +154,30 @@ describe('secret scanner vs the frozen references', () => {
     );
   }, 120_000);
 
+  it('reads a quoted value to its closing quote, whatever printable characters it holds (property)', () => {
+    // The follow filter's quoted rows against the reference (which has no follow filter), and the
+    // value read whole: a finding in a quoted value is the whole value, never a head that leaves
+    // the rest of a password in the text.
+    const forms: [string, string][] = [
+      ['{"password": "', '"}'],
+      ["db_password = '", "'"],
+      ['const apiToken = `', '`;'],
+      ['  client_secret: "', '"\n'],
+      ['env("API_KEY", "', '")'],
+    ];
+    const printable = fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$%&()*+,-./:;<=>?@[\\]^_{|}~"\'`');
+    fc.assert(
+      fc.property(fc.constantFrom(...forms), fc.array(printable, { minLength: 12, maxLength: 48 }), ([open, close], chars) => {
+        const quote = open[open.length - 1]!;
+        const value = chars.filter((c) => c !== quote).join('');
+        const text = `${open}${value}${close}`;
+        expect(differ(text)).toBeUndefined();
+        for (const f of scanSecrets(text)) expect([f.start, f.end]).toEqual([open.length, open.length + value.length]);
+      }),
+      { numRuns: 2_000, seed: 0x9007ed },
+    );
+  });
+
   it('finds exactly the same at every offset and cut of planted secrets', () => {
     // Every rule's positive examples behind 0..40 bytes of ASCII or non-ASCII filler, cut short at
     // the end: keywords and values land at every position of a 16-byte block and at the input's end.

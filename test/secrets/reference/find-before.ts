@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { hasPlaceholderFragment, isCallArgument, isCodeReference, isNonSecretName, isSecretReference, xBearerStandIn } from '../../../src/secrets/filters.ts';
+import { hasPlaceholderFragment, isCallArgument, isCodeReference, isDottedReference, isNonSecretName, isSecretReference, isSlotOrQuotedCode, xBearerStandIn } from '../../../src/secrets/filters.ts';
 import { RULES } from '../../../src/secrets/rules.generated.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
 import type { RawSecretMatch } from '../../../src/core/scan.ts';
@@ -176,7 +176,6 @@ const STOP_VALUES = new Set([
 ]);
 
 const REFERENCE = /^(process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|env\.|env\[|ENV\[|System\.getenv|Deno\.env|config\.|settings\.|secrets\.|vars\.|self\.|this\.|props\.|ctx\.|context\.|req\.|request\.|params\.|options\.|opts\.|args\.)/;
-const DOTTED_IDENTIFIER = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PATH_LIKE = /^(\/|\.\.?\/|~\/|[A-Za-z]:\\)|^[\w.-]+\/[\w.-]+\//;
 const INTEGRITY = /^(sha1|sha256|sha384|sha512)-/i;
@@ -211,10 +210,13 @@ function isNonSecretAssignment(text: string, start: number, end: number): boolea
   // A judgement added after the speed work: the host's own.
   if (isSecretReference(value)) return true;
   if (STOP_VALUES.has(lower)) return true;
-  if (REFERENCE.test(value) || DOTTED_IDENTIFIER.test(value) || UUID.test(value) || PATH_LIKE.test(value) || INTEGRITY.test(value)) {
+  // Judgements added after the speed work (rule steps 2, quoted values run to their quote): the
+  // host's own. A quoted dotted value with digits between letters is a password.
+  if (REFERENCE.test(value) || isDottedReference(text, start, value) || UUID.test(value) || PATH_LIKE.test(value) || INTEGRITY.test(value)) {
     return true;
   }
   if (DOLLAR_REFERENCE.test(value) || value.includes('://')) return true;
+  if (isSlotOrQuotedCode(text, start, value)) return true;
   // A judgement added after the speed work (FILTERS_VERSION 3): the host's own.
   if (isCodeReference(text, start, end, value)) return true;
   const { name, at } = assignedName(text, start);

@@ -32,12 +32,16 @@ import {
   CLASS_BITS,
   STEPS,
   RULES,
+  VALUE_DQ,
+  VALUE_SQ,
+  VALUE_BQ,
 } from '../../../assembly/scan/tables.generated';
 
 const NONE: i32 = 0xffff;
 const STEP_RUN: i32 = 0;
 const STEP_LIT: i32 = 1;
 const STEP_LIT_CI: i32 = 2;
+const STEP_VALUE: i32 = 4;
 /** Entropy is measured over at most this many bytes of a candidate, to bound the work per hit. */
 const ENTROPY_SAMPLE: i32 = 256;
 
@@ -194,6 +198,13 @@ function tryRule(r: i32, kwStart: i32, kwEnd: i32): void {
     let n: i32;
     if (kind == STEP_RUN) {
       n = runForward(arg, pos, smax);
+      if (n < smin) return;
+    } else if (kind == STEP_VALUE) {
+      // A judgement added after the speed work (rule steps 2): a quoted value runs to its quote.
+      // Two quotes before it (`password: "",`) are an empty string, and what follows is not in one.
+      const q = pos > 0 ? byteAt(pos - 1) : 0;
+      const open = pos < 2 || byteAt(pos - 2) != q;
+      n = runForward(!open ? arg : q == 0x22 ? VALUE_DQ : q == 0x27 ? VALUE_SQ : q == 0x60 ? VALUE_BQ : arg, pos, smax);
       if (n < smin) return;
     } else if (kind == STEP_LIT || kind == STEP_LIT_CI) {
       n = litAt(arg, pos, kind == STEP_LIT_CI);
