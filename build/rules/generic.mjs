@@ -129,6 +129,8 @@ export default [
       P('{"password": "', F(C.alnum, 8) + '(;' + F(C.alnum, 6) + '},[' + F(C.alnum, 4), '"}'),
       P("db_password = '", F(C.alnum, 9) + '"!' + F(C.alnum, 7) + '\\' + F(C.alnum, 3), "'"),
       P('const password = `', F(C.alnum, 10) + ')' + F(C.alnum, 10), '`;'),
+      // `<` and `>` are a generated password's characters unless they bracket a name.
+      P('"password": "', F(C.alnum, 7) + '<9' + F(C.alnum, 5) + '>' + F(C.alnum, 3) + '<', '"'),
       // A dotted quoted value with digits between letters is generated, not a name.
       P('password: "', 'Xk29mPq7zL.' + F(C.alnum, 12), '"'),
     ],

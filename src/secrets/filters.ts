@@ -11,9 +11,10 @@
  * name in code is no value; a quoted name's argument only in a call; a fragment of four
  * characters or fewer counts only in one case. 4: an X (Twitter) app-only bearer token is judged on
  * what follows its runs of `A`. 5: with quoted values read to their closing quote, format slots and
- * code in quotes are no values, and a quoted dotted value with digits between letters is one).
+ * code in quotes are no values, and a quoted dotted value with digits between letters is one. 6: `<` and `>` mark a stand-in only
+ * around a name).
  */
-export const FILTERS_VERSION = 5;
+export const FILTERS_VERSION = 6;
 
 /** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
 const KNOWN_EXAMPLES = new Set<string>([
@@ -37,7 +38,20 @@ export const PLACEHOLDER_FRAGMENTS = [
   'todo', 'please', 'lorem',
 ];
 /** The fragments as one pattern, matched against the lowercased value (same answer as testing each). */
-const PLACEHOLDER = new RegExp(PLACEHOLDER_FRAGMENTS.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'));
+const PLACEHOLDER = new RegExp(
+  PLACEHOLDER_FRAGMENTS.filter((f) => !isAngle(f))
+    .map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|'),
+);
+/**
+ * `<` and `>` mark a stand-in only around a name: `<YOUR_API_KEY>`, `sk-<key>`, `<%= … %>`,
+ * `<?php … ?>`. Elsewhere they are a generated password's characters (`Xk2<9mP>q…`, `…7>`). The
+ * core flags any value holding one (valueFlags); this side decides.
+ */
+const ANGLE_STAND_IN = /<[A-Za-z_%?!$/][^<>]*>/;
+function isAngle(fragment: string): boolean {
+  return fragment === '<' || fragment === '>';
+}
 /** The fragments by their first character (all ASCII), for {@link hasPlaceholderFragment}. */
 const FRAGMENTS_BY_FIRST: (string[] | undefined)[] = [];
 for (const f of PLACEHOLDER_FRAGMENTS) (FRAGMENTS_BY_FIRST[f.charCodeAt(0)] ??= []).push(f);
@@ -76,14 +90,14 @@ export function hasPlaceholderFragment(value: string): boolean {
   const n = value.length;
   for (let i = 0; i < n; i++) {
     const c = value.charCodeAt(i);
-    if (c === 0x130 || c === 0x212a) return PLACEHOLDER.test(value.toLowerCase());
+    if (c === 0x130 || c === 0x212a) return PLACEHOLDER.test(value.toLowerCase()) || ANGLE_STAND_IN.test(value);
     const candidates = c < 128 ? FRAGMENTS_BY_FIRST[lowerUnit(c)] : undefined;
     if (candidates === undefined) continue;
     for (const f of candidates) {
       if (i + f.length > n) continue;
       let k = 1;
       while (k < f.length && lowerUnit(value.charCodeAt(i + k)) === f.charCodeAt(k)) k++;
-      if (k === f.length && (f.length > 4 || oneCase(value, i, f.length))) return true;
+      if (k === f.length && (f.length > 4 || oneCase(value, i, f.length)) && (!isAngle(f) || ANGLE_STAND_IN.test(value))) return true;
     }
   }
   return false;
@@ -199,8 +213,9 @@ const KNOWN_EXAMPLE_LENGTHS = new Set([...KNOWN_EXAMPLES].map((v) => v.length));
  * leaves the string to this side.
  */
 export function isPlaceholderHinted(value: string, structural: boolean, hint: number): boolean {
-  // The core's run of six may be an X bearer token's run of `A`s, which this side judges.
-  if (hint === 1 || (hint === 2 && value.startsWith(TWENTY_AS))) return isPlaceholder(value, structural);
+  // The core's run of six may be an X bearer token's run of `A`s, and its `<` or `>` a password's
+  // own character (see ANGLE_STAND_IN): this side judges those.
+  if (hint === 1 || (hint === 2 && (value.startsWith(TWENTY_AS) || value.includes('<') || value.includes('>')))) return isPlaceholder(value, structural);
   if (KNOWN_EXAMPLE_LENGTHS.has(value.length) && KNOWN_EXAMPLES.has(value)) return true;
   return !structural && hint === 2;
 }

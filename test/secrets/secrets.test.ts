@@ -151,6 +151,17 @@ describe('what a name or a value says (host judgements)', () => {
     expect(found(`Authorization: Bearer ${docs}`)).toEqual([]);
   });
 
+  it('< and > mark a stand-in only around a name; in a quoted value they are a password\'s characters', () => {
+    const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
+    expect(found('password: "Xk2<9mP>q7zLw3T"')).toEqual(['generic-password Xk2<9mP>q7zLw3T']);
+    expect(found("db_password = 'Rq8>Lm2Xw9Tn<'")).toEqual(['generic-password Rq8>Lm2Xw9Tn<']);
+    for (const standIn of ['password: "<YOUR_PASSWORD>"', 'API_KEY=<YOUR_API_KEY>', 'token: "sk-<your-key-here>"', 'password: "<%= ENV[\'DB\'] %>"', 'secret = "<?php echo $s ?>"']) {
+      expect([standIn, found(standIn)]).toEqual([standIn, []]);
+    }
+    expect(isPlaceholder('Xk2<aB>q7zLw3T', false)).toBe(true);
+    expect(isPlaceholder('Xk2<9mP>q7zLw3T', false)).toBe(false);
+  });
+
   it("a quoted name's argument is a value only in a call, not in a list of strings", () => {
     const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
     expect(found('var fields = ["protocol", "username", "password", "hostname01", "port"];')).toEqual([]);
