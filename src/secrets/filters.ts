@@ -12,9 +12,9 @@
  * characters or fewer counts only in one case. 4: an X (Twitter) app-only bearer token is judged on
  * what follows its runs of `A`. 5: with quoted values read to their closing quote, format slots and
  * code in quotes are no values, and a quoted dotted value with digits between letters is one. 6: `<` and `>` mark a stand-in only
- * around a name).
+ * around a name. 7: an unquoted value that ends its line is read to the end of its token).
  */
-export const FILTERS_VERSION = 6;
+export const FILTERS_VERSION = 7;
 
 /** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
 const KNOWN_EXAMPLES = new Set<string>([
@@ -380,6 +380,38 @@ const OPERATOR_CHARS = asciiSet('?|&=');
 function hasAny(value: string, set: Uint8Array): boolean {
   for (let k = 0; k < value.length; k++) if (isIn(set, value.charCodeAt(k))) return true;
   return false;
+}
+
+/**
+ * Where an unquoted assignment value ends. A .env, YAML, INI or properties value runs to the end of
+ * its token, but the core's value class stops at brackets, separators and quotes (in code, code
+ * goes on after them): `password: Xk29)mPq7zL` was found as `Xk29` and its tail left in the text.
+ * When nothing but blanks or a `#` comment follows the token on its line, the value is the whole
+ * token (a `;` or `,` that ends it stays out: a statement's end; so does an XML closing tag and
+ * what follows it), unless that token goes on with `name=value` pairs. Otherwise, and for quoted values
+ * (read to their quote by the core), the end is the core's.
+ */
+export function unquotedValueEnd(text: string, start: number, end: number): number {
+  if (end >= text.length || isIn(QUOTES, text.charCodeAt(start - 1)) || isIn(BLANKS, text.charCodeAt(end))) return end;
+  const limit = Math.min(text.length, start + 256);
+  let e = end;
+  // An XML element's closing tag ends its text (`<password>…</password>`).
+  while (e < limit && !isIn(BLANKS, text.charCodeAt(e)) && !(text.charCodeAt(e) === 0x3c && text.charCodeAt(e + 1) === 0x2f)) e++;
+  let i = e;
+  if (text.charCodeAt(i) === 0x3c) {
+    // Past the closing tag (a bounded look: this runs per candidate).
+    const stop = Math.min(text.length, i + 64);
+    while (i < stop && text.charCodeAt(i) !== 0x3e) i++;
+    if (i === stop) return end;
+    i++;
+  }
+  while (i < text.length && (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09)) i++;
+  if (i < text.length && text.charCodeAt(i) !== 0x0a && text.charCodeAt(i) !== 0x0d && text.charCodeAt(i) !== 0x23) return end;
+  while (e > end && (text.charCodeAt(e - 1) === 0x3b || text.charCodeAt(e - 1) === 0x2c)) e--;
+  // More `name=value` pairs after a separator: a connection string or a list, whose values the
+  // rules find one by one (`Password=…;Encrypt=true`).
+  for (let k = end; k < e; k++) if (text.charCodeAt(k) === 0x3d) return end;
+  return e;
 }
 
 /**

@@ -2,7 +2,7 @@ import { invalidParams } from '../errors.ts';
 import { scanSecretRecords } from '../core/scan.ts';
 import { RULES } from './rules.generated.ts';
 import { mapUtf16Offsets } from './offsets.ts';
-import { insideDataUrl, isBasicCredential, isCallArgument, isNonSecretAssignment, isNonSecretPassword, isPlaceholder, isPlaceholderHinted } from './filters.ts';
+import { insideDataUrl, isBasicCredential, isCallArgument, isNonSecretAssignment, isNonSecretPassword, isPlaceholder, isPlaceholderHinted, unquotedValueEnd } from './filters.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
 
@@ -88,14 +88,17 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     const rule = records[k * 4]!;
     if (enabled !== undefined && !enabled(rule)) continue;
     const start = records[k * 4 + 1]!;
-    const end = records[k * 4 + 2]!;
+    let end = records[k * 4 + 2]!;
     const kind = RULE_KIND[rule]!;
     const structural = (kind & STRUCTURAL) !== 0;
     const value = text.slice(start, end);
     if (isPlaceholderHinted(value, structural, records[n * 6 + k]!)) continue;
     // A key block holds key material: at least one long base64 run, not prose or `...`.
     if (structural && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
-    if ((kind & ASSIGNMENT) !== 0 && isNonSecretAssignment(text, start, end)) continue;
+    if ((kind & ASSIGNMENT) !== 0) {
+      if (isNonSecretAssignment(text, start, end)) continue;
+      end = unquotedValueEnd(text, start, end);
+    }
     if ((kind & ARGUMENT) !== 0 && !isCallArgument(text, start)) continue;
     if ((kind & PASSWORD) !== 0 && isNonSecretPassword(value)) continue;
     if ((kind & BASIC) !== 0 && !isBasicCredential(value)) continue;

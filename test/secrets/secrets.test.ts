@@ -162,6 +162,21 @@ describe('what a name or a value says (host judgements)', () => {
     expect(isPlaceholder('Xk2<9mP>q7zLw3T', false)).toBe(false);
   });
 
+  it('an unquoted value that ends its line is read to the end of its token', () => {
+    const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
+    // YAML, INI and .env values hold brackets and separators; the core's class stops at them.
+    expect(found('password: Xk29mPq7)zLw3T{R8v}\n')).toEqual(['generic-password Xk29mPq7)zLw3T{R8v}']);
+    expect(found('db_password=Rq8mLm2Xw9;Tn,B4 # prod\r\n')).toEqual(['generic-password Rq8mLm2Xw9;Tn,B4']);
+    expect(found('<password>Xk29mPq7)zLw3T</password>\n')).toEqual(['generic-password Xk29mPq7)zLw3T']);
+    expect(found('<password>Xk29mPq7zLw3T</password>')).toEqual(['generic-password Xk29mPq7zLw3T']);
+    // Code goes on after the value: the core's end stands; a statement's `;` or `,` stays out.
+    expect(found('call(password=Xk29mPq7zLw3T), other()')).toEqual(['generic-password Xk29mPq7zLw3T']);
+    expect(found('const password = Xk29mPq7zLw3T;')).toEqual(['generic-password Xk29mPq7zLw3T']);
+    expect(found('password: Xk29mPq7zLw3T,\n')).toEqual(['generic-password Xk29mPq7zLw3T']);
+    // A connection string's pairs are found one by one.
+    expect(found('conn: Server=db;Password=Xk29mPq7zLw3T;Encrypt=true\n')).toEqual(['ado-connection-string-password Xk29mPq7zLw3T']);
+  });
+
   it("a quoted name's argument is a value only in a call, not in a list of strings", () => {
     const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
     expect(found('var fields = ["protocol", "username", "password", "hostname01", "port"];')).toEqual([]);

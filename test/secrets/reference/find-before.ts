@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { hasPlaceholderFragment, isCallArgument, isCodeReference, isDottedReference, isNonSecretName, isSecretReference, isSlotOrQuotedCode, xBearerStandIn } from '../../../src/secrets/filters.ts';
+import { hasPlaceholderFragment, isCallArgument, isCodeReference, isDottedReference, isNonSecretName, isSecretReference, isSlotOrQuotedCode, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
 import { RULES } from '../../../src/secrets/rules.generated.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
 import type { RawSecretMatch } from '../../../src/core/scan.ts';
@@ -96,12 +96,17 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
   if (raw.matches.length > 0) {
     const matches = raw.matches.filter((m) => enabled(m.rule));
     for (const m of matches) {
-      const { start, end } = m;
+      const { start } = m;
+      let { end } = m;
       const value = text.slice(start, end);
       if (isPlaceholder(value, STRUCTURAL_RULES.has(m.rule))) continue;
       // A key block holds key material: at least one long base64 run, not prose or `...`.
       if (STRUCTURAL_RULES.has(m.rule) && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
-      if (ASSIGNMENT_RULES.has(m.rule) && isNonSecretAssignment(text, start, end)) continue;
+      if (ASSIGNMENT_RULES.has(m.rule)) {
+        if (isNonSecretAssignment(text, start, end)) continue;
+        // A judgement added after the speed work (FILTERS_VERSION 7): the host's own.
+        end = unquotedValueEnd(text, start, end);
+      }
       // A judgement added after the speed work (FILTERS_VERSION 3): the host's own.
       if (ARGUMENT_RULES.has(m.rule) && !isCallArgument(text, start)) continue;
       if (PASSWORD_RULES.has(m.rule) && isNonSecretPassword(value)) continue;
