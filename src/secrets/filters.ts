@@ -143,6 +143,21 @@ const PASS_ENDINGS = ['word', 'wd', 'phrase', 'wort', 'e'];
  * `lastIndexOf` calls (this runs for every generic candidate).
  */
 export function isNonSecretName(name: string): boolean {
+  // Names repeat across a project (DB_PASSWORD, apiToken, "password"): each is judged once.
+  let verdict = NAME_VERDICTS.get(name);
+  if (verdict === undefined) {
+    if (NAME_VERDICTS.size >= MAX_NAME_VERDICTS) NAME_VERDICTS.clear();
+    NAME_VERDICTS.set(name, (verdict = judgeName(name)));
+  }
+  return verdict;
+}
+
+/** Verdicts of {@link isNonSecretName} by name: a pure function of the name, so kept. */
+const NAME_VERDICTS = new Map<string, boolean>();
+/** Names kept at once (a name is at most 160 characters); the map starts over when full. */
+const MAX_NAME_VERDICTS = 4096;
+
+function judgeName(name: string): boolean {
   const lower = name.toLowerCase();
   let end = -1;
   for (const k of NAME_KEYWORDS) {
