@@ -162,6 +162,16 @@ describe('what a name or a value says (host judgements)', () => {
     expect(isPlaceholder('Xk2<9mP>q7zLw3T', false)).toBe(false);
   });
 
+  it('a value longer than the core looks at is judged by the host: stand-ins and runs still count', () => {
+    // The core leaves values over 256 bytes (key blocks, long tokens) to the host's placeholder check.
+    const long = token('', 300, 11);
+    const ids = (text: string) => scanSecrets(text).map((f) => f.ruleId);
+    expect(ids(`Authorization: Bearer ${long}`)).toEqual(['authorization-bearer-header']);
+    expect(ids(`Authorization: Bearer ${long.slice(0, 150)}xxxx${long.slice(154)}`)).toEqual([]);
+    expect(ids(`Authorization: Bearer ${long.slice(0, 150)}aaaaaa${long.slice(156)}`)).toEqual([]);
+    expect(ids(`Authorization: Bearer ${long.slice(0, 150)}xXxx${long.slice(154)}`)).toEqual(['authorization-bearer-header']);
+  });
+
   it('an unquoted value that ends its line is read to the end of its token', () => {
     const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
     // YAML, INI and .env values hold brackets and separators; the core's class stops at them.
