@@ -118,6 +118,9 @@ const STEP_RUN = 0, STEP_LIT = 1, STEP_LIT_CI = 2, STEP_UNTIL = 3, STEP_VALUE = 
 // The classes a value step takes after each opening quote, first of all (so their ids are fixed).
 const VALUE_QUOTED = { '"': classId('valdq'), "'": classId('valsq'), '`': classId('valbq') };
 const VALUE_CLASS_BY_QUOTE = { 0x22: 'valdq', 0x27: 'valsq', 0x60: 'valbq' };
+/** In a position's quote state: the byte before was a backslash inside a quoted value. */
+const ESCAPED = 0x100;
+const PRINTABLE = range('!', '~');
 const steps = []; // [kind, arg, min, max]
 const ruleRows = [];
 const kwEntries = []; // { rule, text, ci }
@@ -231,7 +234,17 @@ function moves(rule, [j, c, q = 0]) {
     if (c >= max) return [];
     // A value step: after an opening quote, that quote's class (it holds the unquoted one, which
     // the core takes after an empty string's two quotes); the quote stays with the value.
-    if (name === 'val') return [[q ? NAMED[VALUE_CLASS_BY_QUOTE[q]] : NAMED.val, [j, c + 1, q]]];
+    if (name === 'val') {
+      if (!q) return [[NAMED.val, [j, c + 1, 0]]];
+      // Quoted: a backslash may escape the next printable byte, the quote included (quotedRun);
+      // ESCAPED marks the byte after a backslash.
+      const open = q & ~ESCAPED;
+      if (q & ESCAPED) return [[PRINTABLE, [j, c + 1, open]]];
+      return [
+        [NAMED[VALUE_CLASS_BY_QUOTE[open]], [j, c + 1, open]],
+        [[0x5c], [j, c + 1, open | ESCAPED]],
+      ];
+    }
     return byLastByte(NAMED[name], [j, c + 1], q);
   }
   const text = typeof step === 'string' ? step : step.lit;
@@ -558,8 +571,9 @@ const fingerprint = createHash('sha256')
     JSON.stringify({
       rules: rules.map((r) => [r.id, r.confidence, r.keywords, r.steps, r.back, r.before, r.after, r.secret, r.entropy, r.ci]),
       classes: Object.keys(NAMED).sort().map((name) => [name, NAMED[name]]),
-      // What the step kinds do, where that changed: 2, a value runs to its closing quote.
-      steps: 2,
+      // What the step kinds do, where that changed: 2, a value runs to its closing quote; 3, a
+      // backslash in it escapes the byte after it.
+      steps: 3,
     }),
   )
   .digest('hex')

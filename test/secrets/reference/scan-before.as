@@ -91,6 +91,31 @@ function runForward(cls: i32, pos: i32, max: i32): i32 {
   return n;
 }
 
+/**
+ * Length of a quoted value's run of class `cls` at `pos`, at most `max`: as runForward, but a
+ * backslash takes the printable byte after it with it (`\"` inside "…" is the value's own quote).
+ */
+function quotedRun(cls: i32, pos: i32, max: i32): i32 {
+  const at = base + <usize>pos;
+  const set = CLASS_BITS + (<usize>cls << 5);
+  const limit = min(max, size - pos);
+  let n: i32 = 0;
+  while (n < limit) {
+    const b = <u32>load<u8>(at + <usize>n);
+    if (b == 0x5c && n + 1 < limit) {
+      const next = <u32>load<u8>(at + <usize>(n + 1));
+      if (next >= 0x21 && next <= 0x7e) {
+        n += 2;
+        continue;
+      }
+    }
+    if (((<u32>load<u8>(set + (<usize>b >> 3)) >> (b & 7)) & 1) == 0) break;
+    n++;
+  }
+  steps += <u64>(n + 1);
+  return n;
+}
+
 /** Compares a literal at `pos` (ASCII case-insensitively when `ci`). */
 function litAt(lit: i32, pos: i32, ci: bool): i32 {
   const off = <usize>load<u32>(LITS + (<usize>lit << 3));
@@ -204,7 +229,7 @@ function tryRule(r: i32, kwStart: i32, kwEnd: i32): void {
       // Two quotes before it (`password: "",`) are an empty string, and what follows is not in one.
       const q = pos > 0 ? byteAt(pos - 1) : 0;
       const open = pos < 2 || byteAt(pos - 2) != q;
-      n = runForward(!open ? arg : q == 0x22 ? VALUE_DQ : q == 0x27 ? VALUE_SQ : q == 0x60 ? VALUE_BQ : arg, pos, smax);
+      n = !open || (q != 0x22 && q != 0x27 && q != 0x60) ? runForward(arg, pos, smax) : quotedRun(q == 0x22 ? VALUE_DQ : q == 0x27 ? VALUE_SQ : VALUE_BQ, pos, smax);
       if (n < smin) return;
     } else if (kind == STEP_LIT || kind == STEP_LIT_CI) {
       n = litAt(arg, pos, kind == STEP_LIT_CI);
