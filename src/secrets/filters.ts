@@ -11,8 +11,9 @@
  * name in code is no value; a quoted name's argument only in a call; a fragment of four
  * characters or fewer counts only in one case. 4: an X (Twitter) app-only bearer token is judged on
  * what follows its runs of `A`. 5: with quoted values read to their closing quote, format slots and
- * code in quotes are no values, and a quoted dotted value with digits between letters is one. 6: `<` and `>` mark a stand-in only
- * around a name. 7: an unquoted value that ends its line is read to the end of its token).
+ * code in quotes are no values, and a quoted dotted value with digits between letters is one. 6:
+ * `<` and `>` mark a stand-in only around a name. 7: an unquoted value that ends its line is read
+ * to the end of its token).
  */
 export const FILTERS_VERSION = 7;
 
@@ -403,8 +404,8 @@ function hasAny(value: string, set: Uint8Array): boolean {
  * goes on after them): `password: Xk29)mPq7zL` was found as `Xk29` and its tail left in the text.
  * When nothing but blanks or a `#` comment follows the token on its line, the value is the whole
  * token (a `;` or `,` that ends it stays out: a statement's end; so does an XML closing tag and
- * what follows it), unless that token goes on with `name=value` pairs. Otherwise, and for quoted values
- * (read to their quote by the core), the end is the core's.
+ * what follows it), unless that token goes on with `name=value` pairs. Otherwise, and for quoted
+ * values (read to their quote by the core), the end is the core's.
  */
 export function unquotedValueEnd(text: string, start: number, end: number): number {
   if (end >= text.length || isIn(QUOTES, text.charCodeAt(start - 1)) || isIn(BLANKS, text.charCodeAt(end))) return end;
