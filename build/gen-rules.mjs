@@ -311,15 +311,18 @@ const filterBits = filter4.reduce((n, x) => n + x.toString(2).split('1').length 
 
 // ---- what may follow a key ----------------------------------------------------------------------
 // A key says nothing about bytes 4..7 past its position unless its keyword is that long (LONG_KEY2).
-// For bytes 4 .. 4 + FOLLOW_DEPTH - 1, each key carries the set of folded bytes that can be there:
+// For bytes 4 .. 4 + FOLLOW_DEPTH - 1, each key carries the set of bytes that can be there (as they
+// are, not folded, so that a quote is told from `@`):
 // the keyword's own byte where the keyword is that long (bytes 4..7 are checked by LONG_KEY2 and
 // admit any byte here), then the set its rule can accept (a superset, from the same steps as
 // followKeys). So words like `path=` (keyword `pat`, then 14 alphanumerics) or minified code like
 // `token=b.token,` (a generic value of at least 12 bytes cannot hold the `,`) are turned away before
-// the keyword and rule are tried. A set that admits every byte is not stored.
+// the keyword and rule are tried. A set that admits every byte is not stored. Each key has two
+// rows of sets: one for a window without quotes so far, which holds no quote, and one for after
+// a quote (LONG_FOLLOW_Q), where a quoted value may run (see followSets).
 const FOLLOW_DEPTH = 12;
 const QUOTE_SET = new Set(QUOTE_BYTES);
-/** Sets of folded bytes the rule accepts `tail.length`, … `tail.length + n - 1` bytes after its keyword (null: any). */
+/** Sets of bytes the rule accepts `tail.length`, … `tail.length + n - 1` bytes after its keyword (null: any). */
 function followSets(rule, tail, n, last, noQuotes) {
   let positions = [[0, 0, quoteOrZero(last)]];
   let free = false; // the rule may have ended (or reached an until): anything may follow
@@ -609,7 +612,7 @@ export const LONG_ENTRY: usize = ${arr('u16', long.map((l) => l.entry))};
 /** Bytes past a key's position whose set is checked: ${FOLLOW_DEPTH}, starting at byte 4. */
 export const FOLLOW_DEPTH: i32 = ${FOLLOW_DEPTH};
 /**
- * Per key, for bytes 4 .. ${3 + FOLLOW_DEPTH} past its position: the FOLLOW_BITS set the folded byte must be in
+ * Per key, for bytes 4 .. ${3 + FOLLOW_DEPTH} past its position: the FOLLOW_BITS set the byte must be in
  * (0xff: any), one byte each (${FOLLOW_DEPTH} bytes), then how many of them to check (the rest admit any byte).
  * ${FOLLOW_DEPTH + 4} bytes per key.
  */

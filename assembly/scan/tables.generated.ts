@@ -1023,7 +1023,7 @@ export const LONG_ENTRY: usize = memory.data<u16>([
 /** Bytes past a key's position whose set is checked: 12, starting at byte 4. */
 export const FOLLOW_DEPTH: i32 = 12;
 /**
- * Per key, for bytes 4 .. 15 past its position: the FOLLOW_BITS set the folded byte must be in
+ * Per key, for bytes 4 .. 15 past its position: the FOLLOW_BITS set the byte must be in
  * (0xff: any), one byte each (12 bytes), then how many of them to check (the rest admit any byte).
  * 16 bytes per key.
  */
