@@ -108,6 +108,19 @@ const flag = (id, description, kind, keywords, examples) => ({
   steps: [['sp', 1, 4], ['quote', 0, 1], ['val', kind.minLen, 256]],
 });
 
+/**
+ * A password given to a command's short flag: `mysql -u app -pSECRET`, `sshpass -p SECRET ssh …`,
+ * `redis-cli -a SECRET`, `docker login -u bot -p SECRET`. A flag of two bytes would be looked at
+ * in every hyphenated word, so the rule starts at the command and looks for the flag within the
+ * next 256 bytes (an until step: linear); `space` is whether a blank may come between flag and
+ * value (mysql takes the value attached: `-p` alone asks for it).
+ */
+const commandFlag = (id, description, keywords, flagText, space, examples) => ({
+  ...generic(id, description, KIND.password, examples),
+  keywords,
+  steps: [{ until: flagText, min: 0, max: 256 }, flagText, ['sp', 0, space ? 4 : 0], ['quote', 0, 1], ['val', KIND.password.minLen, 128]],
+});
+
 export default [
   generic('generic-password', 'Password assigned in configuration or code', KIND.password, {
     pos: [
@@ -282,6 +295,22 @@ export default [
   flag('generic-password-flag', 'Password given to a command-line flag (--password VALUE, keytool -storepass VALUE)', KIND.password, ['--password', '--passwd', '-storepass', 'keypass'], {
     pos: [P('docker login -u bot --password ', F(C.alnum, 20), ' registry.acme.dev'), P('mysql --user=app --password "', F(C.alnum, 16), '" app'), P('keytool -importcert -keystore app.jks -storepass ', F(C.alnum, 16), ' -file ca.pem')],
     neg: ['echo "$PW" | docker login -u bot --password-stdin', 'mysql --password $DB_PASSWORD', 'tool --password changeme', 'tool --password-file ./pw.txt', 'keytool -list -keystore cacerts -storepass changeit'],
+  }),
+  commandFlag('generic-password-mysql-cli', 'Password attached to the MySQL clients\' -p flag (mysql -u app -pSECRET)', ['mysql'], ' -p', false, {
+    pos: [P('mysql -h db.acme.internal -u app -p', F(C.alnum, 16), ' app_prod'), P("mysqldump -u backup -p'", F(C.alnum, 18), "' --all-databases > all.sql")],
+    neg: ['mysql -u root -p app_prod', 'mysql -h db -P 3306 -u app -p$MYSQL_PASSWORD app', 'mysql://app:${DB_PASSWORD}@db/app', 'mysql -u app --port 3306 -p'],
+  }),
+  commandFlag('generic-password-sshpass', 'Password given to sshpass -p', ['sshpass'], ' -p', true, {
+    pos: [P('sshpass -p ', F(C.alnum, 16), ' ssh deploy@10.0.0.5'), P("sshpass -p'", F(C.alnum, 14), "' scp build.tgz ci@host:/srv")],
+    neg: ['sshpass -e ssh deploy@host', 'sshpass -f ~/.pw ssh deploy@host', 'sshpass -p "$SSHPASS" ssh deploy@host'],
+  }),
+  commandFlag('generic-password-redis-cli', 'Password given to redis-cli -a', ['redis-cli'], ' -a', true, {
+    pos: [P('redis-cli -h cache.acme.internal -a ', F(C.alnum, 20), ' ping'), P('redis-cli --tls -a "', F(C.alnum, 24), '" info')],
+    neg: ['redis-cli -h cache -a "$REDIS_PASSWORD" ping', 'redis-cli --askpass -h cache ping'],
+  }),
+  commandFlag('generic-password-docker-login', 'Password given to docker login -p', ['docker login'], ' -p', true, {
+    pos: [P('docker login -u ci-bot -p ', F(C.alnum, 24), ' registry.acme.dev')],
+    neg: ['docker login -u ci-bot -p $REGISTRY_PASSWORD registry.acme.dev', 'echo "$PW" | docker login -u ci-bot --password-stdin'],
   }),
   flag('generic-secret-flag', 'Secret given to a command-line flag (--client-secret VALUE)', KIND.secret, ['--client-secret', '--secret-key'], {
     pos: [P('az login --service-principal -u app --client-secret ', F(C.alnum, 34), ' --tenant t'), P('tool --secret-key ', F(C.b64url, 40))],

@@ -11,7 +11,7 @@ export interface BuiltinRule {
 }
 
 /** Fingerprint of the rule set the core was built with. */
-export const RULESET_VERSION = '62bdc7fbc692de40';
+export const RULESET_VERSION = '82b517931c5101ed';
 
 /** Every built-in rule, in priority order (index = the core's rule number). */
 export const RULES: readonly BuiltinRule[] = [
@@ -1013,6 +1013,26 @@ export const RULES: readonly BuiltinRule[] = [
   {
     "id": "generic-password-flag",
     "description": "Password given to a command-line flag (--password VALUE, keytool -storepass VALUE)",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-password-mysql-cli",
+    "description": "Password attached to the MySQL clients' -p flag (mysql -u app -pSECRET)",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-password-sshpass",
+    "description": "Password given to sshpass -p",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-password-redis-cli",
+    "description": "Password given to redis-cli -a",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-password-docker-login",
+    "description": "Password given to docker login -p",
     "confidence": "medium"
   },
   {
