@@ -13,9 +13,9 @@
  * what follows its runs of `A`. 5: with quoted values read to their closing quote, format slots and
  * code in quotes are no values, and a quoted dotted value with digits between letters is one. 6:
  * `<` and `>` mark a stand-in only around a name. 7: an unquoted value that ends its line is read
- * to the end of its token).
+ * to the end of its token. 8: the name between `<` and `>` is word characters only).
  */
-export const FILTERS_VERSION = 7;
+export const FILTERS_VERSION = 8;
 
 /** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
 const KNOWN_EXAMPLES = new Set<string>([
@@ -45,11 +45,12 @@ const PLACEHOLDER = new RegExp(
     .join('|'),
 );
 /**
- * `<` and `>` mark a stand-in only around a name: `<YOUR_API_KEY>`, `sk-<key>`, `<%= … %>`,
- * `<?php … ?>`. Elsewhere they are a generated password's characters (`Xk2<9mP>q…`, `…7>`). The
- * core flags any value holding one (valueFlags); this side decides.
+ * `<` and `>` mark a stand-in only around a name: `<YOUR_API_KEY>`, `sk-<your key>` (letters,
+ * digits, `_`, `-`, `.` and blanks between them), or opening a template (`<%= … %>`, `<?php`).
+ * Elsewhere they are a generated password's characters (`Xk2<9mP>q…`, `…<!k$>…`). The core flags
+ * any value holding one (valueFlags); this side decides.
  */
-const ANGLE_STAND_IN = /<[A-Za-z_%?!$/][^<>]*>/;
+const ANGLE_STAND_IN = /<[A-Za-z_][\w .-]*>|<[%?]/;
 function isAngle(fragment: string): boolean {
   return fragment === '<' || fragment === '>';
 }

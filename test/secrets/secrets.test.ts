@@ -160,6 +160,9 @@ describe('what a name or a value says (host judgements)', () => {
     }
     expect(isPlaceholder('Xk2<aB>q7zLw3T', false)).toBe(true);
     expect(isPlaceholder('Xk2<9mP>q7zLw3T', false)).toBe(false);
+    // Punctuation between them is a generated value's, not a name.
+    expect(isPlaceholder('Xk2<!mP$>q7zLw3T', false)).toBe(false);
+    expect(isPlaceholder('Xk2<%= q7zLw3T', false)).toBe(true);
   });
 
   it('a value longer than the core looks at is judged by the host: stand-ins and runs still count', () => {
