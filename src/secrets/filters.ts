@@ -13,9 +13,10 @@
  * what follows its runs of `A`. 5: with quoted values read to their closing quote, format slots and
  * code in quotes are no values, and a quoted dotted value with digits between letters is one. 6:
  * `<` and `>` mark a stand-in only around a name. 7: an unquoted value that ends its line is read
- * to the end of its token. 8: the name between `<` and `>` is word characters only).
+ * to the end of its token. 8: the name between `<` and `>` is word characters only. 9: an argument
+ * of a translation function, or a slug, is no credential).
  */
-export const FILTERS_VERSION = 8;
+export const FILTERS_VERSION = 9;
 
 /** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
 const KNOWN_EXAMPLES = new Set<string>([
@@ -452,7 +453,29 @@ export function isCallArgument(text: string, start: number): boolean {
   if (open <= floor) return false;
   let j = open;
   while (j > floor && isIn(BLANKS, text.charCodeAt(j - 1))) j--;
-  return text.charCodeAt(j - 1) === 0x28;
+  if (text.charCodeAt(j - 1) !== 0x28) return false;
+  // The function called: a translation function's second argument is a text domain or a
+  // context (`esc_html__( 'Password', 'my-plugin' )`), not the first's value.
+  let f = j - 1;
+  while (f > floor && isIn(NAME, text.charCodeAt(f - 1))) f--;
+  return !TRANSLATION_CALL.test(text.slice(f, j - 1));
+}
+
+/**
+ * Translation functions whose arguments are a UI string and a text domain or context: WordPress's
+ * `__`, `_e`, `_x`, `_n`, `esc_html__`, `esc_attr_e` …, gettext's `_`, `gettext`, `dgettext`.
+ */
+const TRANSLATION_CALL = /^(?:[\w.]*\.)?(?:_{1,2}|_[exn]|_ex|_nx|esc_(?:html|attr)_(?:_|e|x)|d?gettext|translate)$/;
+
+/**
+ * A slug or identifier of lowercase words (`my-plugin-textdomain`, `sanitize_text_field`): what
+ * calls take after a quoted name (a hook, a callback, a default), not a credential.
+ */
+const SLUG = /^[a-z]+(?:[-_][a-z]+)+$/;
+
+/** For an argument rule's value: a credential unless it is not a call's (see isCallArgument) or a slug. */
+export function isCredentialArgument(text: string, start: number, value: string): boolean {
+  return isCallArgument(text, start) && !SLUG.test(value);
 }
 
 /** True when a URL or connection-string password is a default or a reference. */

@@ -2,7 +2,7 @@ import { invalidParams } from '../errors.ts';
 import { scanSecretRecords } from '../core/scan.ts';
 import { RULES } from './rules.generated.ts';
 import { mapUtf16Offsets } from './offsets.ts';
-import { insideDataUrl, isBasicCredential, isCallArgument, isNonSecretAssignment, isNonSecretPassword, isPlaceholder, isPlaceholderHinted, unquotedValueEnd } from './filters.ts';
+import { insideDataUrl, isBasicCredential, isCredentialArgument, isNonSecretAssignment, isNonSecretPassword, isPlaceholder, isPlaceholderHinted, unquotedValueEnd } from './filters.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
 
@@ -99,7 +99,7 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
       if (isNonSecretAssignment(text, start, end)) continue;
       end = unquotedValueEnd(text, start, end);
     }
-    if ((kind & ARGUMENT) !== 0 && !isCallArgument(text, start)) continue;
+    if ((kind & ARGUMENT) !== 0 && !isCredentialArgument(text, start, text.slice(start, end))) continue;
     if ((kind & PASSWORD) !== 0 && isNonSecretPassword(value)) continue;
     if ((kind & BASIC) !== 0 && !isBasicCredential(value)) continue;
     if (insideDataUrl(text, start)) continue;

@@ -190,6 +190,21 @@ describe('what a name or a value says (host judgements)', () => {
     expect(found('conn: Server=db;Password=Xk29mPq7zLw3T;Encrypt=true\n')).toEqual(['ado-connection-string-password Xk29mPq7zLw3T']);
   });
 
+  it("a translation call's text domain and a slug argument are not credentials; a real one still is", () => {
+    const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
+    for (const code of [
+      "esc_html__( 'Password', 'my-plugin-textdomain' )",
+      "_e( 'API Key', 'acme-payments-gateway' );",
+      "gettext('Token', 'messages_admin')",
+      "$this->add_field('api_key', 'sanitize_text_field');",
+      "get_option('api_token', 'default-token-value')",
+    ]) {
+      expect([code, found(code)]).toEqual([code, []]);
+    }
+    expect(found("define( 'DB_PASSWORD', 'Xk29mPq7-zLw3T' );")).toEqual(['generic-password-argument Xk29mPq7-zLw3T']);
+    expect(found("env('API_TOKEN', 'sk_live_shaped_but_generic_Zq3kR8vLm2Xw9T')")).toEqual(['generic-token-argument sk_live_shaped_but_generic_Zq3kR8vLm2Xw9T']);
+  });
+
   it("a quoted name's argument is a value only in a call, not in a list of strings", () => {
     const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
     expect(found('var fields = ["protocol", "username", "password", "hostname01", "port"];')).toEqual([]);

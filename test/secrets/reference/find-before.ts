@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { hasPlaceholderFragment, isCallArgument, isCodeReference, isDottedReference, isNonSecretName, isSecretReference, isSlotOrQuotedCode, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
+import { hasPlaceholderFragment, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isSecretReference, isSlotOrQuotedCode, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
 import { RULES } from '../../../src/secrets/rules.generated.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
 import type { RawSecretMatch } from '../../../src/core/scan.ts';
@@ -108,7 +108,8 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
         end = unquotedValueEnd(text, start, end);
       }
       // A judgement added after the speed work (FILTERS_VERSION 3): the host's own.
-      if (ARGUMENT_RULES.has(m.rule) && !isCallArgument(text, start)) continue;
+      // FILTERS_VERSION 9: translation calls and slugs too.
+      if (ARGUMENT_RULES.has(m.rule) && !isCredentialArgument(text, start, text.slice(start, end))) continue;
       if (PASSWORD_RULES.has(m.rule) && isNonSecretPassword(value)) continue;
       if (BASIC_RULES.has(m.rule) && !isBasicCredential(value)) continue;
       if (insideDataUrl(text, start)) continue;
