@@ -14,9 +14,10 @@
  * code in quotes are no values, and a quoted dotted value with digits between letters is one. 6:
  * `<` and `>` mark a stand-in only around a name. 7: an unquoted value that ends its line is read
  * to the end of its token. 8: the name between `<` and `>` is word characters only. 9: an argument
- * of a translation function, or a slug, is no credential).
+ * of a translation function, or a slug, is no credential. 10: a path-shaped value with a random
+ * part is base64, not a path).
  */
-export const FILTERS_VERSION = 9;
+export const FILTERS_VERSION = 10;
 
 /** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
 const KNOWN_EXAMPLES = new Set<string>([
@@ -321,7 +322,7 @@ export function isNonSecretAssignment(text: string, start: number, end: number):
     REFERENCE.test(value) ||
     (value.includes('.') && isDottedReference(text, start, value)) ||
     (value.length === 36 && UUID.test(value)) ||
-    (slash && PATH_LIKE.test(value)) ||
+    (slash && isPathLike(value)) ||
     INTEGRITY.test(value)
   ) {
     return true;
@@ -333,6 +334,21 @@ export function isNonSecretAssignment(text: string, start: number, end: number):
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
   return name !== '' && isNonSecretName(name);
+}
+
+/**
+ * A value that is a file path (`/run/secrets/db`, `./keys/jwt.pem`, `config/keys/app.key`), not a
+ * secret. Base64 has slashes too: `Su5FMSgqHtcQ7Wo4ZrKsRkvr8Ex/bpY6JGamab857jo/` fits the shape,
+ * so a part of 12 or more characters mixing upper and lower case and digits, as random base64
+ * does and path names do not, makes it a value again (about one 44-character base64 key in ten
+ * was taken for a path).
+ */
+export function isPathLike(value: string): boolean {
+  if (!PATH_LIKE.test(value)) return false;
+  for (const part of value.split(/[/\\]/)) {
+    if (part.length >= 12 && /[A-Z]/.test(part) && /[a-z]/.test(part) && /\d/.test(part)) return false;
+  }
+  return true;
 }
 
 /**

@@ -190,6 +190,16 @@ describe('what a name or a value says (host judgements)', () => {
     expect(found('conn: Server=db;Password=Xk29mPq7zLw3T;Encrypt=true\n')).toEqual(['ado-connection-string-password Xk29mPq7zLw3T']);
   });
 
+  it('a base64 value with slashes is a secret, a path is not', () => {
+    const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
+    // Drawn by the rule fixtures once: `word/word/` at its start made it a path.
+    const b64 = 'Su5FMSgqHtcQ7Wo4ZrKsRkvr8Ex/bpY6JGamab857jo/';
+    expect(found(`JWT_SIGNING_SECRET=${b64}\n`)).toEqual([`generic-secret ${b64}`]);
+    for (const path of ['secret: /run/secrets/db_password', 'token_file_secret = ./keys/jwt-signing.pem', 'client_secret: config/keys/client_secret.json']) {
+      expect([path, found(path)]).toEqual([path, []]);
+    }
+  });
+
   it("a translation call's text domain and a slug argument are not credentials; a real one still is", () => {
     const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
     for (const code of [
