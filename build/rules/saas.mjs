@@ -1,5 +1,5 @@
 // Payments, messaging and SaaS tokens.
-import { C, F, P, prefixed, contextual } from './dsl.mjs';
+import { C, F, P, prefixed, contextual, uuid } from './dsl.mjs';
 
 const stripe = (id, description, prefix) =>
   prefixed(id, description, prefix, [['alnum', 24, 247]], {
@@ -159,6 +159,12 @@ export default [
   prefixed('sendinblue-api-key', 'Brevo (Sendinblue) API key (xkeysib-)', 'xkeysib-', [['hex', 64], '-', ['alnum', 16]], {
     pos: [P('BREVO_API_KEY=', 'xkeysib-' + F(C.hex, 64) + '-' + F(C.alnum, 16))],
     neg: ['xkeysib-' + F(C.hex, 20)],
+  }),
+  // A server-side SDK key must stay secret (LaunchDarkly's docs); mobile keys (mob-) and
+  // client-side IDs are meant to ship in apps and are left alone.
+  prefixed('launchdarkly-sdk-key', 'LaunchDarkly server-side SDK key (sdk-…)', 'sdk-', [['hex', 8], '-', ['hex', 4], '-', ['hex', 4], '-', ['hex', 4], '-', ['hex', 12]], {
+    pos: [P('LAUNCHDARKLY_SDK_KEY=', 'sdk-' + uuid()), P('const client = LaunchDarkly.init("', 'sdk-' + uuid(), '");')],
+    neg: ['npm i @aws-sdk/client-s3 aws-sdk-js', 'sdk-' + F(C.hex, 8) + '-build', 'mob-' + uuid()],
   }),
   prefixed('hubspot-private-app-token', 'HubSpot private app token (pat-na1-/pat-eu1-)', ['pat-na1-', 'pat-eu1-'], [['uuid', 36]], {
     pos: [P('HUBSPOT_TOKEN=', 'pat-na1-' + F(C.hex, 8) + '-' + F(C.hex, 4) + '-' + F(C.hex, 4) + '-' + F(C.hex, 4) + '-' + F(C.hex, 12))],

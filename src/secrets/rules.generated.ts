@@ -11,7 +11,7 @@ export interface BuiltinRule {
 }
 
 /** Fingerprint of the rule set the core was built with. */
-export const RULESET_VERSION = '82b517931c5101ed';
+export const RULESET_VERSION = '1a4cde17bdffc5a5';
 
 /** Every built-in rule, in priority order (index = the core's rule number). */
 export const RULES: readonly BuiltinRule[] = [
@@ -748,6 +748,11 @@ export const RULES: readonly BuiltinRule[] = [
   {
     "id": "sendinblue-api-key",
     "description": "Brevo (Sendinblue) API key (xkeysib-)",
+    "confidence": "high"
+  },
+  {
+    "id": "launchdarkly-sdk-key",
+    "description": "LaunchDarkly server-side SDK key (sdk-…)",
     "confidence": "high"
   },
   {
