@@ -85,6 +85,11 @@ const NAMED = {
   azs2: [...U, ...L, ...D, ...chars('_~.-')],
   slk: [...U, ...L, ...D, ...chars('-')],
   connval: minus(printable, ';"\'`<>{}'),
+  // A WordPress key or salt between its quotes: wp_generate_password's alphabet, which has a blank
+  // and every ASCII symbol but the quotes and the backslash (a quote closes the value).
+  wpsalt: minus([...chars(' '), ...printable], '"\'\\'),
+  // Between a WordPress key's name and its value: define()'s comma, or an assignment (`=`, `:`, `=>`).
+  wpsep: chars(',:=>'),
   notconnsep: minus(range('\x00', '\xff'), '; \t"\''),
 };
 

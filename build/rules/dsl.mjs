@@ -21,6 +21,8 @@ export const C = {
   b64: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/',
   b64url: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-',
   bech32: 'QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L',
+  // wp_generate_password(64, true, true): WordPress keys and salts.
+  wp: 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!@#$%^&*()-_ []{}<>~`+=,.;:/?|',
 };
 
 let counter = 0x9e3779b9;

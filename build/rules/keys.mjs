@@ -332,6 +332,46 @@ export default [
       neg: ['//registry.acme.dev/:_auth=${NPM_AUTH}', '_auth = ' + btoa(F(C.alnum, 21))],
     },
   },
+  {
+    // WordPress's eight keys and salts sign its login cookies and nonces: whoever has them can forge
+    // a logged-in session. Generated values (api.wordpress.org/secret-key, wp-cli) are 64 characters
+    // with blanks and every symbol, so the generic rules, whose values end at a blank and whose
+    // placeholder fragments (`{{`, `${`, `%s`) occur by chance in about one salt in thirty, let
+    // them through whole or in part. The names are WordPress's own (`auth_key` also ends
+    // SECURE_AUTH_KEY and the official image's WORDPRESS_AUTH_KEY); the value must be quoted,
+    // and the host turns away phrases and templates (isWordPressKeyStandIn).
+    id: 'wordpress-auth-key',
+    description: "WordPress authentication key or salt (define('AUTH_KEY', …) in wp-config.php, WORDPRESS_AUTH_KEY)",
+    confidence: 'high',
+    keywords: ['auth_key', 'logged_in_key', 'nonce_key', 'auth_salt', 'logged_in_salt', 'nonce_salt'],
+    ci: true,
+    steps: [['quote', 0, 1], ['sp', 0, 2], ['wpsep', 1, 2], ['sp', 0, 24], ['quote', 1, 1], ['wpsalt', 32, 128], ['quote', 1, 1]],
+    secret: [5, 5],
+    after: null,
+    entropy: 4.2,
+    examples: {
+      pos: [
+        P("define( 'AUTH_KEY',         '", F(C.wp, 64), "' );"),
+        P("define('SECURE_AUTH_SALT', '", F(C.wp, 64), "');"),
+        P("define( 'LOGGED_IN_KEY',    '", F(C.wp, 64), "' );\ndefine( 'NONCE_KEY', '"),
+        P('      WORDPRESS_NONCE_SALT: "', F(C.wp, 64), '"'),
+        P("    'logged_in_salt' => '", F(C.wp, 48), "',"),
+        P('AUTH_SALT="', F(C.wp, 64), '"'),
+        // A salt of letters and digits only, aligned past what the generic argument rule allows.
+        P("define( 'NONCE_KEY',        '", F(C.alnum, 64), "' );"),
+      ],
+      neg: [
+        "define( 'AUTH_KEY',         'put your unique phrase here' );",
+        "define( 'NONCE_SALT', getenv( 'WORDPRESS_NONCE_SALT' ) );",
+        "define( 'AUTH_KEY', '{{ wordpress_auth_key_for_the_production_site }}' );",
+        "define( 'SECURE_AUTH_KEY', '${WORDPRESS_SECURE_AUTH_KEY_FROM_THE_ENVIRONMENT}' );",
+        "define( 'LOGGED_IN_KEY', 'this is the logged in key of the staging site' );",
+        "AUTH_KEY='generateme'",
+        "define( 'OAUTH_KEY', '" + F(C.wp, 64) + "' );",
+        "define( 'NONCE_KEY', '" + 'a'.repeat(64) + "' );",
+      ],
+    },
+  },
   curlUser('curl-auth-user', 'user:password given to curl -u', ' -u', {
     pos: [P('curl -u deploy:', F(C.alnum, 20), ' https://api.acme.dev/v1'), P("curl -sS --data-urlencode q=1 -X POST \\\n  -u 'ci-bot:", F(C.alnum, 16), "' https://ci.acme.dev")],
     neg: ['curl -u "$API_USER:$API_PASSWORD" https://api.acme.dev', 'curl -u admin:password http://localhost', 'curl -u deploy https://api.acme.dev', 'docker run -u 1000:1000 app'],

@@ -15,9 +15,10 @@
  * `<` and `>` mark a stand-in only around a name. 7: an unquoted value that ends its line is read
  * to the end of its token. 8: the name between `<` and `>` is word characters only. 9: an argument
  * of a translation function, or a slug, is no credential. 10: a path-shaped value with a random
- * part is base64, not a path).
+ * part is base64, not a path. 11: a WordPress key is judged by isWordPressKeyStandIn, not by the
+ * placeholder fragments).
  */
-export const FILTERS_VERSION = 10;
+export const FILTERS_VERSION = 11;
 
 /** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
 const KNOWN_EXAMPLES = new Set<string>([
@@ -592,4 +593,23 @@ const BASE64 = asciiSet(DIGITS_LETTERS + '+/=');
 
 function isIn(set: Uint8Array, c: number): boolean {
   return c < 128 && set[c] === 1;
+}
+
+/** Three words in a row, the first perhaps capitalised: `put your unique phrase here`. */
+const PHRASE = /[A-Za-z][a-z]+ [a-z]{2,} [a-z]{2,}/;
+/** Filled in at deploy time: `{{ … }}`, `${NAME}`, `<%= … %>`, `{% … %}` (ERB and Jinja tags open with a blank). */
+const TEMPLATE = /\{\{.*\}\}|\$\{\w{3,}\}|<%[=-]?\s.*%>|\{%-?\s.*%\}/;
+/** Words of a stand-in typed in place of a generated key (any case). */
+const STAND_IN_WORD = /example|placeholder|change_?me|replace_?me|generate_?me|unique phrase|xxxx/i;
+
+/**
+ * Whether a WordPress key or salt (rule `wordpress-auth-key`) is a stand-in: a phrase such as the
+ * sample config's `put your unique phrase here`, a template, a stand-in word or a run of six. The
+ * generic placeholder fragments do not judge these values: a generated key draws from every ASCII
+ * symbol, so `{{`, `${`, `%s` or `....` turn up by chance in about one key in thirty. Each test
+ * here needs two or more rare bytes in a given order and passes a random key at odds of about one
+ * in ten thousand.
+ */
+export function isWordPressKeyStandIn(value: string): boolean {
+  return PHRASE.test(value) || TEMPLATE.test(value) || STAND_IN_WORD.test(value) || hasRunOfSix(value);
 }

@@ -2,7 +2,7 @@ import { invalidParams } from '../errors.ts';
 import { scanSecretRecords } from '../core/scan.ts';
 import { RULES } from './rules.generated.ts';
 import { mapUtf16Offsets } from './offsets.ts';
-import { insideDataUrl, isBasicCredential, isCredentialArgument, isNonSecretAssignment, isNonSecretPassword, isPlaceholder, isPlaceholderHinted, unquotedValueEnd } from './filters.ts';
+import { insideDataUrl, isBasicCredential, isCredentialArgument, isNonSecretAssignment, isNonSecretPassword, isPlaceholder, isPlaceholderHinted, isWordPressKeyStandIn, unquotedValueEnd } from './filters.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
 
@@ -11,6 +11,7 @@ const PASSWORD = 2;
 const STRUCTURAL = 4;
 const BASIC = 8;
 const ARGUMENT = 16;
+const WORDPRESS_KEY = 32;
 /** Rules whose value is a password on its own: judged like a URL's password. */
 const PASSWORD_RULES = new Set(['url-password', 'ado-connection-string-password', 'netrc-password', 'curl-auth-user', 'curl-auth-user-long']);
 /**
@@ -18,7 +19,8 @@ const PASSWORD_RULES = new Set(['url-password', 'ado-connection-string-password'
  * `name = value` assignments (ASSIGNMENT), passwords inside a URL, a connection string, a .netrc
  * entry or curl's `-u user:password` (PASSWORD), long structural matches (key blocks) that the
  * placeholder heuristics must not judge (STRUCTURAL), base64 `user:password` fields that must
- * decode to one (BASIC), values after a quoted name that must be a call's arguments (ARGUMENT).
+ * decode to one (BASIC), values after a quoted name that must be a call's arguments (ARGUMENT),
+ * WordPress keys, which the placeholder fragments must not judge (WORDPRESS_KEY).
  */
 const RULE_KIND = Uint8Array.from(
   RULES,
@@ -27,7 +29,8 @@ const RULE_KIND = Uint8Array.from(
     (id.endsWith('-connection-string') || PASSWORD_RULES.has(id) ? PASSWORD : 0) |
     (id.startsWith('private-key-') || id === 'gcp-service-account-private-key' ? STRUCTURAL : 0) |
     (id === 'docker-config-auth' || id === 'npmrc-auth' ? BASIC : 0) |
-    (id.startsWith('generic-') && id.endsWith('-argument') ? ARGUMENT : 0),
+    (id.startsWith('generic-') && id.endsWith('-argument') ? ARGUMENT : 0) |
+    (id === 'wordpress-auth-key' ? WORDPRESS_KEY : 0),
 );
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 const NO_USER_RULES: ReturnType<typeof compileUserRules> = [];
@@ -92,7 +95,11 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     const kind = RULE_KIND[rule]!;
     const structural = (kind & STRUCTURAL) !== 0;
     const value = text.slice(start, end);
-    if (isPlaceholderHinted(value, structural, records[n * 6 + k]!)) continue;
+    const wordpress = (kind & WORDPRESS_KEY) !== 0;
+    // A WordPress key is judged as a whole, by its own test: as a key block is, only published
+    // examples go by the generic placeholder judgement.
+    if (isPlaceholderHinted(value, structural || wordpress, records[n * 6 + k]!)) continue;
+    if (wordpress && isWordPressKeyStandIn(value)) continue;
     // A key block holds key material: at least one long base64 run, not prose or `...`.
     if (structural && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
     if ((kind & ASSIGNMENT) !== 0) {

@@ -274,6 +274,58 @@ describe('properties', () => {
     );
   });
 
+  it("a generated WordPress key or salt is redacted whole, in wp-config.php's and the Docker image's forms", () => {
+    // wp_generate_password(64, true, true)'s alphabet: blanks and every ASCII symbol but quotes and
+    // backslash. The generic rules read such a value only up to its first blank, and their
+    // placeholder fragments (`{{`, `${`, `%s`, `....`) occur in about one key in thirty.
+    const WP = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!@#$%^&*()-_ []{}<>~`+=,.;:/?|';
+    const names = ['AUTH_KEY', 'SECURE_AUTH_KEY', 'LOGGED_IN_KEY', 'NONCE_KEY', 'AUTH_SALT', 'SECURE_AUTH_SALT', 'LOGGED_IN_SALT', 'NONCE_SALT'];
+    const forms = [
+      (n: string, v: string, pad: string) => `<?php\ndefine( '${n}',${pad}'${v}' );\n`,
+      (n: string, v: string, pad: string) => `define("${n}",${pad}"${v}");`,
+      (n: string, v: string, pad: string) => `services:\n  wp:\n    environment:\n      WORDPRESS_${n}:${pad}'${v}'\n`,
+      (n: string, v: string) => `${n}="${v}"\n`,
+    ];
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom(...WP), minLength: 64, maxLength: 64 }),
+        fc.constantFrom(...names),
+        fc.integer({ min: 0, max: forms.length - 1 }),
+        fc.integer({ min: 1, max: 12 }),
+        (value, name, form, pad) => {
+          const text = forms[form]!(name, value, ' '.repeat(pad));
+          const at = text.indexOf(value);
+          const found = scanSecrets(text).filter((f) => f.start < at + value.length && f.end > at);
+          expect(found.map((f) => [f.ruleId, f.confidence, f.start, f.end])).toEqual([['wordpress-auth-key', 'high', at, at + value.length]]);
+          expect(redactSecrets(text).text).toBe(text.slice(0, at) + '[REDACTED:wordpress-auth-key:1]' + text.slice(at + value.length));
+        },
+      ),
+      { numRuns: 1_000, seed: 0x3f2a11 },
+    );
+  });
+
+  it('a WordPress key that is a phrase, a template or a stand-in word is not reported', () => {
+    const stands = [
+      'put your unique phrase here',
+      'this is the logged in key of the staging site, change it',
+      '{{ wordpress_auth_key_for_the_production_site }}',
+      "{{ lookup('password', '/dev/null length=64') }}",
+      '${WORDPRESS_SECURE_AUTH_KEY_FROM_THE_ENVIRONMENT}',
+      '<%= ENV.fetch("WORDPRESS_NONCE_SALT_FOR_THE_SITE") %>',
+      '{% raw %}kR8#vQ2!mL7@pR4$tW8%zN3^bF6&hJ1*aB3(dE5)fG{% endraw %}',
+      'Example:kR8#vQ2!mL7@pR4$tW8%zN3^bF6&hJ1*aB3(dE5)fG',
+      'kR8#vQ2!mL7@pR4$tW8%zN3^bF6&hJ1*aB3(dE5)fG------',
+    ];
+    for (const v of stands) {
+      const text = `define( 'NONCE_SALT', '${v}' );`;
+      expect([v, scanSecrets(text).map((f) => f.ruleId)]).toEqual([v, []]);
+    }
+    // The same value without what makes it a stand-in is a key.
+    const key = 'kR8#vQ2!mL7@pR4$tW8%zN3^bF6&hJ1*aB3(dE5)fG{ raw }';
+    const text = `define( 'NONCE_SALT', '${key}' );`;
+    expect(scanSecrets(text).map((f) => [f.ruleId, text.slice(f.start, f.end)])).toEqual([['wordpress-auth-key', key]]);
+  });
+
   it('findings are sorted, non-overlapping and inside the text for any input', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 300 }), fc.array(fc.constantFrom(...PLANTED), { maxLength: 4 }), (noise, planted) => {
