@@ -595,21 +595,25 @@ function isIn(set: Uint8Array, c: number): boolean {
   return c < 128 && set[c] === 1;
 }
 
-/** Three words in a row, the first perhaps capitalised: `put your unique phrase here`. */
-const PHRASE = /[A-Za-z][a-z]+ [a-z]{2,} [a-z]{2,}/;
-/** Filled in at deploy time: `{{ … }}`, `${NAME}`, `<%= … %>`, `{% … %}` (ERB and Jinja tags open with a blank). */
-const TEMPLATE = /\{\{.*\}\}|\$\{\w{3,}\}|<%[=-]?\s.*%>|\{%-?\s.*%\}/;
-/** Words of a stand-in typed in place of a generated key (any case). */
-const STAND_IN_WORD = /example|placeholder|change_?me|replace_?me|generate_?me|unique phrase|xxxx/i;
+/** Three words in a row, the first perhaps capitalised: `put your unique phrase here`, `this is the…`. */
+const PHRASE = /[A-Za-z][a-z]{2,} [a-z]{2,} [a-z]{2,}/;
+/**
+ * A value filled in at deploy time, as a whole: `{{ … }}`, `${NAME}`, `<%= … %>`, `{% … %}`. Only
+ * whole: a generated key holds `{{`…`}}` or `${`…`}` somewhere about one time in ten thousand.
+ */
+const TEMPLATE = /^\s*(\{\{.*\}\}|\$\{[^}]+\}|<%.*%>|\{%.*%\})\s*$/;
+/** Words of a stand-in typed in place of a generated key (any case), and `xxxx` in one case. */
+const STAND_IN_WORD = /example|placeholder|change_?me|replace_?me|generate_?me|unique phrase/i;
+const XXXX = /xxxx|XXXX/;
 
 /**
  * Whether a WordPress key or salt (rule `wordpress-auth-key`) is a stand-in: a phrase such as the
  * sample config's `put your unique phrase here`, a template, a stand-in word or a run of six. The
  * generic placeholder fragments do not judge these values: a generated key draws from every ASCII
  * symbol, so `{{`, `${`, `%s` or `....` turn up by chance in about one key in thirty. Each test
- * here needs two or more rare bytes in a given order and passes a random key at odds of about one
- * in ten thousand.
+ * here needs rare bytes in a given order or place: one of 100,000 random keys is taken for a
+ * stand-in (it held `xxxx`).
  */
 export function isWordPressKeyStandIn(value: string): boolean {
-  return PHRASE.test(value) || TEMPLATE.test(value) || STAND_IN_WORD.test(value) || hasRunOfSix(value);
+  return PHRASE.test(value) || TEMPLATE.test(value) || STAND_IN_WORD.test(value) || XXXX.test(value) || hasRunOfSix(value);
 }
