@@ -333,13 +333,45 @@ export default [
     },
   },
   {
+    // A JSON Web Key's private members: `d` (the private exponent or scalar of RSA, EC and OKP keys),
+    // RSA's primes and CRT values `p`, `q`, `dp`, `dq`, `qi` (either prime gives the key back, so
+    // each is reported, not `d` alone) and an `oct` key's `k`. Public members (`n`, `e`, `x`, `y`)
+    // are not. The member name is the keyword, quoted as JSON or a Python dict writes it; the host
+    // reports it only when a `kty` member is near (isJwkMember), as RFC 7517 requires of every JWK.
+    id: 'jwk-private-key',
+    description: 'Private or symmetric key material in a JSON Web Key (d, p, q, dp, dq, qi, k)',
+    confidence: 'high',
+    keywords: ['"d"', '"p"', '"q"', '"dp"', '"dq"', '"qi"', '"k"', "'d'", "'p'", "'q'", "'dp'", "'dq'", "'qi'", "'k'"],
+    before: null,
+    steps: [['sp', 0, 4], ':', ['sp', 0, 4], ['quote', 1, 1], ['b64url', 16, 1400], ['quote', 1, 1]],
+    secret: [4, 4],
+    after: null,
+    entropy: 3.0,
+    examples: {
+      pos: [
+        P('{"kty":"EC","crv":"P-256","x":"' + F(C.b64url, 43) + '","y":"' + F(C.b64url, 43) + '","d":"', F(C.b64url, 43), '"}'),
+        P('{"crv":"Ed25519","d":"', F(C.b64url, 43), '","kty":"OKP","x":"' + F(C.b64url, 43) + '"}'),
+        P('{\n  "keys": [\n    {\n      "kty": "RSA",\n      "n": "' + F(C.b64url, 342) + '",\n      "e": "AQAB",\n      "d": "' + F(C.b64url, 342) + '",\n      "p": "', F(C.b64url, 171), '",\n      "q": "' + F(C.b64url, 171) + '"\n    }\n  ]\n}'),
+        P('{"kty":"RSA","dq":"', F(C.b64url, 171), '"}'),
+        P("key = {'kty': 'oct', 'k': '", F(C.b64url, 43), "', 'alg': 'HS256'}"),
+      ],
+      neg: [
+        '{"kty":"RSA","n":"' + F(C.b64url, 342) + '","e":"AQAB","kid":"2024-1"}',
+        '{"kty":"EC","crv":"P-256","x":"' + F(C.b64url, 43) + '","y":"' + F(C.b64url, 43) + '"}',
+        '{"d":"' + F(C.b64url, 43) + '","t":1700000000}',
+        '{"kty":"EC","d":"2024-01-01T00:00:00Z"}',
+        '{"kty":"oct","k":"' + 'A'.repeat(43) + '"}',
+      ],
+    },
+  },
+  {
     // WordPress's eight keys and salts sign its login cookies and nonces: whoever has them can forge
     // a logged-in session. Generated values (api.wordpress.org/secret-key, wp-cli) are 64 characters
     // with blanks and every symbol, so the generic rules, whose values end at a blank and whose
     // placeholder fragments (`{{`, `${`, `%s`) occur by chance in about one salt in thirty, let
     // them through whole or in part. The names are WordPress's own (`auth_key` also ends
     // SECURE_AUTH_KEY and the official image's WORDPRESS_AUTH_KEY); the value must be quoted,
-    // and the host turns away phrases and templates (isWordPressKeyStandIn).
+    // and the host turns away phrases and templates (isKeyStandIn).
     id: 'wordpress-auth-key',
     description: "WordPress authentication key or salt (define('AUTH_KEY', …) in wp-config.php, WORDPRESS_AUTH_KEY)",
     confidence: 'high',

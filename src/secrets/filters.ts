@@ -15,8 +15,8 @@
  * `<` and `>` mark a stand-in only around a name. 7: an unquoted value that ends its line is read
  * to the end of its token. 8: the name between `<` and `>` is word characters only. 9: an argument
  * of a translation function, or a slug, is no credential. 10: a path-shaped value with a random
- * part is base64, not a path. 11: a WordPress key is judged by isWordPressKeyStandIn, not by the
- * placeholder fragments).
+ * part is base64, not a path. 11: WordPress keys and JSON Web Key members are judged by
+ * isKeyStandIn, not by the placeholder fragments; a JWK's member counts only with a `kty` near it).
  */
 export const FILTERS_VERSION = 11;
 
@@ -602,18 +602,37 @@ const PHRASE = /[A-Za-z][a-z]{2,} [a-z]{2,} [a-z]{2,}/;
  * whole: a generated key holds `{{`…`}}` or `${`…`}` somewhere about one time in ten thousand.
  */
 const TEMPLATE = /^\s*(\{\{.*\}\}|\$\{[^}]+\}|<%.*%>|\{%.*%\})\s*$/;
-/** Words of a stand-in typed in place of a generated key (any case), and `xxxx` in one case. */
-const STAND_IN_WORD = /example|placeholder|change_?me|replace_?me|generate_?me|unique phrase/i;
-const XXXX = /xxxx|XXXX/;
+/**
+ * Words of a stand-in typed in place of a generated key: long ones in any case, short ones in one
+ * case (lower, upper or capitalised), since a random value holds those in some mix of case
+ * (`yOuR_`) now and then. `xxxx…` and the like are runs of six.
+ */
+const STAND_IN_WORD = /example|placeholder|change_?me|replace_?me|generate_?me|unique phrase|redacted/i;
+const SHORT_STAND_IN_WORD = /(your|YOUR|Your)[_-]|dummy|DUMMY|Dummy/;
 
 /**
- * Whether a WordPress key or salt (rule `wordpress-auth-key`) is a stand-in: a phrase such as the
- * sample config's `put your unique phrase here`, a template, a stand-in word or a run of six. The
- * generic placeholder fragments do not judge these values: a generated key draws from every ASCII
- * symbol, so `{{`, `${`, `%s` or `....` turn up by chance in about one key in thirty. Each test
- * here needs rare bytes in a given order or place: one of 100,000 random keys is taken for a
- * stand-in (it held `xxxx`).
+ * Whether generated key material is a stand-in: a phrase such as the WordPress sample config's
+ * `put your unique phrase here`, a template, a stand-in word or a run of six. It judges WordPress
+ * keys and salts and a JSON Web Key's private members in place of the generic placeholder
+ * fragments, which a long random value holds by chance: a WordPress key (every ASCII symbol) has
+ * `{{`, `${`, `%s` or `....` about one time in thirty, an RSA JWK's seven members (1,500 base64url
+ * characters) a `todo` or `Xxxx` about one time in 1,800. Each test here needs rare bytes in a
+ * given order or place: of 200,000 random WordPress keys none, and of 200,000 random RSA JWKs two,
+ * were taken for stand-ins.
  */
-export function isWordPressKeyStandIn(value: string): boolean {
-  return PHRASE.test(value) || TEMPLATE.test(value) || STAND_IN_WORD.test(value) || XXXX.test(value) || hasRunOfSix(value);
+export function isKeyStandIn(value: string): boolean {
+  return PHRASE.test(value) || TEMPLATE.test(value) || STAND_IN_WORD.test(value) || SHORT_STAND_IN_WORD.test(value) || hasRunOfSix(value);
+}
+
+/** How far from a JWK member its `kty` may be: an RSA key of 8192 bits is about 6,600 characters. */
+const JWK_WINDOW = 8192;
+const KTY = /["']kty["']/;
+
+/**
+ * Whether the member found at `start` (the value's first character) belongs to a JSON Web Key:
+ * a quoted `kty` member, which RFC 7517 requires of every JWK, within {@link JWK_WINDOW}
+ * characters either side. The window is bounded, so the cost stays linear in the findings.
+ */
+export function isJwkMember(text: string, start: number): boolean {
+  return KTY.test(text.slice(Math.max(0, start - JWK_WINDOW), start + JWK_WINDOW));
 }

@@ -11,7 +11,7 @@ export interface BuiltinRule {
 }
 
 /** Fingerprint of the rule set the core was built with. */
-export const RULESET_VERSION = 'd655f178a98d1dc6';
+export const RULESET_VERSION = '98da563b831be4d3';
 
 /** Every built-in rule, in priority order (index = the core's rule number). */
 export const RULES: readonly BuiltinRule[] = [
@@ -938,6 +938,11 @@ export const RULES: readonly BuiltinRule[] = [
   {
     "id": "npmrc-auth",
     "description": "Registry credentials in an .npmrc `_auth` setting (base64 of user:password)",
+    "confidence": "high"
+  },
+  {
+    "id": "jwk-private-key",
+    "description": "Private or symmetric key material in a JSON Web Key (d, p, q, dp, dq, qi, k)",
     "confidence": "high"
   },
   {

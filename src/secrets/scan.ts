@@ -2,7 +2,7 @@ import { invalidParams } from '../errors.ts';
 import { scanSecretRecords } from '../core/scan.ts';
 import { RULES } from './rules.generated.ts';
 import { mapUtf16Offsets } from './offsets.ts';
-import { insideDataUrl, isBasicCredential, isCredentialArgument, isNonSecretAssignment, isNonSecretPassword, isPlaceholder, isPlaceholderHinted, isWordPressKeyStandIn, unquotedValueEnd } from './filters.ts';
+import { insideDataUrl, isBasicCredential, isCredentialArgument, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, unquotedValueEnd } from './filters.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
 
@@ -11,7 +11,8 @@ const PASSWORD = 2;
 const STRUCTURAL = 4;
 const BASIC = 8;
 const ARGUMENT = 16;
-const WORDPRESS_KEY = 32;
+const KEY_MATERIAL = 32;
+const JWK = 64;
 /** Rules whose value is a password on its own: judged like a URL's password. */
 const PASSWORD_RULES = new Set(['url-password', 'ado-connection-string-password', 'netrc-password', 'curl-auth-user', 'curl-auth-user-long']);
 /**
@@ -20,7 +21,8 @@ const PASSWORD_RULES = new Set(['url-password', 'ado-connection-string-password'
  * entry or curl's `-u user:password` (PASSWORD), long structural matches (key blocks) that the
  * placeholder heuristics must not judge (STRUCTURAL), base64 `user:password` fields that must
  * decode to one (BASIC), values after a quoted name that must be a call's arguments (ARGUMENT),
- * WordPress keys, which the placeholder fragments must not judge (WORDPRESS_KEY).
+ * generated key material (WordPress keys, a JSON Web Key's members) that the placeholder fragments
+ * must not judge (KEY_MATERIAL), and members of a JSON Web Key, which need its `kty` near (JWK).
  */
 const RULE_KIND = Uint8Array.from(
   RULES,
@@ -30,7 +32,8 @@ const RULE_KIND = Uint8Array.from(
     (id.startsWith('private-key-') || id === 'gcp-service-account-private-key' ? STRUCTURAL : 0) |
     (id === 'docker-config-auth' || id === 'npmrc-auth' ? BASIC : 0) |
     (id.startsWith('generic-') && id.endsWith('-argument') ? ARGUMENT : 0) |
-    (id === 'wordpress-auth-key' ? WORDPRESS_KEY : 0),
+    (id === 'wordpress-auth-key' || id === 'jwk-private-key' ? KEY_MATERIAL : 0) |
+    (id === 'jwk-private-key' ? JWK : 0),
 );
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 const NO_USER_RULES: ReturnType<typeof compileUserRules> = [];
@@ -95,11 +98,12 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     const kind = RULE_KIND[rule]!;
     const structural = (kind & STRUCTURAL) !== 0;
     const value = text.slice(start, end);
-    const wordpress = (kind & WORDPRESS_KEY) !== 0;
-    // A WordPress key is judged as a whole, by its own test: as a key block is, only published
-    // examples go by the generic placeholder judgement.
-    if (isPlaceholderHinted(value, structural || wordpress, records[n * 6 + k]!)) continue;
-    if (wordpress && isWordPressKeyStandIn(value)) continue;
+    const material = (kind & KEY_MATERIAL) !== 0;
+    // Generated key material is judged by its own test: as with a key block, of the generic
+    // placeholder judgement only the published examples apply.
+    if (isPlaceholderHinted(value, structural || material, records[n * 6 + k]!)) continue;
+    if (material && isKeyStandIn(value)) continue;
+    if ((kind & JWK) !== 0 && !isJwkMember(text, start)) continue;
     // A key block holds key material: at least one long base64 run, not prose or `...`.
     if (structural && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
     if ((kind & ASSIGNMENT) !== 0) {

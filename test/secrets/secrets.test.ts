@@ -304,6 +304,59 @@ describe('properties', () => {
     );
   });
 
+  it("every private member of a JSON Web Key is redacted and every public one kept, whatever the key's type, order and layout", () => {
+    const b64url = (n: number) => fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-'), minLength: n, maxLength: n });
+    // Member lengths of real keys: RSA 2048 (n, d 342; p, q, dp, dq, qi 171), P-256 and Ed25519 (43).
+    const rsa = fc.record({ n: b64url(342), d: b64url(342), p: b64url(171), q: b64url(171), dp: b64url(171), dq: b64url(171), qi: b64url(171) });
+    const ec = fc.record({ x: b64url(43), y: b64url(43), d: b64url(43) });
+    const okp = fc.record({ x: b64url(43), d: b64url(43) });
+    const oct = fc.record({ k: b64url(43) });
+    const key = fc.oneof(
+      rsa.map((m) => ({ kty: 'RSA', e: 'AQAB', ...m })),
+      ec.map((m) => ({ kty: 'EC', crv: 'P-256', ...m })),
+      okp.map((m) => ({ kty: 'OKP', crv: 'Ed25519', ...m })),
+      oct.map((m) => ({ kty: 'oct', alg: 'HS256', ...m })),
+    );
+    const PRIVATE = new Set(['d', 'p', 'q', 'dp', 'dq', 'qi', 'k']);
+    fc.assert(
+      fc.property(key, fc.integer({ min: 0, max: 3 }), fc.boolean(), (jwk: Record<string, string>, layout, reversed) => {
+        const members = Object.entries(jwk);
+        if (reversed) members.reverse();
+        const object = Object.fromEntries(members);
+        const text =
+          layout === 0 ? JSON.stringify(object)
+          : layout === 1 ? JSON.stringify({ keys: [{ ...object, kid: 'signing-1', use: 'sig' }] }, null, 2)
+          : layout === 2 ? `JWT_SIGNING_JWK='${JSON.stringify(object)}'\n`
+          : `KEY = {${members.map(([k, v]) => `'${k}': '${v}'`).join(', ')}}\n`;
+        const found = scanSecrets(text).map((f) => [f.ruleId, text.slice(f.start, f.end)]);
+        expect(found).toEqual(members.filter(([k]) => PRIVATE.has(k)).map(([, v]) => ['jwk-private-key', v]));
+        const redacted = redactSecrets(text).text;
+        for (const [k, v] of members) expect([k, redacted.includes(v)]).toEqual([k, !PRIVATE.has(k)]);
+      }),
+      { numRuns: 300, seed: 0x7a4b },
+    );
+  });
+
+  it("a JSON Web Key's member counts only with a kty member near it", () => {
+    const d = 'Qm3xV8rT2kLp9ZsW4yNc7HbJ1fGd6AeU5oIq0tRvXwY';
+    expect(scanSecrets(`{"kty":"EC","d":"${d}"}`).map((f) => f.ruleId)).toEqual(['jwk-private-key']);
+    // A member named d, p, q or k in other JSON: a digest, a nonce.
+    expect(scanSecrets(`{"d":"${d}","t":1700000000}`)).toEqual([]);
+    expect(scanSecrets(`{'k': '${d}'}`)).toEqual([]);
+    // Stand-ins in a key's place, in documentation and templates.
+    for (const v of ['your-private-exponent-base64url', 'DUMMY_PRIVATE_KEY_DO_NOT_USE', 'REDACTED-FOR-THE-DOCS', 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']) {
+      expect([v, scanSecrets(`{"kty":"RSA","d":"${v}"}`)]).toEqual([v, []]);
+    }
+    // The window is 8,192 characters either side of the value's first character (an RSA key of
+    // 8192 bits fits in it): `"kty"` must start in it before, or end in it after.
+    const before = (pad: number) => `{"kty":"EC",${' '.repeat(pad)}"d":"${d}"}`; // value at 17 + pad, "kty" at 1
+    const after = (pad: number) => `{"d":"${d}"${' '.repeat(pad)},"kty":"EC"}`; // value at 6, "kty" ends at 56 + pad
+    expect(scanSecrets(before(8176)).map((f) => f.ruleId)).toEqual(['jwk-private-key']);
+    expect(scanSecrets(before(8177))).toEqual([]);
+    expect(scanSecrets(after(8142)).map((f) => f.ruleId)).toEqual(['jwk-private-key']);
+    expect(scanSecrets(after(8143))).toEqual([]);
+  });
+
   it('a WordPress key that is a phrase, a template or a stand-in word is not reported', () => {
     const stands = [
       'put your unique phrase here',

@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { hasPlaceholderFragment, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isWordPressKeyStandIn, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
+import { hasPlaceholderFragment, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
 import { RULES } from '../../../src/secrets/rules.generated.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
 import type { RawSecretMatch } from '../../../src/core/scan.ts';
@@ -46,8 +46,10 @@ const BASIC_RULES = new Set(
     .filter(([id]) => id === 'docker-config-auth' || id === 'npmrc-auth')
     .map(([, i]) => i),
 );
-/** Not frozen (came with FILTERS_VERSION 11): WordPress keys, judged by their own test. */
+/** Not frozen (came with FILTERS_VERSION 11): WordPress keys and a JSON Web Key's members, judged by their own test. */
 const WORDPRESS_RULE = RULES.findIndex((r) => r.id === 'wordpress-auth-key');
+/** Not frozen (came with FILTERS_VERSION 11): a JSON Web Key's members also need its `kty` near. */
+const JWK_RULE = RULES.findIndex((r) => r.id === 'jwk-private-key');
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 
 /** A candidate in UTF-16 offsets before overlapping candidates are merged. */
@@ -101,8 +103,10 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
       const { start } = m;
       let { end } = m;
       const value = text.slice(start, end);
-      if (isPlaceholder(value, STRUCTURAL_RULES.has(m.rule) || m.rule === WORDPRESS_RULE)) continue;
-      if (m.rule === WORDPRESS_RULE && isWordPressKeyStandIn(value)) continue;
+      const material = m.rule === WORDPRESS_RULE || m.rule === JWK_RULE;
+      if (isPlaceholder(value, STRUCTURAL_RULES.has(m.rule) || material)) continue;
+      if (material && isKeyStandIn(value)) continue;
+      if (m.rule === JWK_RULE && !isJwkMember(text, start)) continue;
       // A key block holds key material: at least one long base64 run, not prose or `...`.
       if (STRUCTURAL_RULES.has(m.rule) && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
       if (ASSIGNMENT_RULES.has(m.rule)) {
