@@ -16,7 +16,8 @@
  * to the end of its token. 8: the name between `<` and `>` is word characters only. 9: an argument
  * of a translation function, or a slug, is no credential. 10: a path-shaped value with a random
  * part is base64, not a path. 11: WordPress keys and JSON Web Key members are judged by
- * isKeyStandIn, not by the placeholder fragments; a JWK's member counts only with a `kty` near it).
+ * isKeyStandIn, not by the placeholder fragments; a JWK's member counts only with a `kty` near it; a quoted value found up to a blank is
+ * redacted to its closing quote).
  */
 export const FILTERS_VERSION = 11;
 
@@ -447,6 +448,28 @@ export function unquotedValueEnd(text: string, start: number, end: number): numb
   // rules find one by one (`Password=…;Encrypt=true`).
   for (let k = end; k < e; k++) if (text.charCodeAt(k) === 0x3d) return end;
   return e;
+}
+
+/**
+ * Where a quoted assignment value ends when the core's end is a blank inside its quotes: the core's
+ * value classes stop at blanks (a quoted UI string is not a password), so `"Xk9vQ2mL7pR4 9z"` was
+ * found as its first word and the rest left in the text. The value has been judged a secret on
+ * that word; it runs on to its closing quote on the same line, within 256 characters of its start,
+ * not at a backslash-escaped quote. With no closing quote there, the end is the core's.
+ */
+export function quotedValueEnd(text: string, start: number, end: number): number {
+  const quote = text.charCodeAt(start - 1);
+  if (!isIn(QUOTES, quote) || end >= text.length) return end;
+  const next = text.charCodeAt(end);
+  if (next !== 0x20 && next !== 0x09) return end;
+  const limit = Math.min(text.length, start + 256);
+  for (let i = end; i < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c === quote) return i;
+    if (c === 0x0a || c === 0x0d) return end;
+    if (c === 0x5c) i++;
+  }
+  return end;
 }
 
 /**

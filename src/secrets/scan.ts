@@ -2,7 +2,7 @@ import { invalidParams } from '../errors.ts';
 import { scanSecretRecords } from '../core/scan.ts';
 import { RULES } from './rules.generated.ts';
 import { mapUtf16Offsets } from './offsets.ts';
-import { insideDataUrl, isBasicCredential, isCredentialArgument, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, unquotedValueEnd } from './filters.ts';
+import { insideDataUrl, isBasicCredential, isCredentialArgument, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, quotedValueEnd, unquotedValueEnd } from './filters.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
 
@@ -114,6 +114,8 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     if ((kind & PASSWORD) !== 0 && isNonSecretPassword(value)) continue;
     if ((kind & BASIC) !== 0 && !isBasicCredential(value)) continue;
     if (insideDataUrl(text, start)) continue;
+    // Judged on its first word, a quoted value is redacted whole.
+    if ((kind & ASSIGNMENT) !== 0) end = quotedValueEnd(text, start, end);
     candidates.push({
       priority: rule,
       ruleId: RULES[rule]!.id,

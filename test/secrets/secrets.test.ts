@@ -190,6 +190,20 @@ describe('what a name or a value says (host judgements)', () => {
     expect(found('conn: Server=db;Password=Xk29mPq7zLw3T;Encrypt=true\n')).toEqual(['ado-connection-string-password Xk29mPq7zLw3T']);
   });
 
+  it('a quoted value found up to a blank is redacted to its closing quote', () => {
+    const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
+    expect(found('password: "Xk29mPq7zLw3T 9z!"\n')).toEqual(['generic-password Xk29mPq7zLw3T 9z!']);
+    expect(found("{'api_key': 'Rq8mLm2Xw9Tn4B\tx7 Qz', 'user': 'bob'}")).toEqual(['generic-api-key Rq8mLm2Xw9Tn4B\tx7 Qz']);
+    expect(found('{"secret": "Zq3kR8vLm2Xw9T two \\" words", "n": 1}')).toEqual(['generic-secret Zq3kR8vLm2Xw9T two \\" words']);
+    expect(found("define( 'DB_PASSWORD', 'Xk29mPq7-zLw3T and more' );")).toEqual(['generic-password-argument Xk29mPq7-zLw3T and more']);
+    expect(redactSecrets('token = "Tq8mLm2Xw9Zn4B q7"\n').text).toBe('token = "[REDACTED:generic-token:1]"\n');
+    // No closing quote on the line, or none within 256 characters: the first word only.
+    expect(found('password: "Xk29mPq7zLw3T 9z\nnext: line"')).toEqual(['generic-password Xk29mPq7zLw3T']);
+    expect(found(`password: "Xk29mPq7zLw3T ${'a'.repeat(250)}"`)).toEqual(['generic-password Xk29mPq7zLw3T']);
+    // Unquoted, a blank ends the value (prose and code go on after it).
+    expect(found('password: Xk29mPq7zLw3T is set\n')).toEqual(['generic-password Xk29mPq7zLw3T']);
+  });
+
   it('a base64 value with slashes is a secret, a path is not', () => {
     const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
     // Drawn by the rule fixtures once: `word/word/` at its start made it a path.

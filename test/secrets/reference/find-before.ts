@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { hasPlaceholderFragment, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
+import { hasPlaceholderFragment, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, quotedValueEnd, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
 import { RULES } from '../../../src/secrets/rules.generated.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
 import type { RawSecretMatch } from '../../../src/core/scan.ts';
@@ -120,6 +120,8 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
       if (PASSWORD_RULES.has(m.rule) && isNonSecretPassword(value)) continue;
       if (BASIC_RULES.has(m.rule) && !isBasicCredential(value)) continue;
       if (insideDataUrl(text, start)) continue;
+      // FILTERS_VERSION 11: a quoted value found up to a blank runs to its quote; the host's own.
+      if (ASSIGNMENT_RULES.has(m.rule)) end = quotedValueEnd(text, start, end);
       const rule = RULES[m.rule]!;
       candidates.push({ priority: m.rule, ruleId: rule.id, confidence: m.confidence === 1 ? 'high' : 'medium', start, end });
     }
