@@ -85,6 +85,8 @@ const NAMED = {
   azs2: [...U, ...L, ...D, ...chars('_~.-')],
   slk: [...U, ...L, ...D, ...chars('-')],
   connval: minus(printable, ';"\'`<>{}'),
+  // An ODBC value in braces: anything but the closing brace.
+  bracedval: minus([...chars(' '), ...printable], '}'),
   // A WordPress key or salt between its quotes: wp_generate_password's alphabet, which has a blank
   // and every ASCII symbol but the quotes and the backslash (a quote closes the value).
   wpsalt: minus([...chars(' '), ...printable], '"\'\\'),

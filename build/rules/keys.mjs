@@ -152,6 +152,27 @@ export default [
     },
   },
   {
+    // ODBC quotes a value that holds `;` or other special characters in braces (`Pwd={a;b}`), and
+    // pyodbc and SQL Server samples write every password that way. Inside, only `}` ends it.
+    id: 'odbc-connection-string-braced-password',
+    description: 'Password in braces in an ODBC connection string (Pwd={…}; Password={…};)',
+    confidence: 'high',
+    keywords: ['password={', 'pwd={'],
+    ci: true,
+    before: 'notconnsep',
+    steps: [['bracedval', 6, 256], '}'],
+    secret: [0, 0],
+    after: null,
+    entropy: 2.5,
+    examples: {
+      pos: [
+        P('DRIVER={ODBC Driver 18 for SQL Server};SERVER=db.acme.internal;DATABASE=app;UID=app;PWD={', F(C.alnum, 12) + ';' + F(C.alnum, 8) + ' !', '};Encrypt=yes'),
+        P('conn = pyodbc.connect("Driver={SQL Server};Server=db;Uid=sa;Pwd={', F(C.alnum, 16), '}")'),
+      ],
+      neg: ['Driver={SQL Server};Server=db;Trusted_Connection=yes;', 'DRIVER={ODBC Driver 18 for SQL Server};UID=app;PWD={<password>};', 'UID=app;PWD={${DB_PASSWORD}};'],
+    },
+  },
+  {
     id: 'url-password',
     description: 'Password embedded in a URL (scheme://user:password@host)',
     confidence: 'medium',

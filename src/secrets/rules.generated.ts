@@ -11,7 +11,7 @@ export interface BuiltinRule {
 }
 
 /** Fingerprint of the rule set the core was built with. */
-export const RULESET_VERSION = '98da563b831be4d3';
+export const RULESET_VERSION = '6b8dfbdfc0198e87';
 
 /** Every built-in rule, in priority order (index = the core's rule number). */
 export const RULES: readonly BuiltinRule[] = [
@@ -878,6 +878,11 @@ export const RULES: readonly BuiltinRule[] = [
   {
     "id": "ado-connection-string-password",
     "description": "Password in an ADO.NET / ODBC / JDBC connection string (Password=…; Pwd=…;)",
+    "confidence": "high"
+  },
+  {
+    "id": "odbc-connection-string-braced-password",
+    "description": "Password in braces in an ODBC connection string (Pwd={…}; Password={…};)",
     "confidence": "high"
   },
   {

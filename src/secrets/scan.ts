@@ -14,7 +14,7 @@ const ARGUMENT = 16;
 const KEY_MATERIAL = 32;
 const JWK = 64;
 /** Rules whose value is a password on its own: judged like a URL's password. */
-const PASSWORD_RULES = new Set(['url-password', 'ado-connection-string-password', 'netrc-password', 'curl-auth-user', 'curl-auth-user-long']);
+const PASSWORD_RULES = new Set(['url-password', 'ado-connection-string-password', 'odbc-connection-string-braced-password', 'netrc-password', 'curl-auth-user', 'curl-auth-user-long']);
 /**
  * How the host filters judge each built-in rule's value, as flags by rule index: generic
  * `name = value` assignments (ASSIGNMENT), passwords inside a URL, a connection string, a .netrc

@@ -31,7 +31,8 @@ const ASSIGNMENT_RULES = new Set(
 /** Rules whose value is a password inside a URL or connection string. */
 const PASSWORD_RULES = new Set(
   RULES.map((r, i) => [r.id, i] as const)
-    .filter(([id]) => id.endsWith('-connection-string') || ['url-password', 'ado-connection-string-password', 'netrc-password', 'curl-auth-user', 'curl-auth-user-long'].includes(id))
+    // Judgement data (FILTERS_VERSION 11 added the braced ODBC password), not a speed path.
+    .filter(([id]) => id.endsWith('-connection-string') || ['url-password', 'ado-connection-string-password', 'odbc-connection-string-braced-password', 'netrc-password', 'curl-auth-user', 'curl-auth-user-long'].includes(id))
     .map(([, i]) => i),
 );
 /** Long structural matches (key blocks) that the placeholder heuristics must not judge. */
