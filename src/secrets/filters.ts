@@ -16,8 +16,9 @@
  * to the end of its token. 8: the name between `<` and `>` is word characters only. 9: an argument
  * of a translation function, or a slug, is no credential. 10: a path-shaped value with a random
  * part is base64, not a path. 11: WordPress keys and JSON Web Key members are judged by
- * isKeyStandIn, not by the placeholder fragments; a JWK's member counts only with a `kty` near it; a quoted value found up to a blank is
- * redacted to its closing quote).
+ * isKeyStandIn, not by the placeholder fragments; a JWK's member counts only with a `kty` near it;
+ * a quoted value found up to a blank is redacted to its closing quote; a `\=` in an unquoted value
+ * is no pair's separator).
  */
 export const FILTERS_VERSION = 11;
 
@@ -445,8 +446,8 @@ export function unquotedValueEnd(text: string, start: number, end: number): numb
   if (i < text.length && text.charCodeAt(i) !== 0x0a && text.charCodeAt(i) !== 0x0d && text.charCodeAt(i) !== 0x23) return end;
   while (e > end && (text.charCodeAt(e - 1) === 0x3b || text.charCodeAt(e - 1) === 0x2c)) e--;
   // More `name=value` pairs after a separator: a connection string or a list, whose values the
-  // rules find one by one (`Password=…;Encrypt=true`).
-  for (let k = end; k < e; k++) if (text.charCodeAt(k) === 0x3d) return end;
+  // rules find one by one (`Password=…;Encrypt=true`). A `\=` is a .properties value's own `=`.
+  for (let k = end; k < e; k++) if (text.charCodeAt(k) === 0x3d && text.charCodeAt(k - 1) !== 0x5c) return end;
   return e;
 }
 

@@ -188,6 +188,8 @@ describe('what a name or a value says (host judgements)', () => {
     expect(found('password: Xk29mPq7zLw3T,\n')).toEqual(['generic-password Xk29mPq7zLw3T']);
     // A connection string's pairs are found one by one.
     expect(found('conn: Server=db;Password=Xk29mPq7zLw3T;Encrypt=true\n')).toEqual(['ado-connection-string-password Xk29mPq7zLw3T']);
+    // A .properties value escapes its own `=` and `:`; those are no pairs.
+    expect(found('db.password=Xk29mPq7zLw3T\\=\\:x9\n')).toEqual(['generic-password Xk29mPq7zLw3T\\=\\:x9']);
   });
 
   it('a quoted value found up to a blank is redacted to its closing quote', () => {
