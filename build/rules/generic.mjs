@@ -312,6 +312,14 @@ export default [
     pos: [P('docker login -u ci-bot -p ', F(C.alnum, 24), ' registry.acme.dev')],
     neg: ['docker login -u ci-bot -p $REGISTRY_PASSWORD registry.acme.dev', 'echo "$PW" | docker login -u ci-bot --password-stdin'],
   }),
+  // Server config directives that take the password after a blank: redis.conf's requirepass and
+  // masterauth, nslcd's and pam_ldap's bindpw. Keyed on their tails: `requ`, `mast` and `bind`
+  // begin words everywhere (require, request, master, binding), and each would be a prefilter hit
+  // (+6% core scan time on the labelled corpus, measured).
+  flag('generic-password-directive', 'Password in a config directive (redis.conf requirepass / masterauth, LDAP bindpw)', KIND.password, ['irepass', 'erauth', 'ndpw'], {
+    pos: [P('bind 127.0.0.1\nrequirepass ', F(C.alnum, 24), '\n'), P('masterauth "', F(C.alnum, 20), '"'), P('binddn cn=nslcd,dc=acme,dc=dev\nbindpw ', F(C.alnum, 16), '\n')],
+    neg: ['# requirepass foobared', 'requirepass ${REDIS_PASSWORD}', 'masterauth <master-password>', 'CONFIG SET requirepass ""'],
+  }),
   flag('generic-secret-flag', 'Secret given to a command-line flag (--client-secret VALUE)', KIND.secret, ['--client-secret', '--secret-key'], {
     pos: [P('az login --service-principal -u app --client-secret ', F(C.alnum, 34), ' --tenant t'), P('tool --secret-key ', F(C.b64url, 40))],
     neg: ['kubectl create secret generic db --secret prod-db-credentials', 'tool --client-secret "${CLIENT_SECRET}"', 'tool --client-secret-file /run/secrets/app'],
@@ -362,6 +370,21 @@ export default [
     pos: [P('client.get(url).bearer_auth("', F(C.alnum, 40), '")')],
     neg: ['client.get(url).bearer_auth(&token)', 'client.get(url).bearer_auth("${TOKEN}")'],
   }),
+  // A signing secret given to a JWT library with the claims or token before it: jsonwebtoken's
+  // jwt.sign(payload, '…') and jwt.verify(token, '…'), PyJWT's jwt.encode(payload, '…') and
+  // jwt.decode(token, '…'). The first argument is whatever comes before the first comma (bounded).
+  {
+    ...generic('generic-secret-jwt-call', "JWT signing secret passed to jwt.sign / verify / encode / decode", { keywords: [], minLen: 8, entropy: 2.8 }, {
+      pos: [
+        P('const token = jwt.sign({ sub: user.id }, "', F(C.alnum, 24), '", { expiresIn: "1h" });'),
+        P("const claims = jwt.verify(req.headers.authorization, '", F(C.alnum, 16), "');"),
+        P('encoded = jwt.encode(payload, "', F(C.alnum, 20), '", algorithm="HS256")'),
+      ],
+      neg: ['jwt.sign(payload, process.env.JWT_SECRET)', "jwt.sign(payload, 'your-secret-key')", 'jwt.decode(token, options={"verify_signature": False})', "jwt.sign(payload, '')"],
+    }),
+    keywords: ['jwt.sign(', 'jwt.verify(', 'jwt.encode(', 'jwt.decode('],
+    steps: [{ until: ',', min: 1, max: 200 }, ',', ['ws', 0, 4], ['quote', 1, 1], ['val', 8, 256]],
+  },
   // PowerShell: ConvertTo-SecureString "…" -AsPlainText -Force puts the password in the script. Keyed
   // on its tail: `conv` begins convert everywhere in code, and each such position would be a hit.
   sql('generic-password-securestring', 'Password in ConvertTo-SecureString "…" -AsPlainText', KIND.password, ['to-securestring'], {

@@ -18,7 +18,7 @@
  * part is base64, not a path. 11: WordPress keys and JSON Web Key members are judged by
  * isKeyStandIn, not by the placeholder fragments; a JWK's member counts only with a `kty` near it;
  * a quoted value found up to a blank is redacted to its closing quote; a `\=` in an unquoted value
- * is no pair's separator).
+ * is no pair's separator; a positional argument's value is judged without a name).
  */
 export const FILTERS_VERSION = 11;
 
@@ -312,8 +312,12 @@ export function isSecretReference(value: string): boolean {
   return LOCATION_OR_STAND_IN.test(value);
 }
 
-/** True when a generic `name = value` candidate is not a secret. */
-export function isNonSecretAssignment(text: string, start: number, end: number): boolean {
+/**
+ * True when a generic `name = value` candidate is not a secret. `positional`: the value is a call's
+ * argument by position (`jwt.sign(payload, '…')`, `jwt.verify(token, '…')`), and what stands
+ * before it is another argument, not its name: no name is read.
+ */
+export function isNonSecretAssignment(text: string, start: number, end: number, positional = false): boolean {
   const value = text.slice(start, end);
   if (isSecretReference(value)) return true;
   // Lowercasing never makes a string shorter, so a longer value cannot be a stop value.
@@ -333,6 +337,7 @@ export function isNonSecretAssignment(text: string, start: number, end: number):
   if (DOLLAR_REFERENCE.test(value) || value.includes('://')) return true;
   if (isSlotOrQuotedCode(text, start, value)) return true;
   if (isCodeReference(text, start, end, value)) return true;
+  if (positional) return false;
   const { name, at } = assignedName(text, start);
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;

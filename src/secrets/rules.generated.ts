@@ -11,7 +11,7 @@ export interface BuiltinRule {
 }
 
 /** Fingerprint of the rule set the core was built with. */
-export const RULESET_VERSION = '6b8dfbdfc0198e87';
+export const RULESET_VERSION = '949c3aaa4116512c';
 
 /** Every built-in rule, in priority order (index = the core's rule number). */
 export const RULES: readonly BuiltinRule[] = [
@@ -1056,6 +1056,11 @@ export const RULES: readonly BuiltinRule[] = [
     "confidence": "medium"
   },
   {
+    "id": "generic-password-directive",
+    "description": "Password in a config directive (redis.conf requirepass / masterauth, LDAP bindpw)",
+    "confidence": "medium"
+  },
+  {
     "id": "generic-secret-flag",
     "description": "Secret given to a command-line flag (--client-secret VALUE)",
     "confidence": "medium"
@@ -1093,6 +1098,11 @@ export const RULES: readonly BuiltinRule[] = [
   {
     "id": "generic-token-call",
     "description": "Token passed to a call that sends it as a bearer token (.bearer_auth(\"…\"))",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-secret-jwt-call",
+    "description": "JWT signing secret passed to jwt.sign / verify / encode / decode",
     "confidence": "medium"
   },
   {

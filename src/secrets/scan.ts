@@ -13,6 +13,9 @@ const BASIC = 8;
 const ARGUMENT = 16;
 const KEY_MATERIAL = 32;
 const JWK = 64;
+const POSITIONAL = 128;
+/** Rules whose value is a call's argument by position: the argument before it is no name. */
+const POSITIONAL_RULES = new Set(['generic-secret-jwt-call']);
 /** Rules whose value is a password on its own: judged like a URL's password. */
 const PASSWORD_RULES = new Set(['url-password', 'ado-connection-string-password', 'odbc-connection-string-braced-password', 'netrc-password', 'curl-auth-user', 'curl-auth-user-long']);
 /**
@@ -22,7 +25,8 @@ const PASSWORD_RULES = new Set(['url-password', 'ado-connection-string-password'
  * placeholder heuristics must not judge (STRUCTURAL), base64 `user:password` fields that must
  * decode to one (BASIC), values after a quoted name that must be a call's arguments (ARGUMENT),
  * generated key material (WordPress keys, a JSON Web Key's members) that the placeholder fragments
- * must not judge (KEY_MATERIAL), and members of a JSON Web Key, which need its `kty` near (JWK).
+ * must not judge (KEY_MATERIAL), members of a JSON Web Key, which need its `kty` near (JWK), and
+ * arguments by position, with no name before them (POSITIONAL).
  */
 const RULE_KIND = Uint8Array.from(
   RULES,
@@ -33,7 +37,8 @@ const RULE_KIND = Uint8Array.from(
     (id === 'docker-config-auth' || id === 'npmrc-auth' ? BASIC : 0) |
     (id.startsWith('generic-') && id.endsWith('-argument') ? ARGUMENT : 0) |
     (id === 'wordpress-auth-key' || id === 'jwk-private-key' ? KEY_MATERIAL : 0) |
-    (id === 'jwk-private-key' ? JWK : 0),
+    (id === 'jwk-private-key' ? JWK : 0) |
+    (POSITIONAL_RULES.has(id) ? POSITIONAL : 0),
 );
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 const NO_USER_RULES: ReturnType<typeof compileUserRules> = [];
@@ -107,7 +112,7 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     // A key block holds key material: at least one long base64 run, not prose or `...`.
     if (structural && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
     if ((kind & ASSIGNMENT) !== 0) {
-      if (isNonSecretAssignment(text, start, end)) continue;
+      if (isNonSecretAssignment(text, start, end, (kind & POSITIONAL) !== 0)) continue;
       end = unquotedValueEnd(text, start, end);
     }
     if ((kind & ARGUMENT) !== 0 && !isCredentialArgument(text, start, text.slice(start, end))) continue;

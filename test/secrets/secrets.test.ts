@@ -206,6 +206,23 @@ describe('what a name or a value says (host judgements)', () => {
     expect(found('password: Xk29mPq7zLw3T is set\n')).toEqual(['generic-password Xk29mPq7zLw3T']);
   });
 
+  it("a JWT library's signing secret is judged without a name: the argument before it is none", () => {
+    const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
+    // Read as a name, `passwordHash` (a hash) or `sha256` would turn the secret away.
+    expect(found("const t = jwt.sign(passwordHash, 'Xk29mPq7zLw3T9');")).toEqual(['generic-secret-jwt-call Xk29mPq7zLw3T9']);
+    expect(found('claims = jwt.decode(sha256, "Rq8mLm2Xw9Tn4B", algorithms=["HS256"])')).toEqual(['generic-secret-jwt-call Rq8mLm2Xw9Tn4B']);
+    for (const code of ["jwt.sign(payload, config.jwt.secret)", "jwt.sign(payload, 'changeme')", "jwt.verify(token, '${JWT_SECRET}')", "jwt.sign({ a: 1, b: 2 }, key)"]) {
+      expect([code, found(code)]).toEqual([code, []]);
+    }
+  });
+
+  it('a password in a config directive: redis.conf, LDAP clients', () => {
+    const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
+    expect(found('port 6379\nrequirepass Xk29mPq7zLw3T9\nmasterauth "Rq8mLm2Xw9Tn4B"\n')).toEqual(['generic-password-directive Xk29mPq7zLw3T9', 'generic-password-directive Rq8mLm2Xw9Tn4B']);
+    expect(found('uri ldap://ldap.acme.dev/\nbindpw Tq8mLm2Xw9Zn4B\n')).toEqual(['generic-password-directive Tq8mLm2Xw9Zn4B']);
+    expect(found('# requirepass foobared\nrequirepass ${REDIS_PASSWORD}\n')).toEqual([]);
+  });
+
   it('a base64 value with slashes is a secret, a path is not', () => {
     const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
     // Drawn by the rule fixtures once: `word/word/` at its start made it a path.

@@ -51,6 +51,12 @@ const BASIC_RULES = new Set(
 const WORDPRESS_RULE = RULES.findIndex((r) => r.id === 'wordpress-auth-key');
 /** Not frozen (came with FILTERS_VERSION 11): a JSON Web Key's members also need its `kty` near. */
 const JWK_RULE = RULES.findIndex((r) => r.id === 'jwk-private-key');
+/** Not frozen (FILTERS_VERSION 11): arguments by position, judged without a name. */
+const POSITIONAL_RULES = new Set(
+  RULES.map((r, i) => [r.id, i] as const)
+    .filter(([id]) => id === 'generic-secret-jwt-call')
+    .map(([, i]) => i),
+);
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 
 /** A candidate in UTF-16 offsets before overlapping candidates are merged. */
@@ -111,7 +117,7 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
       // A key block holds key material: at least one long base64 run, not prose or `...`.
       if (STRUCTURAL_RULES.has(m.rule) && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
       if (ASSIGNMENT_RULES.has(m.rule)) {
-        if (isNonSecretAssignment(text, start, end)) continue;
+        if (isNonSecretAssignment(text, start, end, POSITIONAL_RULES.has(m.rule))) continue;
         // A judgement added after the speed work (FILTERS_VERSION 7): the host's own.
         end = unquotedValueEnd(text, start, end);
       }
@@ -219,7 +225,7 @@ function isPlaceholder(value: string, structural: boolean): boolean {
 }
 
 /** True when a generic `name = value` candidate is not a secret. */
-function isNonSecretAssignment(text: string, start: number, end: number): boolean {
+function isNonSecretAssignment(text: string, start: number, end: number, positional: boolean): boolean {
   const value = text.slice(start, end);
   const lower = value.toLowerCase();
   // A judgement added after the speed work: the host's own.
@@ -235,6 +241,8 @@ function isNonSecretAssignment(text: string, start: number, end: number): boolea
   if (isSlotOrQuotedCode(text, start, value)) return true;
   // A judgement added after the speed work (FILTERS_VERSION 3): the host's own.
   if (isCodeReference(text, start, end, value)) return true;
+  // FILTERS_VERSION 11: an argument by position has no name (the host's own).
+  if (positional) return false;
   const { name, at } = assignedName(text, start);
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
