@@ -385,6 +385,20 @@ export default [
     keywords: ['jwt.sign(', 'jwt.verify(', 'jwt.encode(', 'jwt.decode('],
     steps: [{ until: ',', min: 1, max: 200 }, ',', ['ws', 0, 4], ['quote', 1, 1], ['val', 8, 256]],
   },
+  // Keyed on `hmac(` (create's `crea` begins words everywhere: each would be a prefilter hit).
+  call('generic-secret-hmac-call', "HMAC key given to crypto.createHmac('sha256', '…')", { keywords: [], minLen: 8, entropy: 2.8 }, ['hmac('], 1, {
+    pos: [P("const sig = crypto.createHmac('sha256', '", F(C.alnum, 24), "').update(body).digest('hex');")],
+    neg: ["crypto.createHmac('sha256', secret)", "crypto.createHmac('sha256', process.env.WEBHOOK_SECRET)", "crypto.createHmac('sha256', 'changeme')"],
+  }),
+  {
+    ...generic('generic-password-oracle-cli', 'Password in an Oracle client login (sqlplus user/password@db, expdp, impdp, sqlldr)', KIND.password, {
+      pos: [P('sqlplus -s app_owner/', F(C.alnum, 16), '@//db.acme.internal:1521/ORCLPDB1 @deploy.sql'), P('expdp system/', F(C.alnum, 14), ' directory=DUMP dumpfile=app.dmp')],
+      neg: ['sqlplus / as sysdba', 'sqlplus -s app/$ORACLE_PASSWORD@db @x.sql', 'sqlplus scott/tiger@orcl', 'sqlplus /nolog', 'sqlplus app_owner/<password>@db'],
+    }),
+    keywords: ['sqlplus', 'expdp', 'impdp', 'sqlldr'],
+    steps: [{ until: '/', min: 1, max: 64 }, '/', ['urlpass', KIND.password.minLen, 128]],
+    after: 'urlpass',
+  },
   // PowerShell: ConvertTo-SecureString "…" -AsPlainText -Force puts the password in the script. Keyed
   // on its tail: `conv` begins convert everywhere in code, and each such position would be a hit.
   sql('generic-password-securestring', 'Password in ConvertTo-SecureString "…" -AsPlainText', KIND.password, ['to-securestring'], {

@@ -11,7 +11,7 @@ export interface BuiltinRule {
 }
 
 /** Fingerprint of the rule set the core was built with. */
-export const RULESET_VERSION = '949c3aaa4116512c';
+export const RULESET_VERSION = '4c4099a346591ab2';
 
 /** Every built-in rule, in priority order (index = the core's rule number). */
 export const RULES: readonly BuiltinRule[] = [
@@ -1103,6 +1103,16 @@ export const RULES: readonly BuiltinRule[] = [
   {
     "id": "generic-secret-jwt-call",
     "description": "JWT signing secret passed to jwt.sign / verify / encode / decode",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-secret-hmac-call",
+    "description": "HMAC key given to crypto.createHmac('sha256', '…')",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-password-oracle-cli",
+    "description": "Password in an Oracle client login (sqlplus user/password@db, expdp, impdp, sqlldr)",
     "confidence": "medium"
   },
   {

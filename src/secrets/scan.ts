@@ -15,7 +15,7 @@ const KEY_MATERIAL = 32;
 const JWK = 64;
 const POSITIONAL = 128;
 /** Rules whose value is a call's argument by position: the argument before it is no name. */
-const POSITIONAL_RULES = new Set(['generic-secret-jwt-call']);
+const POSITIONAL_RULES = new Set(['generic-secret-jwt-call', 'generic-secret-hmac-call']);
 /** Rules whose value is a password on its own: judged like a URL's password. */
 const PASSWORD_RULES = new Set(['url-password', 'ado-connection-string-password', 'odbc-connection-string-braced-password', 'netrc-password', 'curl-auth-user', 'curl-auth-user-long']);
 /**

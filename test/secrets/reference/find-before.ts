@@ -54,7 +54,7 @@ const JWK_RULE = RULES.findIndex((r) => r.id === 'jwk-private-key');
 /** Not frozen (FILTERS_VERSION 11): arguments by position, judged without a name. */
 const POSITIONAL_RULES = new Set(
   RULES.map((r, i) => [r.id, i] as const)
-    .filter(([id]) => id === 'generic-secret-jwt-call')
+    .filter(([id]) => id === 'generic-secret-jwt-call' || id === 'generic-secret-hmac-call')
     .map(([, i]) => i),
 );
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
