@@ -128,6 +128,12 @@ const VALUE_CLASS_BY_QUOTE = { 0x22: 'valdq', 0x27: 'valsq', 0x60: 'valbq' };
 /** In a position's quote state: the byte before was a backslash inside a quoted value. */
 const ESCAPED = 0x100;
 const PRINTABLE = range('!', '~');
+/**
+ * The host's judgements of a rule's match (src/secrets/scan.ts), which a rule names in its `host`
+ * field, as the bits of RULE_JUDGEMENTS in src/secrets/rules.generated.ts.
+ */
+const HOST_JUDGEMENT = { assignment: 1, password: 2, structural: 4, basic: 8, argument: 16, keyMaterial: 32, jwk: 64, positional: 128 };
+const judgements = [];
 const steps = []; // [kind, arg, min, max]
 const ruleRows = [];
 const kwEntries = []; // { rule, text, ci }
@@ -137,6 +143,12 @@ for (const [index, rule] of rules.entries()) {
   seen.add(rule.id);
   if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(rule.id)) throw new Error(`rule id ${rule.id}: use kebab-case`);
   if (!rule.examples?.pos?.length || !rule.examples?.neg?.length) throw new Error(`rule ${rule.id}: needs positive and negative examples`);
+  judgements.push(
+    (rule.host ?? []).reduce((bits, name) => {
+      if (!(name in HOST_JUDGEMENT)) throw new Error(`rule ${rule.id}: unknown host judgement "${name}"`);
+      return bits | HOST_JUDGEMENT[name];
+    }, 0),
+  );
   const first = steps.length;
   let lastClass = null;
   for (const step of rule.steps) {
@@ -579,7 +591,7 @@ const arr = (type, values) => {
 const fingerprint = createHash('sha256')
   .update(
     JSON.stringify({
-      rules: rules.map((r) => [r.id, r.confidence, r.keywords, r.steps, r.back, r.before, r.after, r.secret, r.entropy, r.ci]),
+      rules: rules.map((r) => [r.id, r.confidence, r.keywords, r.steps, r.back, r.before, r.after, r.secret, r.entropy, r.ci, r.host ?? []]),
       classes: Object.keys(NAMED).sort().map((name) => [name, NAMED[name]]),
       // What the step kinds do, where that changed: 2, a value runs to its closing quote; 3, a
       // backslash in it escapes the byte after it.
@@ -679,6 +691,12 @@ export interface BuiltinRule {
 
 /** Fingerprint of the rule set the core was built with. */
 export const RULESET_VERSION = '${fingerprint}';
+
+/** The host's judgements of a rule's match, as bits of {@link RULE_JUDGEMENTS} (see src/secrets/scan.ts). */
+export const HOST_JUDGEMENT = ${JSON.stringify(HOST_JUDGEMENT)} as const;
+
+/** Each rule's host judgements ({@link HOST_JUDGEMENT} bits), by rule index: the rules' \`host\` field. */
+export const RULE_JUDGEMENTS: Uint8Array = Uint8Array.of(${judgements.join(', ')});
 
 /** Every built-in rule, in priority order (index = the core's rule number). */
 export const RULES: readonly BuiltinRule[] = ${JSON.stringify(meta, null, 2)};

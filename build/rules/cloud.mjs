@@ -72,6 +72,7 @@ export default [
     steps: [['sp', 0, 3], '"', '-----BEGIN PRIVATE KEY-----', { until: '-----END PRIVATE KEY-----', min: 64, max: 16384 }, '-----END PRIVATE KEY-----'],
     secret: [2, 4],
     after: null,
+    host: ['structural'],
     examples: {
       pos: [
         P(

@@ -5,6 +5,15 @@
 //   { lit: 'bearer', ci: true }    ASCII case-insensitive bytes
 //   { until: '-----END', min, max } any bytes up to the first occurrence of a literal (bounded)
 // The keyword (found by the prefilter) is where the match starts; `back` extends it leftwards.
+// `host` names how the host judges a match beyond the placeholder check (src/secrets/scan.ts):
+//   'assignment'   a generic `name = value`: references, stop values, code, the name's words
+//   'argument'     a value after a quoted name, only as a call's argument
+//   'positional'   an assignment whose value is an argument by position: no name is read
+//   'password'     a password on its own (URL, connection string): stop values and references
+//   'structural'   a key block: no placeholder fragments, but a long base64 run
+//   'basic'        base64 of user:password, which must decode to one
+//   'keyMaterial'  generated key material, judged by isKeyStandIn instead of the fragments
+//   'jwk'          a JSON Web Key's member, with a `kty` member near
 //
 // Fixture values are made here, at run time, by a seeded generator, so this repository contains no
 // string that looks like a live credential: every test value is `prefix + F(charset, length)`.

@@ -36,6 +36,7 @@ const generic = (id, description, { keywords, minLen, entropy }, examples) => ({
   secret: 'last',
   after: 'valstop',
   entropy,
+  host: ['assignment'],
   examples,
 });
 
@@ -64,6 +65,7 @@ const envEntry = (id, description, kind, examples) => ({
 const argument = (id, description, kind, examples) => ({
   ...generic(id, description, kind, examples),
   steps: [['ident', 0, 24], ['quote', 1, 1], ['sp', 0, 2], ',', ['ws', 0, 4], ['quote', 1, 1], ['val', kind.minLen, 256]],
+  host: ['assignment', 'argument'],
 });
 
 /**
@@ -384,12 +386,17 @@ export default [
     }),
     keywords: ['jwt.sign(', 'jwt.verify(', 'jwt.encode(', 'jwt.decode('],
     steps: [{ until: ',', min: 1, max: 200 }, ',', ['ws', 0, 4], ['quote', 1, 1], ['val', 8, 256]],
+    host: ['assignment', 'positional'],
   },
   // Keyed on `hmac(` (create's `crea` begins words everywhere: each would be a prefilter hit).
-  call('generic-secret-hmac-call', "HMAC key given to crypto.createHmac('sha256', '…')", { keywords: [], minLen: 8, entropy: 2.8 }, ['hmac('], 1, {
-    pos: [P("const sig = crypto.createHmac('sha256', '", F(C.alnum, 24), "').update(body).digest('hex');")],
-    neg: ["crypto.createHmac('sha256', secret)", "crypto.createHmac('sha256', process.env.WEBHOOK_SECRET)", "crypto.createHmac('sha256', 'changeme')"],
-  }),
+  {
+    ...call('generic-secret-hmac-call', "HMAC key given to crypto.createHmac('sha256', '…')", { keywords: [], minLen: 8, entropy: 2.8 }, ['hmac('], 1, {
+      pos: [P("const sig = crypto.createHmac('sha256', '", F(C.alnum, 24), "').update(body).digest('hex');")],
+      neg: ["crypto.createHmac('sha256', secret)", "crypto.createHmac('sha256', process.env.WEBHOOK_SECRET)", "crypto.createHmac('sha256', 'changeme')"],
+    }),
+    // The argument before the key is the algorithm, not the key's name.
+    host: ['assignment', 'positional'],
+  },
   {
     ...generic('generic-password-oracle-cli', 'Password in an Oracle client login (sqlplus user/password@db, expdp, impdp, sqlldr)', KIND.password, {
       pos: [P('sqlplus -s app_owner/', F(C.alnum, 16), '@//db.acme.internal:1521/ORCLPDB1 @deploy.sql'), P('expdp system/', F(C.alnum, 14), ' directory=DUMP dumpfile=app.dmp')],

@@ -13,6 +13,7 @@ const pem = (id, description, label) => ({
   // The END line must carry the same label, so prose that merely names a header never runs on
   // into some later, unrelated key block.
   steps: [{ until: `-----END ${label}-----`, min: 32, max: 32768 }, `-----END ${label}-----`],
+  host: ['structural'],
   after: null,
   examples: {
     pos: [P('key = """\n', `-----BEGIN ${label}-----\n` + pemBody() + `\n-----END ${label}-----`, '\n"""')],
@@ -32,6 +33,7 @@ const dbUrl = (id, description, schemes) => ({
   steps: [['userinfo', 0, 128], ':', ['urlpass', 1, 256], '@'],
   secret: [2, 2],
   after: null,
+  host: ['password'],
   examples: {
     pos: [
       P(`DATABASE_URL=${schemes[0]}app_user:`, F(C.alnum, 18), '@db.internal:5432/app'),
@@ -57,6 +59,7 @@ const curlUser = (id, description, flag, examples) => ({
   secret: 'last',
   after: null,
   entropy: 2.5,
+  host: ['password'],
   examples,
 });
 
@@ -78,6 +81,7 @@ export default [
     keywords: PRIVATE_KEY_LABELS.map(pemHeaderBase64),
     steps: [['b64e', 64, 65535]],
     after: null,
+    host: ['structural'],
     examples: {
       pos: [
         P('  tls.key: ', btoa(`-----BEGIN RSA PRIVATE KEY-----\n${pemBody()}\n-----END RSA PRIVATE KEY-----\n`), '\n'),
@@ -107,6 +111,7 @@ export default [
     keywords: ['PuTTY-User-Key-File-'],
     before: null,
     steps: [['digit', 1, 1], ':', { until: 'Private-MAC:', min: 32, max: 32768 }, 'Private-MAC:', ['sp', 0, 2], ['hexi', 40, 64]],
+    host: ['structural'],
     examples: {
       pos: [P('', 'PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: k\nPublic-Lines: 2\n' + F(C.b64, 64) + '\nPrivate-Lines: 1\n' + F(C.b64, 48) + '\nPrivate-MAC: ' + F(C.hex, 64), '\n')],
       neg: ['PuTTY-User-Key-File-3: ssh-ed25519\nComment: no mac'],
@@ -146,6 +151,7 @@ export default [
     secret: 'last',
     after: null,
     entropy: 2.5,
+    host: ['password'],
     examples: {
       pos: [P('Server=tcp:db.acme.internal,1433;Database=app;User Id=app;Password=', F(C.alnum, 20), ';Encrypt=true;')],
       neg: ['Server=db;Database=app;Integrated Security=true;', 'Server=db;User Id=sa;Password=<password>;'],
@@ -164,6 +170,7 @@ export default [
     secret: [0, 0],
     after: null,
     entropy: 2.5,
+    host: ['password'],
     examples: {
       pos: [
         P('DRIVER={ODBC Driver 18 for SQL Server};SERVER=db.acme.internal;DATABASE=app;UID=app;PWD={', F(C.alnum, 12) + ';' + F(C.alnum, 8) + ' !', '};Encrypt=yes'),
@@ -183,6 +190,7 @@ export default [
     secret: [2, 2],
     after: null,
     entropy: 2.5,
+    host: ['password'],
     examples: {
       pos: [
         P('proxy: http://svc:', F(C.alnum, 16), '@proxy.corp:3128'),
@@ -313,6 +321,7 @@ export default [
     steps: [['ws', 1, 16], ['notws', 1, 253], ['ws', 1, 16], 'login', ['ws', 1, 16], ['notws', 1, 256], ['ws', 1, 16], 'password', ['ws', 1, 16], ['notws', 6, 256]],
     secret: 'last',
     after: null,
+    host: ['password'],
     examples: {
       pos: [
         P('machine api.heroku.com login ops@acme.dev password ', uuid(), '\n'),
@@ -335,6 +344,7 @@ export default [
     steps: [['sp', 0, 4], ':', ['sp', 0, 4], '"', ['b64e', 8, 2048], '"'],
     secret: [4, 4],
     after: null,
+    host: ['basic'],
     examples: {
       pos: [P('{"auths":{"registry.acme.dev":{"auth":"', btoa('ci-bot:' + F(C.alnum, 20)), '"}}}')],
       neg: ['{"auths":{"registry.acme.dev":{}},"credsStore":"desktop"}', '{"auth": "authenticationRequired"}', '{"auth":"' + btoa(F(C.alnum, 24)) + '"}'],
@@ -348,6 +358,7 @@ export default [
     before: null,
     steps: [['sp', 0, 4], '=', ['sp', 0, 4], ['b64e', 8, 2048]],
     secret: 'last',
+    host: ['basic'],
     examples: {
       pos: [P('//registry.acme.dev/:_auth=', btoa('deploy:' + F(C.alnum, 18)), '\nalways-auth=true')],
       neg: ['//registry.acme.dev/:_auth=${NPM_AUTH}', '_auth = ' + btoa(F(C.alnum, 21))],
@@ -368,6 +379,7 @@ export default [
     secret: [4, 4],
     after: null,
     entropy: 3.0,
+    host: ['keyMaterial', 'jwk'],
     examples: {
       pos: [
         P('{"kty":"EC","crv":"P-256","x":"' + F(C.b64url, 43) + '","y":"' + F(C.b64url, 43) + '","d":"', F(C.b64url, 43), '"}'),
@@ -402,6 +414,7 @@ export default [
     secret: [5, 5],
     after: null,
     entropy: 4.2,
+    host: ['keyMaterial'],
     examples: {
       pos: [
         P("define( 'AUTH_KEY',         '", F(C.wp, 64), "' );"),

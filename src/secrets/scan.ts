@@ -1,45 +1,23 @@
 import { invalidParams } from '../errors.ts';
 import { scanSecretRecords } from '../core/scan.ts';
-import { RULES } from './rules.generated.ts';
+import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULES } from './rules.generated.ts';
 import { mapUtf16Offsets } from './offsets.ts';
 import { insideDataUrl, isBasicCredential, isCredentialArgument, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, quotedValueEnd, unquotedValueEnd } from './filters.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
 
-const ASSIGNMENT = 1;
-const PASSWORD = 2;
-const STRUCTURAL = 4;
-const BASIC = 8;
-const ARGUMENT = 16;
-const KEY_MATERIAL = 32;
-const JWK = 64;
-const POSITIONAL = 128;
-/** Rules whose value is a call's argument by position: the argument before it is no name. */
-const POSITIONAL_RULES = new Set(['generic-secret-jwt-call', 'generic-secret-hmac-call']);
-/** Rules whose value is a password on its own: judged like a URL's password. */
-const PASSWORD_RULES = new Set(['url-password', 'ado-connection-string-password', 'odbc-connection-string-braced-password', 'netrc-password', 'curl-auth-user', 'curl-auth-user-long']);
+const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL } = HOST_JUDGEMENT;
 /**
- * How the host filters judge each built-in rule's value, as flags by rule index: generic
- * `name = value` assignments (ASSIGNMENT), passwords inside a URL, a connection string, a .netrc
- * entry or curl's `-u user:password` (PASSWORD), long structural matches (key blocks) that the
- * placeholder heuristics must not judge (STRUCTURAL), base64 `user:password` fields that must
- * decode to one (BASIC), values after a quoted name that must be a call's arguments (ARGUMENT),
- * generated key material (WordPress keys, a JSON Web Key's members) that the placeholder fragments
- * must not judge (KEY_MATERIAL), members of a JSON Web Key, which need its `kty` near (JWK), and
- * arguments by position, with no name before them (POSITIONAL).
+ * How the host filters judge each built-in rule's value, as flags by rule index, from each rule's
+ * `host` field (build/rules/dsl.mjs): generic `name = value` assignments (ASSIGNMENT), passwords
+ * inside a URL, a connection string, a .netrc entry or curl's `-u user:password` (PASSWORD), long
+ * structural matches (key blocks) that the placeholder heuristics must not judge (STRUCTURAL),
+ * base64 `user:password` fields that must decode to one (BASIC), values after a quoted name that
+ * must be a call's arguments (ARGUMENT), generated key material (WordPress keys, a JSON Web Key's
+ * members) that the placeholder fragments must not judge (KEY_MATERIAL), members of a JSON Web Key,
+ * which need its `kty` near (JWK), and arguments by position, with no name before them (POSITIONAL).
  */
-const RULE_KIND = Uint8Array.from(
-  RULES,
-  ({ id }) =>
-    (id.startsWith('generic-') ? ASSIGNMENT : 0) |
-    (id.endsWith('-connection-string') || PASSWORD_RULES.has(id) ? PASSWORD : 0) |
-    (id.startsWith('private-key-') || id === 'gcp-service-account-private-key' ? STRUCTURAL : 0) |
-    (id === 'docker-config-auth' || id === 'npmrc-auth' ? BASIC : 0) |
-    (id.startsWith('generic-') && id.endsWith('-argument') ? ARGUMENT : 0) |
-    (id === 'wordpress-auth-key' || id === 'jwk-private-key' ? KEY_MATERIAL : 0) |
-    (id === 'jwk-private-key' ? JWK : 0) |
-    (POSITIONAL_RULES.has(id) ? POSITIONAL : 0),
-);
+const RULE_KIND = RULE_JUDGEMENTS;
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 const NO_USER_RULES: ReturnType<typeof compileUserRules> = [];
 

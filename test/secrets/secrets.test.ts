@@ -8,7 +8,7 @@ import { createPathGate, normalizeProjectPath } from '../../src/secrets/paths.ts
 import { checkContent } from '../../src/secrets/content.ts';
 import { mapByteOffsets } from '../../src/secrets/offsets.ts';
 import { scanSecretBytes, scanSecretText } from '../../src/core/scan.ts';
-import { RULES } from '../../src/secrets/rules.generated.ts';
+import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULES } from '../../src/secrets/rules.generated.ts';
 import { isNonSecretName, isPlaceholder, isSecretReference } from '../../src/secrets/filters.ts';
 
 beforeAll(async () => {
@@ -221,6 +221,17 @@ describe('what a name or a value says (host judgements)', () => {
     expect(found('port 6379\nrequirepass Xk29mPq7zLw3T9\nmasterauth "Rq8mLm2Xw9Tn4B"\n')).toEqual(['generic-password-directive Xk29mPq7zLw3T9', 'generic-password-directive Rq8mLm2Xw9Tn4B']);
     expect(found('uri ldap://ldap.acme.dev/\nbindpw Tq8mLm2Xw9Zn4B\n')).toEqual(['generic-password-directive Tq8mLm2Xw9Zn4B']);
     expect(found('# requirepass foobared\nrequirepass ${REDIS_PASSWORD}\n')).toEqual([]);
+  });
+
+  it("each rule's host judgements come from its host field", () => {
+    const of = (id: string) => RULE_JUDGEMENTS[RULES.findIndex((r) => r.id === id)];
+    const { assignment, password, structural, basic, argument, keyMaterial, jwk, positional } = HOST_JUDGEMENT;
+    expect(RULE_JUDGEMENTS).toHaveLength(RULES.length);
+    expect(
+      ['generic-password', 'generic-password-argument', 'generic-secret-jwt-call', 'url-password', 'postgres-connection-string', 'private-key-rsa', 'docker-config-auth', 'jwk-private-key', 'wordpress-auth-key', 'github-pat'].map(of),
+    ).toEqual([assignment, assignment | argument, assignment | positional, password, password, structural, basic, keyMaterial | jwk, keyMaterial, 0]);
+    // Every generic rule is judged as an assignment, whatever else it is.
+    expect(RULES.filter((r, i) => r.id.startsWith('generic-') && (RULE_JUDGEMENTS[i]! & assignment) === 0).map((r) => r.id)).toEqual([]);
   });
 
   it('a base64 value with slashes is a secret, a path is not', () => {

@@ -3,7 +3,7 @@
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
 import { hasPlaceholderFragment, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, quotedValueEnd, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
-import { RULES } from '../../../src/secrets/rules.generated.ts';
+import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULES } from '../../../src/secrets/rules.generated.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
 import type { RawSecretMatch } from '../../../src/core/scan.ts';
 import type { Confidence, ScanOptions, SecretFinding } from '../../../src/secrets/types.ts';
@@ -17,46 +17,22 @@ interface TextPosition {
   readonly column: number;
 }
 
-/** Rules whose value is judged as a `name = value` assignment by the host filters. */
-const ARGUMENT_RULES = new Set(
-  RULES.map((r, i) => [r.id, i] as const)
-    .filter(([id]) => id.startsWith('generic-') && id.endsWith('-argument'))
-    .map(([, i]) => i),
-);
-const ASSIGNMENT_RULES = new Set(
-  RULES.map((r, i) => [r.id, i] as const)
-    .filter(([id]) => id.startsWith('generic-'))
-    .map(([, i]) => i),
-);
-/** Rules whose value is a password inside a URL or connection string. */
-const PASSWORD_RULES = new Set(
-  RULES.map((r, i) => [r.id, i] as const)
-    // Judgement data (FILTERS_VERSION 11 added the braced ODBC password), not a speed path.
-    .filter(([id]) => id.endsWith('-connection-string') || ['url-password', 'ado-connection-string-password', 'odbc-connection-string-braced-password', 'netrc-password', 'curl-auth-user', 'curl-auth-user-long'].includes(id))
-    .map(([, i]) => i),
-);
-/** Long structural matches (key blocks) that the placeholder heuristics must not judge. */
-const STRUCTURAL_RULES = new Set(
-  RULES.map((r, i) => [r.id, i] as const)
-    .filter(([id]) => id.startsWith('private-key-') || id === 'gcp-service-account-private-key')
-    .map(([, i]) => i),
-);
-/** Not frozen (came with ruleset 3 of the credential-file rules): base64 `user:password` fields. */
-const BASIC_RULES = new Set(
-  RULES.map((r, i) => [r.id, i] as const)
-    .filter(([id]) => id === 'docker-config-auth' || id === 'npmrc-auth')
-    .map(([, i]) => i),
-);
-/** Not frozen (came with FILTERS_VERSION 11): WordPress keys and a JSON Web Key's members, judged by their own test. */
-const WORDPRESS_RULE = RULES.findIndex((r) => r.id === 'wordpress-auth-key');
-/** Not frozen (came with FILTERS_VERSION 11): a JSON Web Key's members also need its `kty` near. */
-const JWK_RULE = RULES.findIndex((r) => r.id === 'jwk-private-key');
-/** Not frozen (FILTERS_VERSION 11): arguments by position, judged without a name. */
-const POSITIONAL_RULES = new Set(
-  RULES.map((r, i) => [r.id, i] as const)
-    .filter(([id]) => id === 'generic-secret-jwt-call' || id === 'generic-secret-hmac-call')
-    .map(([, i]) => i),
-);
+/**
+ * Rules by the host judgement their `host` field names (RULE_JUDGEMENTS): judgement data, not a
+ * speed path, so read from the rule set rather than frozen (the host once matched rule ids here).
+ */
+const rulesWith = (bit: number) => new Set(RULES.map((_, i) => i).filter((i) => (RULE_JUDGEMENTS[i]! & bit) !== 0));
+const ARGUMENT_RULES = rulesWith(HOST_JUDGEMENT.argument);
+const ASSIGNMENT_RULES = rulesWith(HOST_JUDGEMENT.assignment);
+const PASSWORD_RULES = rulesWith(HOST_JUDGEMENT.password);
+const STRUCTURAL_RULES = rulesWith(HOST_JUDGEMENT.structural);
+const BASIC_RULES = rulesWith(HOST_JUDGEMENT.basic);
+/** Came with FILTERS_VERSION 11: WordPress keys and a JSON Web Key's members, judged by their own test. */
+const MATERIAL_RULES = rulesWith(HOST_JUDGEMENT.keyMaterial);
+/** Came with FILTERS_VERSION 11: a JSON Web Key's members also need its `kty` near. */
+const JWK_RULES = rulesWith(HOST_JUDGEMENT.jwk);
+/** Came with FILTERS_VERSION 11: arguments by position, judged without a name. */
+const POSITIONAL_RULES = rulesWith(HOST_JUDGEMENT.positional);
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 
 /** A candidate in UTF-16 offsets before overlapping candidates are merged. */
@@ -110,10 +86,10 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
       const { start } = m;
       let { end } = m;
       const value = text.slice(start, end);
-      const material = m.rule === WORDPRESS_RULE || m.rule === JWK_RULE;
+      const material = MATERIAL_RULES.has(m.rule);
       if (isPlaceholder(value, STRUCTURAL_RULES.has(m.rule) || material)) continue;
       if (material && isKeyStandIn(value)) continue;
-      if (m.rule === JWK_RULE && !isJwkMember(text, start)) continue;
+      if (JWK_RULES.has(m.rule) && !isJwkMember(text, start)) continue;
       // A key block holds key material: at least one long base64 run, not prose or `...`.
       if (STRUCTURAL_RULES.has(m.rule) && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
       if (ASSIGNMENT_RULES.has(m.rule)) {
