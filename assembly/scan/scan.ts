@@ -88,6 +88,13 @@ function inClass(cls: i32, b: u32): bool {
   return ((<u32>load<u8>(CLASS_BITS + (<usize>cls << 5) + (<usize>b >> 3)) >> (b & 7)) & 1) != 0;
 }
 
+/** Whether byte `b` is in follow set `set` (FOLLOW_BITS, 32 bytes each). */
+// @ts-ignore: decorator
+@inline
+function inFollow(set: usize, b: u32): bool {
+  return ((<u32>load<u8>(FOLLOW_BITS + (set << 5) + (<usize>b >> 3)) >> (b & 7)) & 1) != 0;
+}
+
 // @ts-ignore: decorator
 @inline
 function fold(b: u32): u32 {
@@ -352,6 +359,7 @@ function onCandidate(i: i32, w: u32, h: u32): void {
     // printable), so a window without quotes pays nothing for them. Bytes past the end pass: the
     // rule decides there.
     let row = LONG_FOLLOW + (o << 4);
+    let quoted = false;
     // The count of sets to check covers both rows (the build stores the larger in the first).
     const depth = min(<i32>load<u8>(row, 12), n - i - 4);
     let d: i32 = 0;
@@ -359,11 +367,12 @@ function onCandidate(i: i32, w: u32, h: u32): void {
       let set = <usize>load<u8>(row + <usize>d);
       if (set == 0xff) continue;
       const c = <u32>load<u8>(b + <usize>(i + 4 + d));
-      if (((<u32>load<u8>(FOLLOW_BITS + (set << 5) + (<usize>c >> 3)) >> (c & 7)) & 1) != 0) continue;
-      if ((c != 0x22 && c != 0x27 && c != 0x60) || row != LONG_FOLLOW + (o << 4)) break;
+      if (inFollow(set, c)) continue;
+      if (quoted || (c != 0x22 && c != 0x27 && c != 0x60)) break;
+      quoted = true;
       row = LONG_FOLLOW_Q + (o << 4);
       set = <usize>load<u8>(row + <usize>d);
-      if (set != 0xff && ((<u32>load<u8>(FOLLOW_BITS + (set << 5) + (<usize>c >> 3)) >> (c & 7)) & 1) == 0) break;
+      if (set != 0xff && !inFollow(set, c)) break;
     }
     work += <u64>d;
     if (d < depth) continue;
