@@ -31,6 +31,9 @@ const token = (prefix: string, n: number, seed: number) => {
   return s;
 };
 
+/** What a scan finds in `text`, as `ruleId value` lines (the tests below read findings this way). */
+const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
+
 // Values planted in every kind of input below; none may appear in any output, error or log line.
 const PLANTED = [
   token('ghp_', 36, 7),
@@ -92,7 +95,6 @@ describe('planted secrets never leave', () => {
 
 describe('what a name or a value says (host judgements)', () => {
   it('a name in code is no value: an unquoted identifier followed by more code is not reported', () => {
-    const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
     // Types, variables, constants and member chains assigned in code (all seen in installed
     // packages, where they were most of the generic findings).
     for (const code of [
@@ -130,7 +132,6 @@ describe('what a name or a value says (host judgements)', () => {
   });
 
   it('an X (Twitter) app-only bearer token is reported whole, URL-encoded and with its runs of A', () => {
-    const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
     // The shape of X's tokens: 21 As, a short key id with a run of As (zero bytes), URL-encoded
     // base64. Before: the run of six made it a stand-in, and the bearer class ended at `%`.
     const x = 'A'.repeat(21) + 'Qk7r' + 'A'.repeat(7) + 'w%2Bh3LpT9vZq%2Bm4RsX8cYe2J%3D' + token('', 50, 7);
@@ -152,7 +153,6 @@ describe('what a name or a value says (host judgements)', () => {
   });
 
   it('< and > mark a stand-in only around a name; in a quoted value they are a password\'s characters', () => {
-    const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
     expect(found('password: "Xk2<9mP>q7zLw3T"')).toEqual(['generic-password Xk2<9mP>q7zLw3T']);
     expect(found("db_password = 'Rq8>Lm2Xw9Tn<'")).toEqual(['generic-password Rq8>Lm2Xw9Tn<']);
     for (const standIn of ['password: "<YOUR_PASSWORD>"', 'API_KEY=<YOUR_API_KEY>', 'token: "sk-<your-key-here>"', 'password: "<%= ENV[\'DB\'] %>"', 'secret = "<?php echo $s ?>"']) {
@@ -176,7 +176,6 @@ describe('what a name or a value says (host judgements)', () => {
   });
 
   it('an unquoted value that ends its line is read to the end of its token', () => {
-    const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
     // YAML, INI and .env values hold brackets and separators; the core's class stops at them.
     expect(found('password: Xk29mPq7)zLw3T{R8v}\n')).toEqual(['generic-password Xk29mPq7)zLw3T{R8v}']);
     expect(found('db_password=Rq8mLm2Xw9;Tn,B4 # prod\r\n')).toEqual(['generic-password Rq8mLm2Xw9;Tn,B4']);
@@ -193,7 +192,6 @@ describe('what a name or a value says (host judgements)', () => {
   });
 
   it('a quoted value found up to a blank is redacted to its closing quote', () => {
-    const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
     expect(found('password: "Xk29mPq7zLw3T 9z!"\n')).toEqual(['generic-password Xk29mPq7zLw3T 9z!']);
     expect(found("{'api_key': 'Rq8mLm2Xw9Tn4B\tx7 Qz', 'user': 'bob'}")).toEqual(['generic-api-key Rq8mLm2Xw9Tn4B\tx7 Qz']);
     expect(found('{"secret": "Zq3kR8vLm2Xw9T two \\" words", "n": 1}')).toEqual(['generic-secret Zq3kR8vLm2Xw9T two \\" words']);
@@ -207,7 +205,6 @@ describe('what a name or a value says (host judgements)', () => {
   });
 
   it("a JWT library's signing secret is judged without a name: the argument before it is none", () => {
-    const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
     // Read as a name, `passwordHash` (a hash) or `sha256` would turn the secret away.
     expect(found("const t = jwt.sign(passwordHash, 'Xk29mPq7zLw3T9');")).toEqual(['generic-secret-jwt-call Xk29mPq7zLw3T9']);
     expect(found('claims = jwt.decode(sha256, "Rq8mLm2Xw9Tn4B", algorithms=["HS256"])')).toEqual(['generic-secret-jwt-call Rq8mLm2Xw9Tn4B']);
@@ -217,7 +214,6 @@ describe('what a name or a value says (host judgements)', () => {
   });
 
   it('a password in a config directive: redis.conf, LDAP clients', () => {
-    const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
     expect(found('port 6379\nrequirepass Xk29mPq7zLw3T9\nmasterauth "Rq8mLm2Xw9Tn4B"\n')).toEqual(['generic-password-directive Xk29mPq7zLw3T9', 'generic-password-directive Rq8mLm2Xw9Tn4B']);
     expect(found('uri ldap://ldap.acme.dev/\nbindpw Tq8mLm2Xw9Zn4B\n')).toEqual(['generic-password-directive Tq8mLm2Xw9Zn4B']);
     expect(found('# requirepass foobared\nrequirepass ${REDIS_PASSWORD}\n')).toEqual([]);
@@ -235,7 +231,6 @@ describe('what a name or a value says (host judgements)', () => {
   });
 
   it('a base64 value with slashes is a secret, a path is not', () => {
-    const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
     // Drawn by the rule fixtures once: `word/word/` at its start made it a path.
     const b64 = 'Su5FMSgqHtcQ7Wo4ZrKsRkvr8Ex/bpY6JGamab857jo/';
     expect(found(`JWT_SIGNING_SECRET=${b64}\n`)).toEqual([`generic-secret ${b64}`]);
@@ -245,7 +240,6 @@ describe('what a name or a value says (host judgements)', () => {
   });
 
   it("a translation call's text domain and a slug argument are not credentials; a real one still is", () => {
-    const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
     for (const code of [
       "esc_html__( 'Password', 'my-plugin-textdomain' )",
       "_e( 'API Key', 'acme-payments-gateway' );",
@@ -260,7 +254,6 @@ describe('what a name or a value says (host judgements)', () => {
   });
 
   it("a quoted name's argument is a value only in a call, not in a list of strings", () => {
-    const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
     expect(found('var fields = ["protocol", "username", "password", "hostname01", "port"];')).toEqual([]);
     expect(found('{"names":["value","password","PasswordPrompt","masked"]}')).toEqual([]);
     expect(found("define('DB_PASSWORD', 'Xk39fjQ02mZpLw7R');")).toEqual(['generic-password-argument Xk39fjQ02mZpLw7R']);
@@ -339,8 +332,8 @@ describe('properties', () => {
         (value, name, form, pad) => {
           const text = forms[form]!(name, value, ' '.repeat(pad));
           const at = text.indexOf(value);
-          const found = scanSecrets(text).filter((f) => f.start < at + value.length && f.end > at);
-          expect(found.map((f) => [f.ruleId, f.confidence, f.start, f.end])).toEqual([['wordpress-auth-key', 'high', at, at + value.length]]);
+          const overlapping = scanSecrets(text).filter((f) => f.start < at + value.length && f.end > at);
+          expect(overlapping.map((f) => [f.ruleId, f.confidence, f.start, f.end])).toEqual([['wordpress-auth-key', 'high', at, at + value.length]]);
           expect(redactSecrets(text).text).toBe(text.slice(0, at) + '[REDACTED:wordpress-auth-key:1]' + text.slice(at + value.length));
         },
       ),
@@ -372,8 +365,8 @@ describe('properties', () => {
           : layout === 1 ? JSON.stringify({ keys: [{ ...object, kid: 'signing-1', use: 'sig' }] }, null, 2)
           : layout === 2 ? `JWT_SIGNING_JWK='${JSON.stringify(object)}'\n`
           : `KEY = {${members.map(([k, v]) => `'${k}': '${v}'`).join(', ')}}\n`;
-        const found = scanSecrets(text).map((f) => [f.ruleId, text.slice(f.start, f.end)]);
-        expect(found).toEqual(members.filter(([k]) => PRIVATE.has(k)).map(([, v]) => ['jwk-private-key', v]));
+        const reported = scanSecrets(text).map((f) => [f.ruleId, text.slice(f.start, f.end)]);
+        expect(reported).toEqual(members.filter(([k]) => PRIVATE.has(k)).map(([, v]) => ['jwk-private-key', v]));
         const redacted = redactSecrets(text).text;
         for (const [k, v] of members) expect([k, redacted.includes(v)]).toEqual([k, !PRIVATE.has(k)]);
       }),
@@ -449,8 +442,8 @@ describe('properties', () => {
 
   it('a value starting with $ is a reference only when it reads as one', () => {
     const value = '$' + token('', 8, 11) + '*0' + token('', 8, 12);
-    const found = scanSecrets(`password = "${value}"`);
-    expect(found.map((f) => f.ruleId)).toEqual(['generic-password']);
+    const findings = scanSecrets(`password = "${value}"`);
+    expect(findings.map((f) => f.ruleId)).toEqual(['generic-password']);
     for (const ref of ['$DB_PASSWORD', '${DB_PASSWORD}', '$(cat /run/secrets/db)', '$HOME/.config/db-pass']) {
       expect([ref, scanSecrets(`password = "${ref}"`)]).toEqual([ref, []]);
     }
