@@ -67,7 +67,10 @@ const NAMED = {
   valdq: minus(printable, '"'),
   valsq: minus(printable, "'"),
   valbq: minus(printable, '`'),
-  valstop: minus(printable, '"\'`;,)]{}<>\\'),
+  // What may not follow a generic value: a byte of its own class (the value went on past its
+  // longest). `(` and `[` may: the host judges whether the value is a name code calls or indexes
+  // (`getPassword()`) or a generated password with one in it (isCallOrIndex).
+  valstop: minus(printable, '"\'`;,()[]{}<>\\'),
   userinfo: minus(printable, ':@/"\'`<>{}\\?#[]'),
   urlpass: minus(printable, '@/"\'`<>{}\\?#[] '),
   scheme: [...U, ...L, ...D, ...chars('+.-')],

@@ -148,6 +148,12 @@ export default [
       P('"password": "', F(C.alnum, 7) + '<9' + F(C.alnum, 5) + '>' + F(C.alnum, 3) + '<', '"'),
       // A dotted quoted value with digits between letters is generated, not a name.
       P('password: "', 'Xk29mPq7zL.' + F(C.alnum, 12), '"'),
+      // Unquoted (.env, YAML, INI, properties, XML), a generated value with a `.`, `(` or `[` is one
+      // value, not a member chain, a call or an index.
+      P('DB_PASSWORD=', 'Xk29mPq7zL.' + F(C.alnum, 12)),
+      P('db:\n  password: ', 'Xk29mPq7zL(' + F(C.alnum, 12), '\n'),
+      P('spring.datasource.password=', 'Xk29mPq7zL[' + F(C.alnum, 12)),
+      P('<password>', 'Xk29mPq7zL.' + F(C.alnum, 6) + '(' + F(C.alnum, 6), '</password>'),
     ],
     neg: [
       'password_changed_at: 2024-05-01T10:22:31Z',
@@ -167,6 +173,10 @@ export default [
       'password = f"{prefix}{suffix}"',
       'dsn = "password=%(password)s host=%(host)s"',
       'log("state: "+p+", password: "+n);switch(q[0]){case 1:}',
+      // Names code calls or indexes, even when acronyms and digits give them a generated shape.
+      'const passwordBuffer = getUInt8Buffer(options.password ?? "");',
+      'password = hashPasswordWithSalt(plain)',
+      'db_password = vaultSecrets[environmentName]',
     ],
   }),
   generic('generic-secret', 'Secret assigned in configuration or code', KIND.secret, {

@@ -9,7 +9,7 @@ import { checkContent } from '../../src/secrets/content.ts';
 import { mapByteOffsets } from '../../src/secrets/offsets.ts';
 import { scanSecretBytes, scanSecretText } from '../../src/core/scan.ts';
 import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULES } from '../../src/secrets/rules.generated.ts';
-import { isNonSecretName, isPlaceholder, isSecretReference } from '../../src/secrets/filters.ts';
+import { hasGeneratedShape, isNonSecretName, isPlaceholder, isSecretReference } from '../../src/secrets/filters.ts';
 
 beforeAll(async () => {
   await initCore();
@@ -117,6 +117,65 @@ describe('what a name or a value says (host judgements)', () => {
     expect(found('password: CorrectHorseBatteryStaple # prod\n')).toEqual(['generic-password CorrectHorseBatteryStaple']);
     expect(found('{"password": "CorrectHorseBatteryStaple", "user": "app"}')).toEqual(['generic-password CorrectHorseBatteryStaple']);
     expect(found('const apiToken = Xk39fjQ02mZpLw7RtY;')).toEqual(['generic-token Xk39fjQ02mZpLw7RtY']);
+  });
+
+  it('an unquoted value with a `.`, `(` or `[` is one value when its shape is generated, and a name code calls, indexes or dots otherwise', () => {
+    // Each of these was sent whole before FILTERS_VERSION 12.
+    expect(found('db:\n  password: Xk9vQ2mL7pR4tW8zB3nD.q7Zr\n')).toEqual(['generic-password Xk9vQ2mL7pR4tW8zB3nD.q7Zr']);
+    expect(found('DB_PASSWORD=Xk9vQ2mL7pR4tW8zB3nD(q7Zr\n')).toEqual(['generic-password Xk9vQ2mL7pR4tW8zB3nD(q7Zr']);
+    expect(found('password = Xk9vQ2mL7pR4tW8zB3nD[q7Zr # prod\n')).toEqual(['generic-password Xk9vQ2mL7pR4tW8zB3nD[q7Zr']);
+    expect(found('<password>Xk9vQ2mL.7pR4tW8zB3nD</password>')).toEqual(['generic-password Xk9vQ2mL.7pR4tW8zB3nD']);
+    expect(found('export API_TOKEN=Xk9vQ2mL7pR4.tW8zB3nD(q7Zr\n')).toEqual(['generic-token Xk9vQ2mL7pR4.tW8zB3nD(q7Zr']);
+    // Code: names made of words, and calls whose bracket closes on the line even when acronyms and
+    // digits give the name a generated shape (both seen in installed packages).
+    for (const code of [
+      'password = config.db.password\n',
+      'password: this.s3Client.password\n',
+      'const password = getUInt8Buffer(options.password ?? "");',
+      'var token = this$1$1.getToken();',
+      'api_key = loadApiKeyFromVault(environment)\n',
+      'secret_token = tokensByEnvironment[environmentName]\n',
+      'password: hashPassword(',
+    ]) {
+      expect(found(code), code).toEqual([]);
+    }
+    // A generated value whose bracket closes on its line is left to that judgement (a call).
+    expect(found('password: Xk9vQ2mL7pR4tW8zB3nD(q7Zr)\n')).toEqual([]);
+    expect(hasGeneratedShape('Xk9vQ2mL7pR4.tW8z')).toBe(true);
+    expect(hasGeneratedShape('this.s3Client.token')).toBe(false);
+    expect(hasGeneratedShape('getUInt8Buffer')).toBe(true);
+    expect(hasGeneratedShape('CorrectHorseBatteryStaple')).toBe(false);
+  });
+
+  it('random unquoted passwords with a `.`, `(` or `[` in .env, YAML, INI, properties and XML are redacted whole (seeded property)', () => {
+    const forms = [
+      (v: string) => `DB_PASSWORD=${v}\n`,
+      (v: string) => `database:\n  password: ${v}\n`,
+      (v: string) => `[client]\npassword = ${v} # rotated\n`,
+      (v: string) => `spring.datasource.password=${v}\n`,
+      (v: string) => `<add><password>${v}</password></add>`,
+    ];
+    // Random values (the xorshift above): fast-check's own strings shrink to runs of one letter,
+    // which are stand-ins by design.
+    const value = fc
+      // The core judges the part before a `(` or `[` (length, entropy) on its own: 12 characters
+      // or more clear that as any random value of that length does.
+      .tuple(fc.integer({ min: 12, max: 20 }), fc.constantFrom('.', '(', '['), fc.integer({ min: 4, max: 12 }), fc.integer({ min: 1, max: 2 ** 31 }))
+      .map(([a, c, b, seed]) => {
+        const s = token('', a + b, seed);
+        return s.slice(0, a) + c + s.slice(a);
+      })
+      // A value of word-sized pieces reads as a name: that judgement is the test above's.
+      .filter((v) => hasGeneratedShape(v.split(/[([]/)[0]!));
+    fc.assert(
+      fc.property(value, fc.integer({ min: 0, max: forms.length - 1 }), (v, form) => {
+        const text = forms[form]!(v);
+        const at = text.indexOf(v);
+        expect(scanSecrets(text).map((f) => [f.ruleId, f.start, f.end])).toEqual([['generic-password', at, at + v.length]]);
+        expect(redactSecrets(text).text).not.toContain(v.slice(-4));
+      }),
+      { numRuns: 1_000, seed: 0x5eed12 },
+    );
   });
 
   it('a short placeholder fragment counts only in one case: a random token holding xXxx is reported', () => {

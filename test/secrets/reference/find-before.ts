@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { hasPlaceholderFragment, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, quotedValueEnd, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
+import { hasPlaceholderFragment, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, quotedValueEnd, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
 import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULES } from '../../../src/secrets/rules.generated.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
 import type { RawSecretMatch } from '../../../src/core/scan.ts';
@@ -217,6 +217,8 @@ function isNonSecretAssignment(text: string, start: number, end: number, positio
   if (isSlotOrQuotedCode(text, start, value)) return true;
   // A judgement added after the speed work (FILTERS_VERSION 3): the host's own.
   if (isCodeReference(text, start, end, value)) return true;
+  // FILTERS_VERSION 12: a called or indexed name is code unless its shape is generated (the host's own).
+  if (isCallOrIndex(text, end, value)) return true;
   // FILTERS_VERSION 11: an argument by position has no name (the host's own).
   if (positional) return false;
   const { name, at } = assignedName(text, start);
