@@ -57,6 +57,11 @@ const NAMED = {
   sp: chars(' \t'),
   nl: chars('\r\n'),
   assign: chars(':=>'),
+  // Between a declared name and its type: `: ` (TypeScript, Kotlin, Swift, Scala, Rust, Python),
+  // a blank (Go), or `[` (C's `char API_TOKEN[] = …`).
+  typesep: chars(': \t['),
+  // A declared type up to its `=`: `string`, `String?`, `&'static str`, `Final[str]`, `[]`.
+  typed: [...U, ...L, ...D, ...chars("_&'[]<>?.:*| \t")],
   eq: chars('='),
   dashdigit: [...chars('-'), ...D],
   // A generic value: printable ASCII without quotes, separators and brackets. As a step it is
@@ -135,7 +140,7 @@ const PRINTABLE = range('!', '~');
  * The host's judgements of a rule's match (src/secrets/scan.ts), which a rule names in its `host`
  * field, as the bits of RULE_JUDGEMENTS in src/secrets/rules.generated.ts.
  */
-const HOST_JUDGEMENT = { assignment: 1, password: 2, structural: 4, basic: 8, argument: 16, keyMaterial: 32, jwk: 64, positional: 128 };
+const HOST_JUDGEMENT = { assignment: 1, password: 2, structural: 4, basic: 8, argument: 16, keyMaterial: 32, jwk: 64, positional: 128, typed: 256 };
 const judgements = [];
 const steps = []; // [kind, arg, min, max]
 const ruleRows = [];
@@ -699,7 +704,7 @@ export const RULESET_VERSION = '${fingerprint}';
 export const HOST_JUDGEMENT = ${JSON.stringify(HOST_JUDGEMENT)} as const;
 
 /** Each rule's host judgements ({@link HOST_JUDGEMENT} bits), by rule index: the rules' \`host\` field. */
-export const RULE_JUDGEMENTS: Uint8Array = Uint8Array.of(${judgements.join(', ')});
+export const RULE_JUDGEMENTS: Uint16Array = Uint16Array.of(${judgements.join(', ')});
 
 /** Every built-in rule, in priority order (index = the core's rule number). */
 export const RULES: readonly BuiltinRule[] = ${JSON.stringify(meta, null, 2)};

@@ -55,6 +55,19 @@ const envEntry = (id, description, kind, examples) => ({
 });
 
 /**
+ * The same secret in a declaration with a type between name and value: `const apiKey: string = "…"`
+ * (TypeScript), `val apiKey: String = "…"` (Kotlin, Scala), `let apiToken: String = "…"` (Swift),
+ * `const API_KEY: &str = "…"` (Rust), `api_key: str = "…"` (Python), `var apiKey string = "…"`
+ * (Go), `const char API_TOKEN[] = "…"` (C). The value must be quoted: a typed name given another
+ * name or a call is code. The host reads the name past the type (`str` is no name).
+ */
+const typed = (id, description, kind, examples) => ({
+  ...generic(id, description, kind, examples),
+  steps: [['ident', 0, 24], ['typesep', 1, 2], ['typed', 1, 48], '=', ['sp', 0, 4], ['quote', 1, 1], ['val', kind.minLen, 256]],
+  host: ['assignment', 'typed'],
+});
+
+/**
  * The same secret as the argument after its quoted name: PHP's `define('DB_PASSWORD', '…')`,
  * defaults of environment reads (`env('DB_PASSWORD', '…')`, `os.environ.get("API_TOKEN", "…")`,
  * `ENV.fetch("CLIENT_SECRET", "…")`), properties and headers set in code
@@ -216,6 +229,34 @@ export default [
     }),
     steps: [['qsp', 0, 4], ['assign', 1, 2], ...VALUE_GAP, ['val', KIND.password.minLen, 256]],
   },
+  typed('generic-password-typed', 'Password in a declaration with a type (TypeScript, Kotlin, Swift, Scala, Rust, Python, Go, C)', KIND.password, {
+    pos: [
+      P('const dbPassword: string = "', F(C.alnum, 16), '";'),
+      P("static DB_PASSWORD: &'static str = \"", F(C.alnum, 16), '";'),
+      P('var smtpPassword string = "', F(C.alnum, 16), '"'),
+      P('    admin_password: Final[str] = "', F(C.alnum, 16), '"'),
+    ],
+    neg: [
+      'password: string;',
+      'const password: string = process.env.DB_PASSWORD!;',
+      'password_hash: str = "' + F(C.hex, 64) + '"',
+      'const password: string = "changeme";',
+      'const check = (password: string) => password.length > 8;',
+      'let password: String = String::from(input);',
+    ],
+  }),
+  typed('generic-secret-typed', 'Secret in a declaration with a type (TypeScript, Kotlin, Swift, Scala, Rust, Python, Go, C)', KIND.secret, {
+    pos: [P('private readonly clientSecret: string = \'', F(C.alnum, 32), "';"), P('val clientSecret: String = "', F(C.alnum, 32), '"')],
+    neg: ['clientSecret: string = "${CLIENT_SECRET}"', 'const secretName: string = "prod-db-credentials";', 'secret: SecretStr = Field(default=None)'],
+  }),
+  typed('generic-token-typed', 'Token in a declaration with a type (TypeScript, Kotlin, Swift, Scala, Rust, Python, Go, C)', KIND.token, {
+    pos: [P('let apiToken: String = "', F(C.alnum, 40), '"'), P('const char API_TOKEN[] = "', F(C.alnum, 40), '";'), P('API_TOKEN: Final[str] = "', F(C.alnum, 40), '"')],
+    neg: ['const maxTokens: number = 4096;', 'tokenizer: str = "cl100k_base"', 'let tokenType: String = "bearer-authorization"'],
+  }),
+  typed('generic-api-key-typed', 'API key in a declaration with a type (TypeScript, Kotlin, Swift, Scala, Rust, Python, Go, C)', KIND.apiKey, {
+    pos: [P('const API_KEY: &str = "', F(C.alnum, 32), '";'), P('export const apiKey: string = \'', F(C.alnum, 32), "';"), P('api_key: str = "', F(C.alnum, 32), '"')],
+    neg: ['const apiKey: string = import.meta.env.VITE_API_KEY;', 'api_key: Optional[str] = None', 'const apiKeyHeader: string = "X-Api-Key";'],
+  }),
   envEntry('generic-password-env-entry', 'Password as a name/value entry (Kubernetes, Compose, CI, ECS, .NET appSettings)', KIND.password, {
     pos: [
       P('      - name: DB_PASSWORD\n        value: "', F(C.alnum, 16), '"'),

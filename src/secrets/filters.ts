@@ -19,7 +19,8 @@
  * isKeyStandIn, not by the placeholder fragments; a JWK's member counts only with a `kty` near it;
  * a quoted value found up to a blank is redacted to its closing quote; a `\=` in an unquoted value
  * is no pair's separator; a positional argument's value is judged without a name. 12: an unquoted
- * dotted value, or one that a `(` or `[` follows, is a value when its shape is generated).
+ * dotted value, or one that a `(` or `[` follows, is a value when its shape is generated; a typed
+ * declaration's name is read past its type).
  */
 export const FILTERS_VERSION = 12;
 
@@ -316,9 +317,10 @@ export function isSecretReference(value: string): boolean {
 /**
  * True when a generic `name = value` candidate is not a secret. `positional`: the value is a call's
  * argument by position (`jwt.sign(payload, '…')`, `jwt.verify(token, '…')`), and what stands
- * before it is another argument, not its name: no name is read.
+ * before it is another argument, not its name: no name is read. `typed`: a type stands between
+ * the name and the value (`apiKey: string = "…"`), and the name is read past it.
  */
-export function isNonSecretAssignment(text: string, start: number, end: number, positional = false): boolean {
+export function isNonSecretAssignment(text: string, start: number, end: number, positional = false, typed = false): boolean {
   const value = text.slice(start, end);
   if (isSecretReference(value)) return true;
   // Lowercasing never makes a string shorter, so a longer value cannot be a stop value.
@@ -340,7 +342,7 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
   if (isCodeReference(text, start, end, value)) return true;
   if (isCallOrIndex(text, end, value)) return true;
   if (positional) return false;
-  const { name, at } = assignedName(text, start);
+  const { name, at } = typed ? declaredName(text, start) : assignedName(text, start);
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
   return name !== '' && isNonSecretName(name);
@@ -620,6 +622,31 @@ function assignedName(text: string, start: number): { name: string; at: number }
     }
   }
   return found;
+}
+
+/**
+ * The declared name before a typed declaration's value (`const apiKey: string = "…"`, `var dbPassword
+ * string = "…"`, `static DB_PASSWORD: &'static str = "…"`): the nearest name before the value, on
+ * its line and within 96 characters, that holds one of the keywords the rules matched. A type
+ * holds none (`string`, `str`, `Final`) unless it is named after one, and then it is judged as the
+ * name (`token: TokenType = …` says the value is a type of token).
+ */
+export function declaredName(text: string, start: number): { name: string; at: number } {
+  const floor = Math.max(0, start - 96);
+  let i = start;
+  while (i > floor) {
+    while (i > floor && !isIn(NAME, text.charCodeAt(i - 1))) {
+      const c = text.charCodeAt(i - 1);
+      if (c === 0x0a || c === 0x0d) return { name: '', at: start };
+      i--;
+    }
+    const e = i;
+    while (i > floor && isIn(NAME, text.charCodeAt(i - 1))) i--;
+    const name = text.slice(i, e);
+    const lower = name.toLowerCase();
+    if (NAME_KEYWORDS.some((k) => lower.includes(k))) return { name, at: i };
+  }
+  return { name: '', at: start };
 }
 
 /**

@@ -6,7 +6,7 @@ import { insideDataUrl, isBasicCredential, isCredentialArgument, isNonSecretAssi
 import { compileUserRules, matchUserRules } from './user-rules.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
 
-const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL } = HOST_JUDGEMENT;
+const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, typed: TYPED } = HOST_JUDGEMENT;
 /**
  * How the host filters judge each built-in rule's value, as flags by rule index, from each rule's
  * `host` field (build/rules/dsl.mjs): generic `name = value` assignments (ASSIGNMENT), passwords
@@ -15,7 +15,8 @@ const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basi
  * base64 `user:password` fields that must decode to one (BASIC), values after a quoted name that
  * must be a call's arguments (ARGUMENT), generated key material (WordPress keys, a JSON Web Key's
  * members) that the placeholder fragments must not judge (KEY_MATERIAL), members of a JSON Web Key,
- * which need its `kty` near (JWK), and arguments by position, with no name before them (POSITIONAL).
+ * which need its `kty` near (JWK), arguments by position, with no name before them (POSITIONAL), and
+ * declarations with a type between name and value, whose name is read past the type (TYPED).
  */
 const RULE_KIND = RULE_JUDGEMENTS;
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
@@ -90,7 +91,7 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     // A key block holds key material: at least one long base64 run, not prose or `...`.
     if (structural && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
     if ((kind & ASSIGNMENT) !== 0) {
-      if (isNonSecretAssignment(text, start, end, (kind & POSITIONAL) !== 0)) continue;
+      if (isNonSecretAssignment(text, start, end, (kind & POSITIONAL) !== 0, (kind & TYPED) !== 0)) continue;
       end = unquotedValueEnd(text, start, end);
     }
     if ((kind & ARGUMENT) !== 0 && !isCredentialArgument(text, start, text.slice(start, end))) continue;

@@ -147,6 +147,32 @@ describe('what a name or a value says (host judgements)', () => {
     expect(hasGeneratedShape('CorrectHorseBatteryStaple')).toBe(false);
   });
 
+  it('a declaration with a type between name and value is judged on its name, read past the type', () => {
+    const v = token('', 24, 99);
+    // Each of these was sent whole before FILTERS_VERSION 12 (the type was read as the value).
+    const forms: [string, string][] = [
+      [`const apiKey: string = "${v}";`, 'generic-api-key-typed'],
+      [`private readonly clientSecret: string = '${v}';`, 'generic-secret-typed'],
+      [`val apiKey: String = "${v}"`, 'generic-api-key-typed'],
+      [`let apiToken: String? = "${v}"`, 'generic-token-typed'],
+      [`static DB_PASSWORD: &'static str = "${v}";`, 'generic-password-typed'],
+      [`API_TOKEN: Final[str] = "${v}"`, 'generic-token-typed'],
+      [`var dbPassword string = "${v}"`, 'generic-password-typed'],
+      [`const char API_TOKEN[] = "${v}";`, 'generic-token-typed'],
+    ];
+    for (const [text, rule] of forms) expect(found(text), text).toEqual([`${rule} ${v}`]);
+    // The name, not the type, says what the value is; a value that is not a literal is code.
+    for (const text of [
+      `passwordHash: string = "${v}";`,
+      `const tokenType: string = "${v}";`,
+      `token: TokenType = "${v}"`,
+      'const apiKey: string = import.meta.env.VITE_API_KEY;',
+      'readonly password: string;',
+    ]) {
+      expect(found(text), text).toEqual([]);
+    }
+  });
+
   it('random unquoted passwords with a `.`, `(` or `[` in .env, YAML, INI, properties and XML are redacted whole (seeded property)', () => {
     const forms = [
       (v: string) => `DB_PASSWORD=${v}\n`,

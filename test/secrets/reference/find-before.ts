@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { hasPlaceholderFragment, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, quotedValueEnd, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
+import { declaredName, hasPlaceholderFragment, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, quotedValueEnd, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
 import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULES } from '../../../src/secrets/rules.generated.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
 import type { RawSecretMatch } from '../../../src/core/scan.ts';
@@ -33,6 +33,8 @@ const MATERIAL_RULES = rulesWith(HOST_JUDGEMENT.keyMaterial);
 const JWK_RULES = rulesWith(HOST_JUDGEMENT.jwk);
 /** Came with FILTERS_VERSION 11: arguments by position, judged without a name. */
 const POSITIONAL_RULES = rulesWith(HOST_JUDGEMENT.positional);
+/** Came with FILTERS_VERSION 12: declarations with a type, whose name is read past the type. */
+const TYPED_RULES = rulesWith(HOST_JUDGEMENT.typed);
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 
 /** A candidate in UTF-16 offsets before overlapping candidates are merged. */
@@ -93,7 +95,7 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
       // A key block holds key material: at least one long base64 run, not prose or `...`.
       if (STRUCTURAL_RULES.has(m.rule) && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
       if (ASSIGNMENT_RULES.has(m.rule)) {
-        if (isNonSecretAssignment(text, start, end, POSITIONAL_RULES.has(m.rule))) continue;
+        if (isNonSecretAssignment(text, start, end, POSITIONAL_RULES.has(m.rule), TYPED_RULES.has(m.rule))) continue;
         // A judgement added after the speed work (FILTERS_VERSION 7): the host's own.
         end = unquotedValueEnd(text, start, end);
       }
@@ -201,7 +203,7 @@ function isPlaceholder(value: string, structural: boolean): boolean {
 }
 
 /** True when a generic `name = value` candidate is not a secret. */
-function isNonSecretAssignment(text: string, start: number, end: number, positional: boolean): boolean {
+function isNonSecretAssignment(text: string, start: number, end: number, positional: boolean, typed: boolean): boolean {
   const value = text.slice(start, end);
   const lower = value.toLowerCase();
   // A judgement added after the speed work: the host's own.
@@ -221,7 +223,8 @@ function isNonSecretAssignment(text: string, start: number, end: number, positio
   if (isCallOrIndex(text, end, value)) return true;
   // FILTERS_VERSION 11: an argument by position has no name (the host's own).
   if (positional) return false;
-  const { name, at } = assignedName(text, start);
+  // FILTERS_VERSION 12: a typed declaration's name is read past its type (the host's own).
+  const { name, at } = typed ? declaredName(text, start) : assignedName(text, start);
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
   // What a name says is a judgement, not a speed path: the host's own (src/secrets/filters.ts).
