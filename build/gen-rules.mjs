@@ -72,10 +72,6 @@ const NAMED = {
   valdq: minus(printable, '"'),
   valsq: minus(printable, "'"),
   valbq: minus(printable, '`'),
-  // What may not follow a generic value: a byte of its own class (the value went on past its
-  // longest). `(` and `[` may: the host judges whether the value is a name code calls or indexes
-  // (`getPassword()`) or a generated password with one in it (isCallOrIndex).
-  valstop: minus(printable, '"\'`;,()[]{}<>\\'),
   userinfo: minus(printable, ':@/"\'`<>{}\\?#[]'),
   urlpass: minus(printable, '@/"\'`<>{}\\?#[] '),
   scheme: [...U, ...L, ...D, ...chars('+.-')],
@@ -131,8 +127,8 @@ function literal(s) {
 // ---- rules --------------------------------------------------------------------------------------
 const STEP_RUN = 0, STEP_LIT = 1, STEP_LIT_CI = 2, STEP_UNTIL = 3, STEP_VALUE = 4;
 // The classes a value step takes after each opening quote, first of all (so their ids are fixed).
-const VALUE_QUOTED = { '"': classId('valdq'), "'": classId('valsq'), '`': classId('valbq') };
 const VALUE_CLASS_BY_QUOTE = { 0x22: 'valdq', 0x27: 'valsq', 0x60: 'valbq' };
+for (const name of Object.values(VALUE_CLASS_BY_QUOTE)) classId(name);
 /** In a position's quote state: the byte before was a backslash inside a quoted value. */
 const ESCAPED = 0x100;
 const PRINTABLE = range('!', '~');
@@ -348,7 +344,6 @@ const filterBits = filter4.reduce((n, x) => n + x.toString(2).split('1').length 
 // rows of sets: one for a window without quotes so far, which holds no quote, and one for after
 // a quote (LONG_FOLLOW_Q), where a quoted value may run (see followSets).
 const FOLLOW_DEPTH = 12;
-const QUOTE_SET = new Set(QUOTE_BYTES);
 /** Sets of bytes the rule accepts `tail.length`, … `tail.length + n - 1` bytes after its keyword (null: any). */
 function followSets(rule, tail, n, last, noQuotes) {
   let positions = [[0, 0, quoteOrZero(last)]];
@@ -395,7 +390,7 @@ const followRow = (l, noQuotes) => {
   for (let p = 4; p < Math.min(len, 4 + FOLLOW_DEPTH); p++) own.push(p < 8 ? null : new Set([kw[p] | 0x20, kw[p] & ~0x20].filter((b) => b === kw[p] || /[a-z]/i.test(String.fromCharCode(kw[p])))));
   // A keyword holding a quote gets the quoted row only: the core meets its quote in bytes 4..7
   // unchecked (the key checks them) and would not change rows there.
-  const quotedKeyword = kw.some((b) => QUOTE_SET.has(b));
+  const quotedKeyword = kw.some((b) => QUOTE_BYTES.includes(b));
   const sets = [...own, ...followSets(rules[e.rule], tail, 4 + FOLLOW_DEPTH - Math.max(len, 4), kw[len - 1], noQuotes && !quotedKeyword)];
   if (sets.length !== FOLLOW_DEPTH) throw new Error(`follow sets: expected ${FOLLOW_DEPTH}`);
   const ids = sets.map((set) => {
@@ -669,9 +664,9 @@ export const LIT_BYTES: usize = ${arr('u8', litBytes)};
 /** Byte classes as 256-bit sets, 32 bytes each. */
 export const CLASS_BITS: usize = ${arr('u8', classBits)};
 /** Classes of a value step (kind 4) after an opening double quote, single quote and backtick. */
-export const VALUE_DQ: i32 = ${VALUE_QUOTED['"']};
-export const VALUE_SQ: i32 = ${VALUE_QUOTED["'"]};
-export const VALUE_BQ: i32 = ${VALUE_QUOTED['`']};
+export const VALUE_DQ: i32 = ${classId(VALUE_CLASS_BY_QUOTE[0x22])};
+export const VALUE_SQ: i32 = ${classId(VALUE_CLASS_BY_QUOTE[0x27])};
+export const VALUE_BQ: i32 = ${classId(VALUE_CLASS_BY_QUOTE[0x60])};
 /**
  * Steps: kind (0 run, 1 literal, 2 literal ASCII case-insensitive, 3 until literal, 4 value: a run
  * of the class, or after an opening quote a run of VALUE_DQ/SQ/BQ), class or literal, min, max.

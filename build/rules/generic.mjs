@@ -34,7 +34,9 @@ const generic = (id, description, { keywords, minLen, entropy }, examples) => ({
   before: null,
   steps: [['ident', 0, 24], ['qsp', 0, 4], ['assign', 1, 2], ...VALUE_GAP, ['val', minLen, 256]],
   secret: 'last',
-  after: 'valstop',
+  // The value went on past its longest: a byte of its own class follows. A `(` or `[` may follow;
+  // the host judges whether the value is a name code calls or indexes (isCallOrIndex).
+  after: 'val',
   entropy,
   host: ['assignment'],
   examples,

@@ -315,12 +315,15 @@ export function isSecretReference(value: string): boolean {
 }
 
 /**
- * True when a generic `name = value` candidate is not a secret. `positional`: the value is a call's
- * argument by position (`jwt.sign(payload, '…')`, `jwt.verify(token, '…')`), and what stands
- * before it is another argument, not its name: no name is read. `typed`: a type stands between
- * the name and the value (`apiKey: string = "…"`), and the name is read past it.
+ * Where a generic value's name is read: right before it (`assigned`: `name = value`, `name: value`,
+ * a name/value entry); past a type (`declared`: `apiKey: string = "…"`, see {@link declaredName});
+ * or nowhere (`none`: an argument by position, `jwt.sign(payload, '…')`, whose left neighbour is
+ * another argument).
  */
-export function isNonSecretAssignment(text: string, start: number, end: number, positional = false, typed = false): boolean {
+export type NameReading = 'assigned' | 'declared' | 'none';
+
+/** True when a generic `name = value` candidate is not a secret; `reading` says where its name is. */
+export function isNonSecretAssignment(text: string, start: number, end: number, reading: NameReading = 'assigned'): boolean {
   const value = text.slice(start, end);
   if (isSecretReference(value)) return true;
   // Lowercasing never makes a string shorter, so a longer value cannot be a stop value.
@@ -341,8 +344,8 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
   if (isSlotOrQuotedCode(text, start, value)) return true;
   if (isCodeReference(text, start, end, value)) return true;
   if (isCallOrIndex(text, end, value)) return true;
-  if (positional) return false;
-  const { name, at } = typed ? declaredName(text, start) : assignedName(text, start);
+  if (reading === 'none') return false;
+  const { name, at } = reading === 'declared' ? declaredName(text, start) : assignedName(text, start);
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
   return name !== '' && isNonSecretName(name);
@@ -499,9 +502,9 @@ export function unquotedValueEnd(text: string, start: number, end: number): numb
   if (end >= text.length || isIn(QUOTES, text.charCodeAt(start - 1)) || isIn(BLANKS, text.charCodeAt(end))) return end;
   const limit = Math.min(text.length, start + 256);
   let e = end;
-  // An XML element's closing tag ends its text (`<password>…</password>`).
+  // An XML element's closing tag ends its text (`<password>…</password>`); right after the opening
+  // tag, the text is the value whatever follows the closing one.
   while (e < limit && !isIn(BLANKS, text.charCodeAt(e)) && !(text.charCodeAt(e) === 0x3c && text.charCodeAt(e + 1) === 0x2f)) e++;
-  // An element's text (`<password>…</password>`) ends at its closing tag, whatever follows that.
   if (text.charCodeAt(start - 1) === 0x3e && text.charCodeAt(e) === 0x3c) return e;
   let i = e;
   if (text.charCodeAt(i) === 0x3c) {

@@ -6,10 +6,9 @@ import { insideDataUrl, isBasicCredential, isCredentialArgument, isNonSecretAssi
 import { compileUserRules, matchUserRules } from './user-rules.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
 
-const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, typed: TYPED } = HOST_JUDGEMENT;
 /**
- * How the host filters judge each built-in rule's value, as flags by rule index, from each rule's
- * `host` field (build/rules/dsl.mjs): generic `name = value` assignments (ASSIGNMENT), passwords
+ * How the host filters judge each built-in rule's value: RULE_JUDGEMENTS holds these flags by rule
+ * index, from each rule's `host` field (build/rules/dsl.mjs): generic `name = value` assignments (ASSIGNMENT), passwords
  * inside a URL, a connection string, a .netrc entry or curl's `-u user:password` (PASSWORD), long
  * structural matches (key blocks) that the placeholder heuristics must not judge (STRUCTURAL),
  * base64 `user:password` fields that must decode to one (BASIC), values after a quoted name that
@@ -18,7 +17,7 @@ const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basi
  * which need its `kty` near (JWK), arguments by position, with no name before them (POSITIONAL), and
  * declarations with a type between name and value, whose name is read past the type (TYPED).
  */
-const RULE_KIND = RULE_JUDGEMENTS;
+const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, typed: TYPED } = HOST_JUDGEMENT;
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 const NO_USER_RULES: ReturnType<typeof compileUserRules> = [];
 
@@ -79,7 +78,7 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     if (enabled !== undefined && !enabled(rule)) continue;
     const start = records[k * 4 + 1]!;
     let end = records[k * 4 + 2]!;
-    const kind = RULE_KIND[rule]!;
+    const kind = RULE_JUDGEMENTS[rule]!;
     const structural = (kind & STRUCTURAL) !== 0;
     const value = text.slice(start, end);
     const material = (kind & KEY_MATERIAL) !== 0;
@@ -91,7 +90,7 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     // A key block holds key material: at least one long base64 run, not prose or `...`.
     if (structural && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
     if ((kind & ASSIGNMENT) !== 0) {
-      if (isNonSecretAssignment(text, start, end, (kind & POSITIONAL) !== 0, (kind & TYPED) !== 0)) continue;
+      if (isNonSecretAssignment(text, start, end, (kind & POSITIONAL) !== 0 ? 'none' : (kind & TYPED) !== 0 ? 'declared' : 'assigned')) continue;
       end = unquotedValueEnd(text, start, end);
     }
     if ((kind & ARGUMENT) !== 0 && !isCredentialArgument(text, start, text.slice(start, end))) continue;

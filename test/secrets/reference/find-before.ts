@@ -5,6 +5,7 @@ import { invalidParams } from '../../../src/errors.ts';
 import { declaredName, hasPlaceholderFragment, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, quotedValueEnd, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
 import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULES } from '../../../src/secrets/rules.generated.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
+import type { NameReading } from '../../../src/secrets/filters.ts';
 import type { RawSecretMatch } from '../../../src/core/scan.ts';
 import type { Confidence, ScanOptions, SecretFinding } from '../../../src/secrets/types.ts';
 
@@ -95,7 +96,7 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
       // A key block holds key material: at least one long base64 run, not prose or `...`.
       if (STRUCTURAL_RULES.has(m.rule) && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
       if (ASSIGNMENT_RULES.has(m.rule)) {
-        if (isNonSecretAssignment(text, start, end, POSITIONAL_RULES.has(m.rule), TYPED_RULES.has(m.rule))) continue;
+        if (isNonSecretAssignment(text, start, end, POSITIONAL_RULES.has(m.rule) ? 'none' : TYPED_RULES.has(m.rule) ? 'declared' : 'assigned')) continue;
         // A judgement added after the speed work (FILTERS_VERSION 7): the host's own.
         end = unquotedValueEnd(text, start, end);
       }
@@ -203,7 +204,7 @@ function isPlaceholder(value: string, structural: boolean): boolean {
 }
 
 /** True when a generic `name = value` candidate is not a secret. */
-function isNonSecretAssignment(text: string, start: number, end: number, positional: boolean, typed: boolean): boolean {
+function isNonSecretAssignment(text: string, start: number, end: number, reading: NameReading): boolean {
   const value = text.slice(start, end);
   const lower = value.toLowerCase();
   // A judgement added after the speed work: the host's own.
@@ -222,9 +223,9 @@ function isNonSecretAssignment(text: string, start: number, end: number, positio
   // FILTERS_VERSION 12: a called or indexed name is code unless its shape is generated (the host's own).
   if (isCallOrIndex(text, end, value)) return true;
   // FILTERS_VERSION 11: an argument by position has no name (the host's own).
-  if (positional) return false;
+  if (reading === 'none') return false;
   // FILTERS_VERSION 12: a typed declaration's name is read past its type (the host's own).
-  const { name, at } = typed ? declaredName(text, start) : assignedName(text, start);
+  const { name, at } = reading === 'declared' ? declaredName(text, start) : assignedName(text, start);
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
   // What a name says is a judgement, not a speed path: the host's own (src/secrets/filters.ts).
