@@ -661,6 +661,8 @@ export const LIT_COUNT: i32 = ${litIds.size};
 /** Literals: offset and length in LIT_BYTES. */
 export const LITS: usize = ${arr('u32', litRows)};
 export const LIT_BYTES: usize = ${arr('u8', litBytes)};
+/** Number of byte classes. */
+export const CLASS_COUNT: i32 = ${classBits.length / 32};
 /** Byte classes as 256-bit sets, 32 bytes each. */
 export const CLASS_BITS: usize = ${arr('u8', classBits)};
 /** Classes of a value step (kind 4) after an opening double quote, single quote and backtick. */

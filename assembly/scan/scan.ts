@@ -40,6 +40,7 @@ import {
   VALUE_DQ,
   VALUE_SQ,
   VALUE_BQ,
+  CLASS_COUNT,
 } from './tables.generated';
 
 const NONE: i32 = 0xffff;
@@ -76,6 +77,12 @@ const uFound = new StaticArray<i32>(LIT_COUNT);
 const uScan = new StaticArray<u32>(LIT_COUNT);
 let scanNumber: u32 = 0;
 
+// runForward's last run of each class, valid in the scan whose number is rScan[c].
+const rFrom = new StaticArray<i32>(CLASS_COUNT);
+const rTo = new StaticArray<i32>(CLASS_COUNT);
+const rClosed = new StaticArray<bool>(CLASS_COUNT);
+const rScan = new StaticArray<u32>(CLASS_COUNT);
+
 // @ts-ignore: decorator
 @inline
 function byteAt(i: i32): u32 {
@@ -107,11 +114,56 @@ function ruleField(r: i32, f: i32): i32 {
   return <i32>load<u16>(RULES + ((<usize>(r * RULE_STRIDE + f)) << 1));
 }
 
-/** Length of the run of class `cls` starting at `pos`, at most `max`. */
+/**
+ * Length of the run of class `cls` starting at `pos`, at most `max`. The runs a keyword's rules
+ * measure overlap the next keyword's (each `password=` of `password=password=…` starts a value run
+ * of up to 256 bytes over the ones after it), so each class keeps its last run: bytes [rFrom, rTo)
+ * are in the class, and when rClosed the byte at rTo is not (or is the end). A run starting inside
+ * it is known up to rTo without looking again, and a scan inspects no byte twice for one class
+ * while its runs overlap.
+ */
 function runForward(cls: i32, pos: i32, max: i32): i32 {
+  const limit = min(max, size - pos);
+  if (max < CACHED_RUN_MIN) return plainRun(cls, pos, limit);
+  let n: i32 = 0;
+  if (unchecked(rScan[cls]) == scanNumber && pos >= unchecked(rFrom[cls]) && pos < unchecked(rTo[cls])) {
+    n = unchecked(rTo[cls]) - pos;
+    if (n >= limit) {
+      steps += 1;
+      return limit;
+    }
+    if (unchecked(rClosed[cls])) {
+      steps += 1;
+      return n;
+    }
+  } else {
+    unchecked((rScan[cls] = scanNumber));
+    unchecked((rFrom[cls] = pos));
+  }
   const at = base + <usize>pos;
   const set = CLASS_BITS + (<usize>cls << 5);
-  const limit = min(max, size - pos);
+  const known = n;
+  while (n < limit) {
+    const b = <u32>load<u8>(at + <usize>n);
+    if (((<u32>load<u8>(set + (<usize>b >> 3)) >> (b & 7)) & 1) == 0) break;
+    n++;
+  }
+  steps += <u64>(n - known + 1);
+  unchecked((rTo[cls] = pos + n));
+  unchecked((rClosed[cls] = n < limit || pos + n == size));
+  return n;
+}
+
+// Runs bounded by fewer bytes (names, blanks, separators) are measured afresh: overlapping, they
+// cost at most their bound again, and the cache's upkeep would cost more than it saves.
+const CACHED_RUN_MIN: i32 = 64;
+
+/** Length of the run of class `cls` at `pos`, at most `limit` bytes, without the cache. */
+// @ts-ignore: decorator
+@inline
+function plainRun(cls: i32, pos: i32, limit: i32): i32 {
+  const at = base + <usize>pos;
+  const set = CLASS_BITS + (<usize>cls << 5);
   let n: i32 = 0;
   while (n < limit) {
     const b = <u32>load<u8>(at + <usize>n);
@@ -513,6 +565,7 @@ export function secretScan(ptr: usize, len: usize): i32 {
   // A new scan number invalidates every literal's cache at once; on wrap-around, clear them.
   if (++scanNumber == 0) {
     for (let l: i32 = 0; l < LIT_COUNT; l++) unchecked((uScan[l] = 0));
+    for (let c: i32 = 0; c < CLASS_COUNT; c++) unchecked((rScan[c] = 0));
     scanNumber = 1;
   }
   for (let r: i32 = 0; r < RULE_COUNT; r++) unchecked((lastEnd[r] = 0));

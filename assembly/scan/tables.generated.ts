@@ -4356,6 +4356,8 @@ export const LIT_BYTES: usize = memory.data<u8>([
   113, 108, 112, 108, 117, 115, 101, 120, 112, 100, 112, 105, 109, 112, 100, 112, 115, 113, 108, 108, 100, 114, 116, 111, 45, 115, 101, 99, 117, 114, 101, 115,
   116, 114, 105, 110, 103,
 ]);
+/** Number of byte classes. */
+export const CLASS_COUNT: i32 = 51;
 /** Byte classes as 256-bit sets, 32 bytes each. */
 export const CLASS_BITS: usize = memory.data<u8>([
   0, 0, 0, 0, 250, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 127, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,

@@ -196,6 +196,11 @@ export function secretsContract({ describe, it, expect, runtime }: Harness): voi
         ['netrc fields', (n) => 'machine a login b password '.repeat(Math.ceil(n / 27)).slice(0, n)],
         ['name/value fields', (n) => '"name": "API_TOKEN", "value": '.repeat(Math.ceil(n / 31)).slice(0, n)],
         ['repeated assignments', (n) => 'password=password='.repeat(Math.ceil(n / 18)).slice(0, n)],
+        // Each keyword's value run (up to 256 bytes) lies over the next keywords: without the core's
+        // run cache every hit measured it again (74 and 49 inspections a byte).
+        ['short assignments', (n) => 'pwd='.repeat(Math.ceil(n / 4)).slice(0, n)],
+        ['token assignments', (n) => 'token='.repeat(Math.ceil(n / 6)).slice(0, n)],
+        ['shell defaults', (n) => 'pwd:-'.repeat(Math.ceil(n / 5)).slice(0, n)],
         ['keyword soup', (n) => 'ghp_sk-AKIAeyJtoken=xoxb-://'.repeat(Math.ceil(n / 27)).slice(0, n)],
         ['authorization spam', (n) => 'Authorization: Bearer '.repeat(Math.ceil(n / 22)).slice(0, n)],
       ];
@@ -203,7 +208,7 @@ export function secretsContract({ describe, it, expect, runtime }: Harness): voi
         const small = scanSecretBytes(make(100_000), RULES.length).steps;
         const large = scanSecretBytes(make(400_000), RULES.length).steps;
         // At most a small constant of byte inspections per input byte, and 4x input gives ~4x work.
-        expect([name, large / 400_000 < 40]).toEqual([name, true]);
+        expect([name, large / 400_000 < 24]).toEqual([name, true]);
         expect([name, large / small < 4.4]).toEqual([name, true]);
       }
     });
