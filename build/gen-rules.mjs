@@ -62,6 +62,12 @@ const NAMED = {
   typesep: chars(': \t['),
   // A declared type up to its `=`: `string`, `String?`, `&'static str`, `Final[str]`, `[]`.
   typed: [...U, ...L, ...D, ...chars("_&'[]<>?.:*| \t")],
+  // What closes an environment read before its fallback: `"API_KEY")`, `['API_KEY']`, `$ENV{…}`.
+  closer: chars('"\'`])}'),
+  // A fallback operator's two bytes: `||`, `??`, `?:`, `or`. No `:` first, so `password:` and
+  // `"password":` fail the prefilter's follow check for these rules.
+  fallback1: chars('|?o'),
+  fallback2: chars('|?:r'),
   eq: chars('='),
   dashdigit: [...chars('-'), ...D],
   // A generic value: printable ASCII without quotes, separators and brackets. As a step it is
@@ -136,7 +142,7 @@ const PRINTABLE = range('!', '~');
  * The host's judgements of a rule's match (src/secrets/scan.ts), which a rule names in its `host`
  * field, as the bits of RULE_JUDGEMENTS in src/secrets/rules.generated.ts.
  */
-const HOST_JUDGEMENT = { assignment: 1, password: 2, structural: 4, basic: 8, argument: 16, keyMaterial: 32, jwk: 64, positional: 128, typed: 256 };
+const HOST_JUDGEMENT = { assignment: 1, password: 2, structural: 4, basic: 8, argument: 16, keyMaterial: 32, jwk: 64, positional: 128, declared: 256 };
 const judgements = [];
 const steps = []; // [kind, arg, min, max]
 const ruleRows = [];

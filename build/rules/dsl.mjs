@@ -14,8 +14,9 @@
 //   'basic'        base64 of user:password, which must decode to one
 //   'keyMaterial'  generated key material, judged by isKeyStandIn instead of the fragments
 //   'jwk'          a JSON Web Key's member, with a `kty` member near
-//   'typed'        an assignment with a declared type between name and value: the name is read
-//                  past the type
+//   'declared'     the value's name is the nearest one on its line that holds a keyword: past a
+//                  declaration's type (`apiKey: string = "…"`), before an environment read's
+//                  fallback (`process.env.API_KEY || "…"`)
 //
 // Fixture values are made here, at run time, by a seeded generator, so this repository contains no
 // string that looks like a live credential: every test value is `prefix + F(charset, length)`.

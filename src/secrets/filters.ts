@@ -20,9 +20,11 @@
  * a quoted value found up to a blank is redacted to its closing quote; a `\=` in an unquoted value
  * is no pair's separator; a positional argument's value is judged without a name. 12: an unquoted
  * dotted value, or one that a `(` or `[` follows, is a value when its shape is generated; a typed
- * declaration's name is read past its type).
+ * declaration's name is read past its type. 13: a quoted default of an environment read is
+ * judged on the nearest name holding a keyword, as a typed declaration's; so is shell's
+ * `${NAME:-value}`, which ends at its `}` and is not also read as `NAME: -value`).
  */
-export const FILTERS_VERSION = 12;
+export const FILTERS_VERSION = 13;
 
 /** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
 const KNOWN_EXAMPLES = new Set<string>([
@@ -316,7 +318,9 @@ export function isSecretReference(value: string): boolean {
 
 /**
  * Where a generic value's name is read: right before it (`assigned`: `name = value`, `name: value`,
- * a name/value entry); past a type (`declared`: `apiKey: string = "…"`, see {@link declaredName});
+ * a name/value entry); as the nearest name holding a keyword (`declared`: past a type, `apiKey:
+ * string = "…"`, or before an environment read's fallback, `process.env.API_KEY || "…"`; see
+ * {@link declaredName});
  * or nowhere (`none`: an argument by position, `jwt.sign(payload, '…')`, whose left neighbour is
  * another argument).
  */
@@ -349,6 +353,19 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
   return name !== '' && isNonSecretName(name);
+}
+
+/**
+ * Whether an assignment's value found at `start` is shell's default for an unset variable read as
+ * `NAME:` then `-value` (`${DB_PASSWORD:-value}`): the shell-default rules read that value, without
+ * the `-`.
+ */
+export function isShellDefaultMisread(text: string, start: number): boolean {
+  if (text.charCodeAt(start) !== 0x2d || text.charCodeAt(start - 1) !== 0x3a) return false;
+  let i = start - 1;
+  const floor = Math.max(0, i - 64);
+  while (i > floor && isIn(NAME, text.charCodeAt(i - 1))) i--;
+  return i >= 2 && text.charCodeAt(i - 1) === 0x7b && text.charCodeAt(i - 2) === 0x24;
 }
 
 /**
@@ -521,6 +538,11 @@ export function unquotedValueEnd(text: string, start: number, end: number): numb
   // rules find one by one (`Password=…;Encrypt=true`). A `\=` is a .properties value's own `=`.
   for (let k = end; k < e; k++) if (text.charCodeAt(k) === 0x3d && text.charCodeAt(k - 1) !== 0x5c) return end;
   return e;
+}
+
+/** Whether shell's default operator `:-` ends right before `start` (`${DB_PASSWORD:-…}`). */
+export function followsShellDefault(text: string, start: number): boolean {
+  return text.charCodeAt(start - 1) === 0x2d && text.charCodeAt(start - 2) === 0x3a;
 }
 
 /**

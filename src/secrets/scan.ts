@@ -2,7 +2,7 @@ import { invalidParams } from '../errors.ts';
 import { scanSecretRecords } from '../core/scan.ts';
 import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULES } from './rules.generated.ts';
 import { mapUtf16Offsets } from './offsets.ts';
-import { insideDataUrl, isBasicCredential, isCredentialArgument, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, quotedValueEnd, unquotedValueEnd } from './filters.ts';
+import { insideDataUrl, isBasicCredential, isCredentialArgument, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, followsShellDefault, isShellDefaultMisread, quotedValueEnd, unquotedValueEnd } from './filters.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
 
@@ -15,9 +15,10 @@ import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
  * must be a call's arguments (ARGUMENT), generated key material (WordPress keys, a JSON Web Key's
  * members) that the placeholder fragments must not judge (KEY_MATERIAL), members of a JSON Web Key,
  * which need its `kty` near (JWK), arguments by position, with no name before them (POSITIONAL), and
- * declarations with a type between name and value, whose name is read past the type (TYPED).
+ * values whose name is the nearest one holding a keyword: past a declaration's type, before an
+ * environment read's fallback (DECLARED).
  */
-const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, typed: TYPED } = HOST_JUDGEMENT;
+const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, declared: DECLARED } = HOST_JUDGEMENT;
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 const NO_USER_RULES: ReturnType<typeof compileUserRules> = [];
 
@@ -90,8 +91,10 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     // A key block holds key material: at least one long base64 run, not prose or `...`.
     if (structural && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
     if ((kind & ASSIGNMENT) !== 0) {
-      if (isNonSecretAssignment(text, start, end, (kind & POSITIONAL) !== 0 ? 'none' : (kind & TYPED) !== 0 ? 'declared' : 'assigned')) continue;
-      end = unquotedValueEnd(text, start, end);
+      if (isShellDefaultMisread(text, start)) continue;
+      if (isNonSecretAssignment(text, start, end, (kind & POSITIONAL) !== 0 ? 'none' : (kind & DECLARED) !== 0 ? 'declared' : 'assigned')) continue;
+      // A shell default ends at its `}`, where the core's value ended.
+      if (!followsShellDefault(text, start)) end = unquotedValueEnd(text, start, end);
     }
     if ((kind & ARGUMENT) !== 0 && !isCredentialArgument(text, start, text.slice(start, end))) continue;
     if ((kind & PASSWORD) !== 0 && isNonSecretPassword(value)) continue;

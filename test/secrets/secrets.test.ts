@@ -173,6 +173,44 @@ describe('what a name or a value says (host judgements)', () => {
     }
   });
 
+  it('the default an environment read falls back to is judged on the variable it stands in for', () => {
+    const v = token('', 24, 101);
+    // Each of these was sent whole before FILTERS_VERSION 13: the assignment's value was the read.
+    const forms: [string, string][] = [
+      [`const API_KEY = process.env.API_KEY || "${v}";`, 'generic-api-key-fallback'],
+      [`const token = process.env.GITHUB_TOKEN ?? '${v}';`, 'generic-token-fallback'],
+      [`  password: process.env['DB_PASSWORD'] || \`${v}\`,`, 'generic-password-fallback'],
+      [`API_KEY = os.environ.get("API_KEY") or "${v}"`, 'generic-api-key-fallback'],
+      [`SECRET_KEY = os.getenv('SECRET_KEY') or '${v}'`, 'generic-secret-fallback'],
+      [`API_TOKEN = ENV['API_TOKEN'] || '${v}'`, 'generic-token-fallback'],
+      [`$password = getenv('DB_PASSWORD') ?: '${v}';`, 'generic-password-fallback'],
+      [`var apiKey = Environment.GetEnvironmentVariable("API_KEY") ?? "${v}";`, 'generic-api-key-fallback'],
+      [`val token = System.getenv("API_TOKEN") ?: "${v}"`, 'generic-token-fallback'],
+      // Shell: alone, inside a quoted value (which the name = value rule reads whole and finds a
+      // reference), in a Compose file.
+      [`PGPASSWORD=\${POSTGRES_PASSWORD:-${v}}`, 'generic-password-shell-default'],
+      [`export API_TOKEN="\${API_TOKEN:-${v}}"`, 'generic-token-shell-default'],
+      [`      CLIENT_SECRET: "\${CLIENT_SECRET:-${v}}"`, 'generic-secret-shell-default'],
+    ];
+    for (const [text, rule] of forms) expect(found(text), text).toEqual([`${rule} ${v}`]);
+    // The shell default's position is the value's, after the `-`, on its line.
+    const text = `a=1\nPGPASSWORD=\${POSTGRES_PASSWORD:-${v}}`;
+    expect(scanSecrets(text).map((f) => [f.start, f.line, f.column])).toEqual([[text.indexOf(v), 2, text.indexOf(v) - 4 + 1]]);
+    // What the variable is named says what the default is; an unquoted default is code.
+    for (const bad of [
+      `const tokenType = process.env.TOKEN_TYPE || "${v}";`,
+      `const limit = process.env.PASSWORD_MIN_LENGTH ?? "${v}";`,
+      'const apiKey = process.env.API_KEY || config.apiKey;',
+      'const password = process.env.DB_PASSWORD || defaultPasswordForLocalDevelopment;',
+      'token = request.headers.get("x-token") or generate_token()',
+      'PGPASSWORD="${POSTGRES_PASSWORD:-$DEFAULT_DB_PASSWORD}"',
+      `MIN_LENGTH=\${PASSWORD_MIN_LENGTH:-${v}}`,
+      'PASSWORD=${DB_PASSWORD:-changeme}',
+    ]) {
+      expect(found(bad), bad).toEqual([]);
+    }
+  });
+
   it('random unquoted passwords with a `.`, `(` or `[` in .env, YAML, INI, properties and XML are redacted whole (seeded property)', () => {
     const forms = [
       (v: string) => `DB_PASSWORD=${v}\n`,

@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { declaredName, hasPlaceholderFragment, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, quotedValueEnd, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
+import { declaredName, followsShellDefault, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, quotedValueEnd, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
 import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULES } from '../../../src/secrets/rules.generated.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
 import type { NameReading } from '../../../src/secrets/filters.ts';
@@ -34,8 +34,11 @@ const MATERIAL_RULES = rulesWith(HOST_JUDGEMENT.keyMaterial);
 const JWK_RULES = rulesWith(HOST_JUDGEMENT.jwk);
 /** Came with FILTERS_VERSION 11: arguments by position, judged without a name. */
 const POSITIONAL_RULES = rulesWith(HOST_JUDGEMENT.positional);
-/** Came with FILTERS_VERSION 12: declarations with a type, whose name is read past the type. */
-const TYPED_RULES = rulesWith(HOST_JUDGEMENT.typed);
+/**
+ * Came with FILTERS_VERSION 12: values whose name is the nearest one holding a keyword (past a
+ * declaration's type; FILTERS_VERSION 13: before an environment read's fallback).
+ */
+const DECLARED_RULES = rulesWith(HOST_JUDGEMENT.declared);
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 
 /** A candidate in UTF-16 offsets before overlapping candidates are merged. */
@@ -96,9 +99,12 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
       // A key block holds key material: at least one long base64 run, not prose or `...`.
       if (STRUCTURAL_RULES.has(m.rule) && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
       if (ASSIGNMENT_RULES.has(m.rule)) {
-        if (isNonSecretAssignment(text, start, end, POSITIONAL_RULES.has(m.rule) ? 'none' : TYPED_RULES.has(m.rule) ? 'declared' : 'assigned')) continue;
-        // A judgement added after the speed work (FILTERS_VERSION 7): the host's own.
-        end = unquotedValueEnd(text, start, end);
+        // FILTERS_VERSION 13: shell's `${NAME:-value}` is the shell-default rules' (the host's own).
+        if (isShellDefaultMisread(text, start)) continue;
+        if (isNonSecretAssignment(text, start, end, POSITIONAL_RULES.has(m.rule) ? 'none' : DECLARED_RULES.has(m.rule) ? 'declared' : 'assigned')) continue;
+        // A judgement added after the speed work (FILTERS_VERSION 7): the host's own; FILTERS_VERSION
+        // 13: a shell default ends at its `}`.
+        if (!followsShellDefault(text, start)) end = unquotedValueEnd(text, start, end);
       }
       // A judgement added after the speed work (FILTERS_VERSION 3): the host's own.
       // FILTERS_VERSION 9: translation calls and slugs too.
@@ -224,7 +230,8 @@ function isNonSecretAssignment(text: string, start: number, end: number, reading
   if (isCallOrIndex(text, end, value)) return true;
   // FILTERS_VERSION 11: an argument by position has no name (the host's own).
   if (reading === 'none') return false;
-  // FILTERS_VERSION 12: a typed declaration's name is read past its type (the host's own).
+  // FILTERS_VERSION 12: a typed declaration's name is read past its type; 13: an environment
+  // read's before its fallback (the host's own).
   const { name, at } = reading === 'declared' ? declaredName(text, start) : assignedName(text, start);
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
