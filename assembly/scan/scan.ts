@@ -140,15 +140,8 @@ function runForward(cls: i32, pos: i32, max: i32): i32 {
     unchecked((rScan[cls] = scanNumber));
     unchecked((rFrom[cls] = pos));
   }
-  const at = base + <usize>pos;
-  const set = CLASS_BITS + (<usize>cls << 5);
-  const known = n;
-  while (n < limit) {
-    const b = <u32>load<u8>(at + <usize>n);
-    if (((<u32>load<u8>(set + (<usize>b >> 3)) >> (b & 7)) & 1) == 0) break;
-    n++;
-  }
-  steps += <u64>(n - known + 1);
+  // Measure on from the end of what is known (nothing, on a miss).
+  n += plainRun(cls, pos + n, limit - n);
   unchecked((rTo[cls] = pos + n));
   unchecked((rClosed[cls] = n < limit || pos + n == size));
   return n;

@@ -328,6 +328,7 @@ export type NameReading = 'assigned' | 'declared' | 'none';
 
 /** True when a generic `name = value` candidate is not a secret; `reading` says where its name is. */
 export function isNonSecretAssignment(text: string, start: number, end: number, reading: NameReading = 'assigned'): boolean {
+  if (isShellDefaultMisread(text, start)) return true;
   const value = text.slice(start, end);
   if (isSecretReference(value)) return true;
   // Lowercasing never makes a string shorter, so a longer value cannot be a stop value.
@@ -358,14 +359,12 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
 /**
  * Whether an assignment's value found at `start` is shell's default for an unset variable read as
  * `NAME:` then `-value` (`${DB_PASSWORD:-value}`): the shell-default rules read that value, without
- * the `-`.
+ * the `-`, so this reading is no finding.
  */
 export function isShellDefaultMisread(text: string, start: number): boolean {
-  if (text.charCodeAt(start) !== 0x2d || text.charCodeAt(start - 1) !== 0x3a) return false;
-  let i = start - 1;
-  const floor = Math.max(0, i - 64);
-  while (i > floor && isIn(NAME, text.charCodeAt(i - 1))) i--;
-  return i >= 2 && text.charCodeAt(i - 1) === 0x7b && text.charCodeAt(i - 2) === 0x24;
+  if (text.charCodeAt(start) !== 0x2d || !followsShellDefault(text, start + 1)) return false;
+  const { at } = nameBefore(text, start - 1, Math.max(0, start - 65));
+  return at >= 2 && text.charCodeAt(at - 1) === 0x7b && text.charCodeAt(at - 2) === 0x24;
 }
 
 /**
@@ -517,6 +516,8 @@ function hasAny(value: string, set: Uint8Array): boolean {
  */
 export function unquotedValueEnd(text: string, start: number, end: number): number {
   if (end >= text.length || isIn(QUOTES, text.charCodeAt(start - 1)) || isIn(BLANKS, text.charCodeAt(end))) return end;
+  // A shell default (`${DB_PASSWORD:-value}`) ends at its `}`, where the core's value class stopped.
+  if (followsShellDefault(text, start)) return end;
   const limit = Math.min(text.length, start + 256);
   let e = end;
   // An XML element's closing tag ends its text (`<password>…</password>`); right after the opening
@@ -541,7 +542,7 @@ export function unquotedValueEnd(text: string, start: number, end: number): numb
 }
 
 /** Whether shell's default operator `:-` ends right before `start` (`${DB_PASSWORD:-…}`). */
-export function followsShellDefault(text: string, start: number): boolean {
+function followsShellDefault(text: string, start: number): boolean {
   return text.charCodeAt(start - 1) === 0x2d && text.charCodeAt(start - 2) === 0x3a;
 }
 

@@ -2,7 +2,7 @@ import { invalidParams } from '../errors.ts';
 import { scanSecretRecords } from '../core/scan.ts';
 import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULES } from './rules.generated.ts';
 import { mapUtf16Offsets } from './offsets.ts';
-import { insideDataUrl, isBasicCredential, isCredentialArgument, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, followsShellDefault, isShellDefaultMisread, quotedValueEnd, unquotedValueEnd } from './filters.ts';
+import { insideDataUrl, isBasicCredential, isCredentialArgument, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, quotedValueEnd, unquotedValueEnd } from './filters.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
 
@@ -91,10 +91,8 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     // A key block holds key material: at least one long base64 run, not prose or `...`.
     if (structural && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
     if ((kind & ASSIGNMENT) !== 0) {
-      if (isShellDefaultMisread(text, start)) continue;
       if (isNonSecretAssignment(text, start, end, (kind & POSITIONAL) !== 0 ? 'none' : (kind & DECLARED) !== 0 ? 'declared' : 'assigned')) continue;
-      // A shell default ends at its `}`, where the core's value ended.
-      if (!followsShellDefault(text, start)) end = unquotedValueEnd(text, start, end);
+      end = unquotedValueEnd(text, start, end);
     }
     if ((kind & ARGUMENT) !== 0 && !isCredentialArgument(text, start, text.slice(start, end))) continue;
     if ((kind & PASSWORD) !== 0 && isNonSecretPassword(value)) continue;

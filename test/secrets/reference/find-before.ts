@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { declaredName, followsShellDefault, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, quotedValueEnd, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
+import { declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, quotedValueEnd, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
 import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULES } from '../../../src/secrets/rules.generated.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
 import type { NameReading } from '../../../src/secrets/filters.ts';
@@ -99,12 +99,10 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
       // A key block holds key material: at least one long base64 run, not prose or `...`.
       if (STRUCTURAL_RULES.has(m.rule) && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
       if (ASSIGNMENT_RULES.has(m.rule)) {
-        // FILTERS_VERSION 13: shell's `${NAME:-value}` is the shell-default rules' (the host's own).
-        if (isShellDefaultMisread(text, start)) continue;
         if (isNonSecretAssignment(text, start, end, POSITIONAL_RULES.has(m.rule) ? 'none' : DECLARED_RULES.has(m.rule) ? 'declared' : 'assigned')) continue;
         // A judgement added after the speed work (FILTERS_VERSION 7): the host's own; FILTERS_VERSION
         // 13: a shell default ends at its `}`.
-        if (!followsShellDefault(text, start)) end = unquotedValueEnd(text, start, end);
+        end = unquotedValueEnd(text, start, end);
       }
       // A judgement added after the speed work (FILTERS_VERSION 3): the host's own.
       // FILTERS_VERSION 9: translation calls and slugs too.
@@ -211,6 +209,8 @@ function isPlaceholder(value: string, structural: boolean): boolean {
 
 /** True when a generic `name = value` candidate is not a secret. */
 function isNonSecretAssignment(text: string, start: number, end: number, reading: NameReading): boolean {
+  // FILTERS_VERSION 13: shell's `${NAME:-value}` is the shell-default rules' (the host's own).
+  if (isShellDefaultMisread(text, start)) return true;
   const value = text.slice(start, end);
   const lower = value.toLowerCase();
   // A judgement added after the speed work: the host's own.
