@@ -437,6 +437,8 @@ function probe(i: i32, w: u32): void {
 const CHUNK: i32 = 4096;
 /** Positions of the current chunk that passed both filters (at most one per byte). */
 const HITS: usize = memory.data(CHUNK << 2);
+/** Positions of the current chunk that passed the SIMD filter, and room for 8 more writes. */
+const LANES: usize = memory.data((CHUNK + 8) << 2);
 
 /** The SIMD filter's state between chunks: the previous block's results for key bytes 0, 1, 2. */
 const CARRY: usize = memory.data(48, 16);
@@ -468,7 +470,7 @@ function filterChunk(p: usize, from: i32, stop: i32): usize {
   let r0Before = v128.load(CARRY, 0);
   let r1Before = v128.load(CARRY, 16);
   let r2Before = v128.load(CARRY, 32);
-  let hits: usize = 0;
+  let candidates: usize = 0;
   let i = from;
   // Candidate lanes of up to four blocks, 16 bits each, taken together: one unpredictable branch
   // per 64 positions instead of one per block.
@@ -502,13 +504,33 @@ function filterChunk(p: usize, from: i32, stop: i32): usize {
     lanes |= <u64>i8x16.bitmask(i8x16.add_sat_u(m, top)) << shift;
     shift += 16;
     if (shift == 64 || i + 32 > stop) {
-      while (lanes != 0) {
-        const at = first + <i32>ctz(lanes);
-        const h = ((load<u32>(p + <usize>at) | 0x20202020) * HASH_MUL) >> (32 - HASH_BITS);
-        store<u32>(HITS + (hits << 2), <u32>at);
-        hits += (<u32>load<u8>(FILTER4 + <usize>(h >> 3)) >> (h & 7)) & 1;
+      // The lanes' positions go to LANES, eight of them written whatever their number: a loop
+      // over a varying number of lanes would end in a mispredicted branch for most words, which
+      // cost more than the lanes themselves. Writes past the count are overwritten or ignored
+      // (LANES has room for them).
+      const count = <usize>popcnt(lanes);
+      const q = LANES + (candidates << 2);
+      store<u32>(q, first + <i32>ctz(lanes), 0);
+      lanes &= lanes - 1;
+      store<u32>(q, first + <i32>ctz(lanes), 4);
+      lanes &= lanes - 1;
+      store<u32>(q, first + <i32>ctz(lanes), 8);
+      lanes &= lanes - 1;
+      store<u32>(q, first + <i32>ctz(lanes), 12);
+      lanes &= lanes - 1;
+      store<u32>(q, first + <i32>ctz(lanes), 16);
+      lanes &= lanes - 1;
+      store<u32>(q, first + <i32>ctz(lanes), 20);
+      lanes &= lanes - 1;
+      store<u32>(q, first + <i32>ctz(lanes), 24);
+      lanes &= lanes - 1;
+      store<u32>(q, first + <i32>ctz(lanes), 28);
+      lanes &= lanes - 1;
+      for (let k: usize = 8; lanes != 0; k++) {
+        store<u32>(q + (k << 2), first + <i32>ctz(lanes));
         lanes &= lanes - 1;
       }
+      candidates += count;
       shift = 0;
       first = i + 13;
     }
@@ -516,6 +538,15 @@ function filterChunk(p: usize, from: i32, stop: i32): usize {
   v128.store(CARRY, r0Before, 0);
   v128.store(CARRY, r1Before, 16);
   v128.store(CARRY, r2Before, 32);
+  // The hashed filter on each lane's folded word, in a loop whose count is known: the positions
+  // that pass are written to HITS (each is written, and counted only when it passes).
+  let hits: usize = 0;
+  for (let k: usize = 0; k < candidates; k++) {
+    const at = load<u32>(LANES + (k << 2));
+    const h = ((load<u32>(p + <usize>at) | 0x20202020) * HASH_MUL) >> (32 - HASH_BITS);
+    store<u32>(HITS + (hits << 2), at);
+    hits += (<u32>load<u8>(FILTER4 + <usize>(h >> 3)) >> (h & 7)) & 1;
+  }
   return hits;
 }
 

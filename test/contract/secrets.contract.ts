@@ -213,6 +213,23 @@ export function secretsContract({ describe, it, expect, runtime }: Harness): voi
       }
     });
 
+    it('finds a keyword that shares its 64 bytes with eight or more other keyword positions', async () => {
+      await initCore();
+      // The prefilter writes the first eight candidate positions of each 64 bytes without a loop
+      // and loops only for more; nine `token` before a token put `ghp_` past those eight, at every
+      // alignment.
+      const pat = 'ghp_yBAoqMEnWnVZqXQB30xRLiGlLEPz1Yvv8GUJ';
+      const found: string[] = [];
+      for (let pad = 0; pad < 64; pad++) {
+        const text = `${' '.repeat(pad)}${'token '.repeat(9)}${pat}\n`;
+        const at = pad + 54;
+        const hit = scanSecrets(text).find((f) => f.ruleId === 'github-pat');
+        found.push(hit ? `${hit.start}-${hit.end}` : 'none');
+        expect(text.slice(at, at + pat.length)).toBe(pat);
+      }
+      expect(found).toEqual(Array.from({ length: 64 }, (_, pad) => `${pad + 54}-${pad + 54 + pat.length}`));
+    });
+
     it('path gate: never-send defaults, gitignore semantics, root jail, duplicates', () => {
       // As in git, re-including files under an excluded directory needs the directory re-included too.
       const gate = createPathGate({ deny: ['*.log', 'secrets/', '!keep.log'], allow: ['packages/public/', 'packages/public/**'] });
