@@ -472,8 +472,8 @@ function filterChunk(p: usize, from: i32, stop: i32): usize {
   let r2Before = v128.load(CARRY, 32);
   let candidates: usize = 0;
   let i = from;
-  // Candidate lanes of up to four blocks, 16 bits each, taken together: one unpredictable branch
-  // per 64 positions instead of one per block.
+  // Candidate lanes of up to four blocks, 16 bits each, are taken together and written out once
+  // per 64 positions (below), not once per block.
   let lanes: u64 = 0;
   let shift: u64 = 0;
   let first = i - 3; // position of lane 0 of `lanes`
