@@ -102,6 +102,20 @@ function inFollow(set: usize, b: u32): bool {
   return ((<u32>load<u8>(FOLLOW_BITS + (set << 5) + (<usize>b >> 3)) >> (b & 7)) & 1) != 0;
 }
 
+/** Whether `b` is one of the quotes a value may stand in: `"`, `'` or the backtick. */
+// @ts-ignore: decorator
+@inline
+function isQuote(b: u32): bool {
+  return b == 0x22 || b == 0x27 || b == 0x60;
+}
+
+/** The prefilter's hash of a folded 4-byte word (FILTER4 bit, and bucket by its top bits). */
+// @ts-ignore: decorator
+@inline
+function hashWord(w: u32): u32 {
+  return (w * HASH_MUL) >> (32 - HASH_BITS);
+}
+
 // @ts-ignore: decorator
 @inline
 function fold(b: u32): u32 {
@@ -331,7 +345,7 @@ function tryRule(r: i32, kwStart: i32, kwEnd: i32): void {
       // Two quotes before it (`password: "",`) are an empty string, and what follows is not in one.
       const q = pos > 0 ? byteAt(pos - 1) : 0;
       const open = pos < 2 || byteAt(pos - 2) != q;
-      n = !open || (q != 0x22 && q != 0x27 && q != 0x60) ? runForward(arg, pos, smax) : quotedRun(q == 0x22 ? VALUE_DQ : q == 0x27 ? VALUE_SQ : VALUE_BQ, pos, smax);
+      n = !open || !isQuote(q) ? runForward(arg, pos, smax) : quotedRun(q == 0x22 ? VALUE_DQ : q == 0x27 ? VALUE_SQ : VALUE_BQ, pos, smax);
       if (n < smin) return;
     } else if (kind == STEP_LIT || kind == STEP_LIT_CI) {
       n = litAt(arg, pos, kind == STEP_LIT_CI);
@@ -413,7 +427,7 @@ function onCandidate(i: i32, w: u32, h: u32): void {
       if (set == 0xff) continue;
       const c = <u32>load<u8>(b + <usize>(i + 4 + d));
       if (inFollow(set, c)) continue;
-      if (quoted || (c != 0x22 && c != 0x27 && c != 0x60)) break;
+      if (quoted || !isQuote(c)) break;
       quoted = true;
       row = LONG_FOLLOW_Q + (o << 4);
       set = <usize>load<u8>(row + <usize>d);
@@ -429,7 +443,7 @@ function onCandidate(i: i32, w: u32, h: u32): void {
 // @ts-ignore: decorator
 @inline
 function probe(i: i32, w: u32): void {
-  const h = (w * HASH_MUL) >> (32 - HASH_BITS);
+  const h = hashWord(w);
   if (((<u32>load<u8>(FILTER4 + <usize>(h >> 3)) >> (h & 7)) & 1) != 0) onCandidate(i, w, h);
 }
 
@@ -507,7 +521,8 @@ function filterChunk(p: usize, from: i32, stop: i32): usize {
       // The lanes' positions go to LANES, eight of them written whatever their number: a loop
       // over a varying number of lanes would end in a mispredicted branch for most words, which
       // cost more than the lanes themselves. Writes past the count are overwritten or ignored
-      // (LANES has room for them).
+      // (LANES has room for them). Unrolled by hand: a loop whose first eight rounds always run
+      // (k < 8 || lanes != 0) measured 0.9 ms slower on the labelled corpus (10.1 against 9.2 ms).
       const count = <usize>popcnt(lanes);
       const q = LANES + (candidates << 2);
       store<u32>(q, first + <i32>ctz(lanes), 0);
@@ -543,7 +558,7 @@ function filterChunk(p: usize, from: i32, stop: i32): usize {
   let hits: usize = 0;
   for (let k: usize = 0; k < candidates; k++) {
     const at = load<u32>(LANES + (k << 2));
-    const h = ((load<u32>(p + <usize>at) | 0x20202020) * HASH_MUL) >> (32 - HASH_BITS);
+    const h = hashWord(load<u32>(p + <usize>at) | 0x20202020);
     store<u32>(HITS + (hits << 2), at);
     hits += (<u32>load<u8>(FILTER4 + <usize>(h >> 3)) >> (h & 7)) & 1;
   }
@@ -570,7 +585,7 @@ function prefilter(p: usize, n: i32): i32 {
     for (let k: usize = 0; k < hits; k++) {
       const at = <i32>load<u32>(HITS + (k << 2));
       const w = load<u32>(p + <usize>at) | 0x20202020;
-      onCandidate(at, w, (w * HASH_MUL) >> (32 - HASH_BITS));
+      onCandidate(at, w, hashWord(w));
     }
   }
   // Keys starting at i - 3 .. i - 1 end past the last block.

@@ -459,13 +459,17 @@ export function isCodeReference(text: string, start: number, end: number, value:
   // their characters (this runs for every unquoted generic candidate).
   if (hasAny(value, OPERATOR_CHARS) && CODE_OPERATOR.test(value)) return true;
   // What follows on the line first: it is cheaper than the name's pattern, and ends most checks.
-  let i = end;
-  while (i < text.length && (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09)) i++;
-  if (i >= text.length) return false;
-  const next = text.charCodeAt(i);
   // A generated shape is a value wherever it stands (`<password>Xk9vQ2mL.7pR4</password>`): of
   // CODE_NAME's forms only a dotted one can have it.
-  return next !== 0x0a && next !== 0x0d && next !== 0x23 && CODE_NAME.test(value) && !hasGeneratedShape(value);
+  return !endsLine(text, end) && CODE_NAME.test(value) && !hasGeneratedShape(value);
+}
+
+/** Whether only blanks, then the end of the line or of the text or a `#` comment, follow `i`. */
+function endsLine(text: string, i: number): boolean {
+  while (i < text.length && (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09)) i++;
+  if (i >= text.length) return true;
+  const next = text.charCodeAt(i);
+  return next === 0x0a || next === 0x0d || next === 0x23;
 }
 
 /**
@@ -532,8 +536,7 @@ export function unquotedValueEnd(text: string, start: number, end: number): numb
     if (i === stop) return end;
     i++;
   }
-  while (i < text.length && (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09)) i++;
-  if (i < text.length && text.charCodeAt(i) !== 0x0a && text.charCodeAt(i) !== 0x0d && text.charCodeAt(i) !== 0x23) return end;
+  if (!endsLine(text, i)) return end;
   while (e > end && (text.charCodeAt(e - 1) === 0x3b || text.charCodeAt(e - 1) === 0x2c)) e--;
   // More `name=value` pairs after a separator: a connection string or a list, whose values the
   // rules find one by one (`Password=…;Encrypt=true`). A `\=` is a .properties value's own `=`.
