@@ -142,7 +142,7 @@ const PRINTABLE = range('!', '~');
  * The host's judgements of a rule's match (src/secrets/scan.ts), which a rule names in its `host`
  * field, as the bits of RULE_JUDGEMENTS in src/secrets/rules.generated.ts.
  */
-const HOST_JUDGEMENT = { assignment: 1, password: 2, structural: 4, basic: 8, argument: 16, keyMaterial: 32, jwk: 64, positional: 128, declared: 256 };
+const HOST_JUDGEMENT = { assignment: 1, password: 2, structural: 4, basic: 8, argument: 16, keyMaterial: 32, jwk: 64, positional: 128, declared: 256, named: 512 };
 const judgements = [];
 const steps = []; // [kind, arg, min, max]
 const ruleRows = [];
@@ -153,6 +153,9 @@ for (const [index, rule] of rules.entries()) {
   seen.add(rule.id);
   if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(rule.id)) throw new Error(`rule id ${rule.id}: use kebab-case`);
   if (!rule.examples?.pos?.length || !rule.examples?.neg?.length) throw new Error(`rule ${rule.id}: needs positive and negative examples`);
+  // A rule keyed on a statement (`ENV `, `#define `) leaves the name to the host, which needs the
+  // words it must hold; a rule keyed on the name has none.
+  if ((rule.host ?? []).includes('named') !== (rule.nameKeywords?.length > 0)) throw new Error(`rule ${rule.id}: host judgement "named" goes with nameKeywords`);
   judgements.push(
     (rule.host ?? []).reduce((bits, name) => {
       if (!(name in HOST_JUDGEMENT)) throw new Error(`rule ${rule.id}: unknown host judgement "${name}"`);
@@ -600,7 +603,7 @@ const arr = (type, values) => {
 const fingerprint = createHash('sha256')
   .update(
     JSON.stringify({
-      rules: rules.map((r) => [r.id, r.confidence, r.keywords, r.steps, r.back, r.before, r.after, r.secret, r.entropy, r.ci, r.host ?? []]),
+      rules: rules.map((r) => [r.id, r.confidence, r.keywords, r.steps, r.back, r.before, r.after, r.secret, r.entropy, r.ci, r.host ?? [], r.nameKeywords ?? []]),
       classes: Object.keys(NAMED).sort().map((name) => [name, NAMED[name]]),
       // What the step kinds do, where that changed: 2, a value runs to its closing quote; 3, a
       // backslash in it escapes the byte after it.
@@ -708,6 +711,13 @@ export const HOST_JUDGEMENT = ${JSON.stringify(HOST_JUDGEMENT)} as const;
 
 /** Each rule's host judgements ({@link HOST_JUDGEMENT} bits), by rule index: the rules' \`host\` field. */
 export const RULE_JUDGEMENTS: Uint16Array = Uint16Array.of(${judgements.join(', ')});
+
+/**
+ * The words the value's name must hold, by rule index, for the rules judged 'named' (keyed on a
+ * statement such as \`ENV \` or \`#define \`, not on the name); lowercase, and a word ending in \`$\`
+ * must end the name. Empty for every other rule.
+ */
+export const RULE_NAME_KEYWORDS: readonly (readonly string[])[] = ${JSON.stringify(rules.map((r) => r.nameKeywords ?? []))};
 
 /** Every built-in rule, in priority order (index = the core's rule number). */
 export const RULES: readonly BuiltinRule[] = ${JSON.stringify(meta, null, 2)};

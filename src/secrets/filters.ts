@@ -22,9 +22,11 @@
  * dotted value, or one that a `(` or `[` follows, is a value when its shape is generated; a typed
  * declaration's name is read past its type. 13: a quoted default of an environment read is
  * judged on the nearest name holding a keyword, as a typed declaration's; so is shell's
- * `${NAME:-value}`, which ends at its `}` and is not also read as `NAME: -value`).
+ * `${NAME:-value}`, which ends at its `}` and is not also read as `NAME: -value`). 14: a value of a
+ * rule keyed on a statement (`ENV `, `#define `, `; } = `) counts only when its name holds one of
+ * the rule's words (nameHolds).
  */
-export const FILTERS_VERSION = 13;
+export const FILTERS_VERSION = 14;
 
 /** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
 const KNOWN_EXAMPLES = new Set<string>([
@@ -621,6 +623,17 @@ export function isCredentialArgument(text: string, start: number, value: string)
 export function isNonSecretPassword(value: string): boolean {
   const lower = value.toLowerCase();
   return STOP_VALUES.has(lower) || DOLLAR_REFERENCE.test(value) || value.startsWith('%') || lower.startsWith('env:');
+}
+
+/**
+ * Whether the name of the value at `start`, read as `reading` says, holds one of `words` (lowercase;
+ * a word ending in `$` must end the name). The check of the rules keyed on a statement (`ENV `,
+ * `#define `, `; } = `): the core matched the statement, not a keyword in the name, so `ENV
+ * NODE_ENV production` is no password and `#define API_KEY "…"` is an API key, not a token.
+ */
+export function nameHolds(text: string, start: number, reading: 'assigned' | 'declared', words: readonly string[]): boolean {
+  const lower = (reading === 'declared' ? declaredName(text, start) : assignedName(text, start)).name.toLowerCase();
+  return words.some((w) => (w.endsWith('$') ? lower.endsWith(w.slice(0, -1)) : lower.includes(w)));
 }
 
 /**

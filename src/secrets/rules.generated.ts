@@ -11,13 +11,20 @@ export interface BuiltinRule {
 }
 
 /** Fingerprint of the rule set the core was built with. */
-export const RULESET_VERSION = '0d6f2c5d3539f1fc';
+export const RULESET_VERSION = '070ae4382276feb6';
 
 /** The host's judgements of a rule's match, as bits of {@link RULE_JUDGEMENTS} (see src/secrets/scan.ts). */
-export const HOST_JUDGEMENT = {"assignment":1,"password":2,"structural":4,"basic":8,"argument":16,"keyMaterial":32,"jwk":64,"positional":128,"declared":256} as const;
+export const HOST_JUDGEMENT = {"assignment":1,"password":2,"structural":4,"basic":8,"argument":16,"keyMaterial":32,"jwk":64,"positional":128,"declared":256,"named":512} as const;
 
 /** Each rule's host judgements ({@link HOST_JUDGEMENT} bits), by rule index: the rules' `host` field. */
-export const RULE_JUDGEMENTS: Uint16Array = Uint16Array.of(0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 2, 2, 2, 2, 2, 2, 2, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 8, 8, 96, 32, 2, 2, 1, 1, 1, 1, 1, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 1, 1, 1, 1, 17, 17, 17, 17, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 129, 129, 1, 1);
+export const RULE_JUDGEMENTS: Uint16Array = Uint16Array.of(0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 2, 2, 2, 2, 2, 2, 2, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 8, 8, 96, 32, 2, 2, 1, 1, 1, 1, 1, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 513, 513, 513, 513, 769, 769, 769, 769, 1, 1, 1, 1, 17, 17, 17, 17, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 129, 129, 1, 1);
+
+/**
+ * The words the value's name must hold, by rule index, for the rules judged 'named' (keyed on a
+ * statement such as `ENV ` or `#define `, not on the name); lowercase, and a word ending in `$`
+ * must end the name. Empty for every other rule.
+ */
+export const RULE_NAME_KEYWORDS: readonly (readonly string[])[] = [[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$"],["secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key"],["token"],["api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key"],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$"],["secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key"],["token"],["api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key"],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[]];
 
 /** Every built-in rule, in priority order (index = the core's rule number). */
 export const RULES: readonly BuiltinRule[] = [
@@ -1054,6 +1061,46 @@ export const RULES: readonly BuiltinRule[] = [
   {
     "id": "generic-api-key-shell-default",
     "description": "API key as a shell variable's default (${API_KEY:-…})",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-password-statement",
+    "description": "Password set by a statement (Dockerfile ENV NAME value, #define, setenv, setx, SetEnv, fastcgi_param, proxy_set_header)",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-secret-statement",
+    "description": "Secret set by a statement (Dockerfile ENV NAME value, #define, setenv, setx, SetEnv, fastcgi_param, proxy_set_header)",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-token-statement",
+    "description": "Token set by a statement (Dockerfile ENV NAME value, #define, setenv, setx, SetEnv, fastcgi_param, proxy_set_header)",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-api-key-statement",
+    "description": "API key set by a statement (Dockerfile ENV NAME value, #define, setenv, setx, SetEnv, fastcgi_param, proxy_set_header)",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-password-initializer",
+    "description": "Password as a property's initial value (C# { get; set; } = \"…\", Objective-C @\"…\")",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-secret-initializer",
+    "description": "Secret as a property's initial value (C# { get; set; } = \"…\", Objective-C @\"…\")",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-token-initializer",
+    "description": "Token as a property's initial value (C# { get; set; } = \"…\", Objective-C @\"…\")",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-api-key-initializer",
+    "description": "API key as a property's initial value (C# { get; set; } = \"…\", Objective-C @\"…\")",
     "confidence": "medium"
   },
   {

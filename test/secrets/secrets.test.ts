@@ -173,6 +173,51 @@ describe('what a name or a value says (host judgements)', () => {
     }
   });
 
+  it('a statement that sets a name to a value, and the initial value of a property, are judged on that name', () => {
+    const v = token('', 24, 202);
+    // Each of these was sent whole before FILTERS_VERSION 14: no `=` or `:` after the name, or an
+    // `@` before the quote, so the assignment rules never read the value.
+    const forms: [string, string][] = [
+      [`FROM python:3.12\nENV API_KEY ${v}\n`, 'generic-api-key-statement'],
+      [`ENV POSTGRES_PASSWORD "${v}"`, 'generic-password-statement'],
+      [`#define BLYNK_AUTH_TOKEN "${v}"`, 'generic-token-statement'],
+      [`#define WIFI_PASS "${v}" // home`, 'generic-password-statement'],
+      [`#define SECRET_KEY "${v}"`, 'generic-secret-statement'],
+      [`setenv GITHUB_TOKEN ${v}`, 'generic-token-statement'],
+      [`setx API_KEY "${v}" /M`, 'generic-api-key-statement'],
+      [`SetEnv DB_PASSWORD ${v}`, 'generic-password-statement'],
+      [`    fastcgi_param DB_PASSWORD ${v};`, 'generic-password-statement'],
+      [`    proxy_set_header X-Api-Key ${v};`, 'generic-api-key-statement'],
+      [`public string ApiKey { get; set; } = "${v}";`, 'generic-api-key-initializer'],
+      [`public static string ClientSecret { get; } = "${v}";`, 'generic-secret-initializer'],
+      [`NSString *dbPassword = @"${v}";`, 'generic-password-initializer'],
+      [`static NSString * const kApiToken = @"${v}";`, 'generic-token-initializer'],
+    ];
+    for (const [text, rule] of forms) expect(found(text), text).toEqual([`${rule} ${v}`]);
+    // Line and column are the value's.
+    const text = `FROM node:22\r\nENV API_KEY ${v}`;
+    expect(scanSecrets(text).map((f) => [f.start, f.line, f.column])).toEqual([[text.indexOf(v), 2, 13]]);
+    // The name says what the value is: the statement alone says nothing, and a name that ends a
+    // longer one (`NODE_ENV`), a name of the wrong kind, or a name whose last word is not the
+    // secret's (`PASSWORD_FILE`) is not read; references, paths and stand-ins are judged as ever.
+    for (const bad of [
+      `ENV NODE_ENV ${v}`,
+      `ENV PASSENGER_APP_ENV ${v}`,
+      `ENV BYPASS_CACHE ${v}`,
+      `#define FIRMWARE_VERSION "${v}"`,
+      `RUN echo NODE_ENV ${v}`,
+      'ENV PASSWORD_FILE /run/secrets/db_password',
+      'ENV API_KEY ${API_KEY}',
+      '#define API_KEY "YOUR_API_KEY_HERE"',
+      '    proxy_set_header X-Api-Key $http_x_api_key;',
+      `public string Description { get; set; } = "${v}";`,
+      `public string KeyVaultName { get; set; } = "${v}";`,
+      `NSString *greeting = @"${v}";`,
+    ]) {
+      expect(found(bad), bad).toEqual([]);
+    }
+  });
+
   it('the default an environment read falls back to is judged on the variable it stands in for', () => {
     const v = token('', 24, 101);
     // Each of these was sent whole before FILTERS_VERSION 13: the assignment's value was the read.

@@ -2,8 +2,8 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, quotedValueEnd, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
-import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULES } from '../../../src/secrets/rules.generated.ts';
+import { declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
+import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from '../../../src/secrets/rules.generated.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
 import type { NameReading } from '../../../src/secrets/filters.ts';
 import type { RawSecretMatch } from '../../../src/core/scan.ts';
@@ -39,6 +39,8 @@ const POSITIONAL_RULES = rulesWith(HOST_JUDGEMENT.positional);
  * declaration's type; FILTERS_VERSION 13: before an environment read's fallback).
  */
 const DECLARED_RULES = rulesWith(HOST_JUDGEMENT.declared);
+/** Came with FILTERS_VERSION 14: rules keyed on a statement, whose value's name must hold one of their words. */
+const NAMED_RULES = rulesWith(HOST_JUDGEMENT.named);
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 
 /** A candidate in UTF-16 offsets before overlapping candidates are merged. */
@@ -98,6 +100,7 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
       if (JWK_RULES.has(m.rule) && !isJwkMember(text, start)) continue;
       // A key block holds key material: at least one long base64 run, not prose or `...`.
       if (STRUCTURAL_RULES.has(m.rule) && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
+      if (NAMED_RULES.has(m.rule) && !nameHolds(text, start, DECLARED_RULES.has(m.rule) ? 'declared' : 'assigned', RULE_NAME_KEYWORDS[m.rule]!)) continue;
       if (ASSIGNMENT_RULES.has(m.rule)) {
         if (isNonSecretAssignment(text, start, end, POSITIONAL_RULES.has(m.rule) ? 'none' : DECLARED_RULES.has(m.rule) ? 'declared' : 'assigned')) continue;
         // A judgement added after the speed work (FILTERS_VERSION 7): the host's own; FILTERS_VERSION
