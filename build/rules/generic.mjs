@@ -15,7 +15,8 @@ const KIND = {
   password: { keywords: ['password', 'passwd', 'pwd', 'passphrase', 'passwort', 'senha', 'wachtwoord', 'motdepasse', 'mot_de_passe'], minLen: 8, entropy: 2.8 },
   secret: { keywords: ['secret', 'credential', 'creds', 'private_key', 'privatekey', 'signing_key', 'encryption_key', 'master_key', 'hmac_key'], minLen: 12, entropy: 3.3 },
   token: { keywords: ['token'], minLen: 12, entropy: 3.3 },
-  apiKey: { keywords: ['api_key', 'apikey', 'api-key', 'access_key', 'accesskey', 'auth_key', 'app_key', 'client_key', 'license_key', 'subscription_key', 'subscription-key'], minLen: 12, entropy: 3.3 },
+  // `api.key`: Java properties (`weather.api.key=…`) and Spring's `${maps.api.key:…}` defaults.
+  apiKey: { keywords: ['api_key', 'apikey', 'api-key', 'api.key', 'access_key', 'accesskey', 'auth_key', 'app_key', 'client_key', 'license_key', 'subscription_key', 'subscription-key'], minLen: 12, entropy: 3.3 },
 };
 
 /**
@@ -321,12 +322,21 @@ export default [
       'const TOKEN_STRINGS = "[A-Za-z0-9._~+/-]+=*";', "url_token: `url('./icon.png')`", '"accessToken": "auth.form.accessToken"'],
   }),
   generic('generic-api-key', 'API key assigned in configuration or code', KIND.apiKey, {
-    pos: [P('MAPS_API_KEY=', F(C.alnum, 32)), P("apiKey: '", F(C.alnum, 24), "',"), P('[service]\napi_key = "', F(C.b64url, 40), '"'), P('TYPESENSE_API_KEY=', F(C.alnum, 32))],
+    pos: [
+      P('MAPS_API_KEY=', F(C.alnum, 32)),
+      P("apiKey: '", F(C.alnum, 24), "',"),
+      P('[service]\napi_key = "', F(C.b64url, 40), '"'),
+      P('TYPESENSE_API_KEY=', F(C.alnum, 32)),
+      // Java properties and Spring defaults name it with dots.
+      P('weather.api.key=', F(C.alnum, 32)),
+      P('@Value("${maps.api.key:', F(C.alnum, 32), '}")'),
+    ],
     neg: [
       'api_key_env: "ANTHROPIC_API_KEY"',
       'API_KEY=TODO_SET_IN_VAULT_BEFORE_DEPLOY',
       'api_key: vault:secret/data/app#api_key',
-      'api_key = os.getenv("API_KEY")', 'apiKey: process.env.API_KEY,', 'api_key = "your-api-key-here"', 'API_KEY=<YOUR_API_KEY>', 'apiKeyHeader = "X-Api-Key"'],
+      'api_key = os.getenv("API_KEY")', 'apiKey: process.env.API_KEY,', 'api_key = "your-api-key-here"', 'API_KEY=<YOUR_API_KEY>', 'apiKeyHeader = "X-Api-Key"',
+      'weather.api.key=${WEATHER_API_KEY}', 'const key = settings.weather.api.key;'],
   }),
   {
     // The name ends at the keyword (no name characters after it), so `passport` or `bypass_x`

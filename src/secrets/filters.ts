@@ -24,7 +24,7 @@
  * judged on the nearest name holding a keyword, as a typed declaration's; so is shell's
  * `${NAME:-value}`, which ends at its `}` and is not also read as `NAME: -value`). 14: a value of a
  * rule keyed on a statement (`ENV `, `#define `, `; } = `) counts only when its name holds one of
- * the rule's words (nameHolds).
+ * the rule's words (nameHolds); a default in Spring's `${name:value}` ends at its `}`.
  */
 export const FILTERS_VERSION = 14;
 
@@ -522,8 +522,9 @@ function hasAny(value: string, set: Uint8Array): boolean {
  */
 export function unquotedValueEnd(text: string, start: number, end: number): number {
   if (end >= text.length || isIn(QUOTES, text.charCodeAt(start - 1)) || isIn(BLANKS, text.charCodeAt(end))) return end;
-  // A shell default (`${DB_PASSWORD:-value}`) ends at its `}`, where the core's value class stopped.
-  if (followsShellDefault(text, start)) return end;
+  // A default inside `${…}` (shell's `${DB_PASSWORD:-value}`, Spring's `${api.key:value}`) ends at
+  // its `}`, where the core's value class stopped.
+  if (followsShellDefault(text, start) || followsPlaceholderName(text, start)) return end;
   const limit = Math.min(text.length, start + 256);
   let e = end;
   // An XML element's closing tag ends its text (`<password>…</password>`); right after the opening
@@ -547,6 +548,13 @@ export function unquotedValueEnd(text: string, start: number, end: number): numb
 }
 
 /** Whether shell's default operator `:-` ends right before `start` (`${DB_PASSWORD:-…}`). */
+/** Whether `start` follows `${name:` (a Spring placeholder's default). */
+function followsPlaceholderName(text: string, start: number): boolean {
+  if (text.charCodeAt(start - 1) !== 0x3a) return false;
+  const { name, at } = nameBefore(text, start - 1, Math.max(0, start - 66));
+  return name !== '' && at >= 2 && text.charCodeAt(at - 1) === 0x7b && text.charCodeAt(at - 2) === 0x24;
+}
+
 function followsShellDefault(text: string, start: number): boolean {
   return text.charCodeAt(start - 1) === 0x2d && text.charCodeAt(start - 2) === 0x3a;
 }
