@@ -547,7 +547,6 @@ export function unquotedValueEnd(text: string, start: number, end: number): numb
   return e;
 }
 
-/** Whether shell's default operator `:-` ends right before `start` (`${DB_PASSWORD:-…}`). */
 /** Whether `start` follows `${name:` (a Spring placeholder's default). */
 function followsPlaceholderName(text: string, start: number): boolean {
   if (text.charCodeAt(start - 1) !== 0x3a) return false;
@@ -555,6 +554,7 @@ function followsPlaceholderName(text: string, start: number): boolean {
   return name !== '' && at >= 2 && text.charCodeAt(at - 1) === 0x7b && text.charCodeAt(at - 2) === 0x24;
 }
 
+/** Whether shell's default operator `:-` ends right before `start` (`${DB_PASSWORD:-…}`). */
 function followsShellDefault(text: string, start: number): boolean {
   return text.charCodeAt(start - 1) === 0x2d && text.charCodeAt(start - 2) === 0x3a;
 }
