@@ -142,7 +142,7 @@ const PRINTABLE = range('!', '~');
  * The host's judgements of a rule's match (src/secrets/scan.ts), which a rule names in its `host`
  * field, as the bits of RULE_JUDGEMENTS in src/secrets/rules.generated.ts.
  */
-const HOST_JUDGEMENT = { assignment: 1, password: 2, structural: 4, basic: 8, argument: 16, keyMaterial: 32, jwk: 64, positional: 128, declared: 256, named: 512 };
+const HOST_JUDGEMENT = { assignment: 1, password: 2, structural: 4, basic: 8, argument: 16, keyMaterial: 32, jwk: 64, positional: 128, declared: 256 };
 const judgements = [];
 const steps = []; // [kind, arg, min, max]
 const ruleRows = [];
@@ -153,9 +153,9 @@ for (const [index, rule] of rules.entries()) {
   seen.add(rule.id);
   if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(rule.id)) throw new Error(`rule id ${rule.id}: use kebab-case`);
   if (!rule.examples?.pos?.length || !rule.examples?.neg?.length) throw new Error(`rule ${rule.id}: needs positive and negative examples`);
-  // A rule keyed on a statement (`ENV `, `#define `) leaves the name to the host, which needs the
-  // words it must hold; a rule keyed on the name has none.
-  if ((rule.host ?? []).includes('named') !== (rule.nameKeywords?.length > 0)) throw new Error(`rule ${rule.id}: host judgement "named" goes with nameKeywords`);
+  // A rule keyed on a statement (`ENV `, `#define `) leaves the name to the host's assignment
+  // judgement, which reads the name and checks it holds one of these words.
+  if (rule.nameKeywords?.length > 0 && !(rule.host ?? []).includes('assignment')) throw new Error(`rule ${rule.id}: nameKeywords are checked by the host judgement "assignment"`);
   judgements.push(
     (rule.host ?? []).reduce((bits, name) => {
       if (!(name in HOST_JUDGEMENT)) throw new Error(`rule ${rule.id}: unknown host judgement "${name}"`);
@@ -713,9 +713,9 @@ export const HOST_JUDGEMENT = ${JSON.stringify(HOST_JUDGEMENT)} as const;
 export const RULE_JUDGEMENTS: Uint16Array = Uint16Array.of(${judgements.join(', ')});
 
 /**
- * The words the value's name must hold, by rule index, for the rules judged 'named' (keyed on a
- * statement such as \`ENV \` or \`#define \`, not on the name); lowercase, and a word ending in \`$\`
- * must end the name. Empty for every other rule.
+ * The words the value's name must hold, by rule index: the rules' \`nameKeywords\`, for the rules
+ * keyed on a statement such as \`ENV \` or \`#define \` rather than on the name; lowercase, and a word
+ * ending in \`$\` must end the name. Empty for every other rule (no such check).
  */
 export const RULE_NAME_KEYWORDS: readonly (readonly string[])[] = ${JSON.stringify(rules.map((r) => r.nameKeywords ?? []))};
 

@@ -89,17 +89,24 @@ function byteAt(i: i32): u32 {
   return <u32>load<u8>(base + <usize>i);
 }
 
+/** Whether byte `b` is in the 256-bit set at address `set` (byte classes and follow sets alike). */
+// @ts-ignore: decorator
+@inline
+function inSet(set: usize, b: u32): bool {
+  return ((<u32>load<u8>(set + (<usize>b >> 3)) >> (b & 7)) & 1) != 0;
+}
+
 // @ts-ignore: decorator
 @inline
 function inClass(cls: i32, b: u32): bool {
-  return ((<u32>load<u8>(CLASS_BITS + (<usize>cls << 5) + (<usize>b >> 3)) >> (b & 7)) & 1) != 0;
+  return inSet(CLASS_BITS + (<usize>cls << 5), b);
 }
 
 /** Whether byte `b` is in follow set `set` (FOLLOW_BITS, 32 bytes each). */
 // @ts-ignore: decorator
 @inline
 function inFollow(set: usize, b: u32): bool {
-  return ((<u32>load<u8>(FOLLOW_BITS + (set << 5) + (<usize>b >> 3)) >> (b & 7)) & 1) != 0;
+  return inSet(FOLLOW_BITS + (set << 5), b);
 }
 
 /** Whether `b` is one of the quotes a value may stand in: `"`, `'` or the backtick. */
@@ -174,7 +181,7 @@ function plainRun(cls: i32, pos: i32, limit: i32): i32 {
   let n: i32 = 0;
   while (n < limit) {
     const b = <u32>load<u8>(at + <usize>n);
-    if (((<u32>load<u8>(set + (<usize>b >> 3)) >> (b & 7)) & 1) == 0) break;
+    if (!inSet(set, b)) break;
     n++;
   }
   steps += <u64>(n + 1);
@@ -199,7 +206,7 @@ function quotedRun(cls: i32, pos: i32, max: i32): i32 {
         continue;
       }
     }
-    if (((<u32>load<u8>(set + (<usize>b >> 3)) >> (b & 7)) & 1) == 0) break;
+    if (!inSet(set, b)) break;
     n++;
   }
   steps += <u64>(n + 1);

@@ -17,9 +17,9 @@
 //   'declared'     the value's name is the nearest one on its line that holds a keyword: past a
 //                  declaration's type (`apiKey: string = "…"`), before an environment read's
 //                  fallback (`process.env.API_KEY || "…"`)
-//   'named'        the rule is keyed on a statement (`ENV `, `#define `), not on the name: the
-//                  value's name must hold one of the rule's `nameKeywords` (lowercase; a word
-//                  ending in `$` must end the name)
+// `nameKeywords`, for an 'assignment' rule keyed on a statement (`ENV `, `#define `) rather than on
+// the name: the value's name must hold one of these words (lowercase; a word ending in `$` must end
+// the name).
 //
 // Fixture values are made here, at run time, by a seeded generator, so this repository contains no
 // string that looks like a live credential: every test value is `prefix + F(charset, length)`.

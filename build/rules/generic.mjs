@@ -121,7 +121,7 @@ const shellDefault = (id, description, kind, keywords, examples) => ({
 
 /**
  * The words a name holds when it names a secret of each kind, for the rules keyed on a statement
- * rather than on the name (host judgement 'named'): the kind's keywords, and for passwords also
+ * rather than on the name (their `nameKeywords`): the kind's keywords, and for passwords also
  * `pass` where it ends the name (`$`): `WIFI_PASS` and `WLAN_PASS` of Arduino sketches, but not
  * `PASSENGER_APP_ENV` or `BYPASS_CACHE`.
  */
@@ -154,7 +154,6 @@ const statement = (id, description, kind, words, examples) => ({
   // Not the end of a longer name (`NODE_ENV production`).
   before: 'word',
   steps: [['ident', 1, 64], ['sp', 1, 8], ['quote', 0, 1], ['val', kind.minLen, 256]],
-  host: ['assignment', 'named'],
   nameKeywords: words,
 });
 
@@ -171,7 +170,7 @@ const initializer = (id, description, kind, words, examples) => ({
   ci: false,
   before: null,
   steps: [['quote', 1, 1], ['val', kind.minLen, 256]],
-  host: ['assignment', 'declared', 'named'],
+  host: ['assignment', 'declared'],
   nameKeywords: words,
 });
 

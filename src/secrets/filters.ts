@@ -328,8 +328,11 @@ export function isSecretReference(value: string): boolean {
  */
 export type NameReading = 'assigned' | 'declared' | 'none';
 
-/** True when a generic `name = value` candidate is not a secret; `reading` says where its name is. */
-export function isNonSecretAssignment(text: string, start: number, end: number, reading: NameReading = 'assigned'): boolean {
+/**
+ * True when a generic `name = value` candidate is not a secret; `reading` says where its name is,
+ * and `words`, when there are any, what the name must hold (see {@link nameHolds}).
+ */
+export function isNonSecretAssignment(text: string, start: number, end: number, reading: NameReading = 'assigned', words: readonly string[] = []): boolean {
   if (isShellDefaultMisread(text, start)) return true;
   const value = text.slice(start, end);
   if (isSecretReference(value)) return true;
@@ -353,6 +356,7 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
   if (isCallOrIndex(text, end, value)) return true;
   if (reading === 'none') return false;
   const { name, at } = reading === 'declared' ? declaredName(text, start) : assignedName(text, start);
+  if (words.length > 0 && !nameHolds(name, words)) return true;
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
   return name !== '' && isNonSecretName(name);
@@ -364,9 +368,13 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
  * the `-`, so this reading is no finding.
  */
 export function isShellDefaultMisread(text: string, start: number): boolean {
-  if (text.charCodeAt(start) !== 0x2d || !followsShellDefault(text, start + 1)) return false;
-  const { at } = nameBefore(text, start - 1, Math.max(0, start - 65));
-  return at >= 2 && text.charCodeAt(at - 1) === 0x7b && text.charCodeAt(at - 2) === 0x24;
+  return text.charCodeAt(start) === 0x2d && followsShellDefault(text, start + 1) && opensPlaceholder(text, start - 1);
+}
+
+/** Whether the name right before the `:` at `colon` is a placeholder's: `${name:`. */
+function opensPlaceholder(text: string, colon: number): boolean {
+  const { name, at } = nameBefore(text, colon, Math.max(0, colon - 64));
+  return name !== '' && at >= 2 && text.charCodeAt(at - 1) === 0x7b && text.charCodeAt(at - 2) === 0x24;
 }
 
 /**
@@ -549,9 +557,7 @@ export function unquotedValueEnd(text: string, start: number, end: number): numb
 
 /** Whether `start` follows `${name:` (a Spring placeholder's default). */
 function followsPlaceholderName(text: string, start: number): boolean {
-  if (text.charCodeAt(start - 1) !== 0x3a) return false;
-  const { name, at } = nameBefore(text, start - 1, Math.max(0, start - 66));
-  return name !== '' && at >= 2 && text.charCodeAt(at - 1) === 0x7b && text.charCodeAt(at - 2) === 0x24;
+  return text.charCodeAt(start - 1) === 0x3a && opensPlaceholder(text, start - 1);
 }
 
 /** Whether shell's default operator `:-` ends right before `start` (`${DB_PASSWORD:-…}`). */
@@ -634,13 +640,13 @@ export function isNonSecretPassword(value: string): boolean {
 }
 
 /**
- * Whether the name of the value at `start`, read as `reading` says, holds one of `words` (lowercase;
- * a word ending in `$` must end the name). The check of the rules keyed on a statement (`ENV `,
- * `#define `, `; } = `): the core matched the statement, not a keyword in the name, so `ENV
- * NODE_ENV production` is no password and `#define API_KEY "…"` is an API key, not a token.
+ * Whether a value's name holds one of `words` (lowercase; a word ending in `$` must end the name).
+ * The check of the rules keyed on a statement (`ENV `, `#define `, `; } = `): the core matched the
+ * statement, not a keyword in the name, so `ENV NODE_ENV production` is no password and `#define
+ * API_KEY "…"` is an API key, not a token.
  */
-export function nameHolds(text: string, start: number, reading: 'assigned' | 'declared', words: readonly string[]): boolean {
-  const lower = (reading === 'declared' ? declaredName(text, start) : assignedName(text, start)).name.toLowerCase();
+export function nameHolds(name: string, words: readonly string[]): boolean {
+  const lower = name.toLowerCase();
   return words.some((w) => (w.endsWith('$') ? lower.endsWith(w.slice(0, -1)) : lower.includes(w)));
 }
 

@@ -2,7 +2,7 @@ import { invalidParams } from '../errors.ts';
 import { scanSecretRecords } from '../core/scan.ts';
 import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from './rules.generated.ts';
 import { mapUtf16Offsets } from './offsets.ts';
-import { insideDataUrl, isBasicCredential, isCredentialArgument, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, nameHolds, quotedValueEnd, unquotedValueEnd } from './filters.ts';
+import { insideDataUrl, isBasicCredential, isCredentialArgument, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, quotedValueEnd, unquotedValueEnd } from './filters.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
 
@@ -16,10 +16,10 @@ import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
  * members) that the placeholder fragments must not judge (KEY_MATERIAL), members of a JSON Web Key,
  * which need its `kty` near (JWK), arguments by position, with no name before them (POSITIONAL), and
  * values whose name is the nearest one holding a keyword: past a declaration's type, before an
- * environment read's fallback (DECLARED), and values of rules keyed on a statement (`ENV `,
- * `#define `) whose name must hold one of the rule's words (NAMED: RULE_NAME_KEYWORDS).
+ * environment read's fallback (DECLARED). An assignment keyed on a statement (`ENV `, `#define `)
+ * also has words its name must hold (RULE_NAME_KEYWORDS).
  */
-const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, declared: DECLARED, named: NAMED } = HOST_JUDGEMENT;
+const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, declared: DECLARED } = HOST_JUDGEMENT;
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 const NO_USER_RULES: ReturnType<typeof compileUserRules> = [];
 
@@ -91,9 +91,8 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     if ((kind & JWK) !== 0 && !isJwkMember(text, start)) continue;
     // A key block holds key material: at least one long base64 run, not prose or `...`.
     if (structural && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
-    if ((kind & NAMED) !== 0 && !nameHolds(text, start, (kind & DECLARED) !== 0 ? 'declared' : 'assigned', RULE_NAME_KEYWORDS[rule]!)) continue;
     if ((kind & ASSIGNMENT) !== 0) {
-      if (isNonSecretAssignment(text, start, end, (kind & POSITIONAL) !== 0 ? 'none' : (kind & DECLARED) !== 0 ? 'declared' : 'assigned')) continue;
+      if (isNonSecretAssignment(text, start, end, (kind & POSITIONAL) !== 0 ? 'none' : (kind & DECLARED) !== 0 ? 'declared' : 'assigned', RULE_NAME_KEYWORDS[rule])) continue;
       end = unquotedValueEnd(text, start, end);
     }
     if ((kind & ARGUMENT) !== 0 && !isCredentialArgument(text, start, text.slice(start, end))) continue;

@@ -39,8 +39,6 @@ const POSITIONAL_RULES = rulesWith(HOST_JUDGEMENT.positional);
  * declaration's type; FILTERS_VERSION 13: before an environment read's fallback).
  */
 const DECLARED_RULES = rulesWith(HOST_JUDGEMENT.declared);
-/** Came with FILTERS_VERSION 14: rules keyed on a statement, whose value's name must hold one of their words. */
-const NAMED_RULES = rulesWith(HOST_JUDGEMENT.named);
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 
 /** A candidate in UTF-16 offsets before overlapping candidates are merged. */
@@ -100,9 +98,8 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
       if (JWK_RULES.has(m.rule) && !isJwkMember(text, start)) continue;
       // A key block holds key material: at least one long base64 run, not prose or `...`.
       if (STRUCTURAL_RULES.has(m.rule) && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
-      if (NAMED_RULES.has(m.rule) && !nameHolds(text, start, DECLARED_RULES.has(m.rule) ? 'declared' : 'assigned', RULE_NAME_KEYWORDS[m.rule]!)) continue;
       if (ASSIGNMENT_RULES.has(m.rule)) {
-        if (isNonSecretAssignment(text, start, end, POSITIONAL_RULES.has(m.rule) ? 'none' : DECLARED_RULES.has(m.rule) ? 'declared' : 'assigned')) continue;
+        if (isNonSecretAssignment(text, start, end, POSITIONAL_RULES.has(m.rule) ? 'none' : DECLARED_RULES.has(m.rule) ? 'declared' : 'assigned', RULE_NAME_KEYWORDS[m.rule]!)) continue;
         // A judgement added after the speed work (FILTERS_VERSION 7): the host's own; FILTERS_VERSION
         // 13: a shell default ends at its `}`.
         end = unquotedValueEnd(text, start, end);
@@ -211,7 +208,7 @@ function isPlaceholder(value: string, structural: boolean): boolean {
 }
 
 /** True when a generic `name = value` candidate is not a secret. */
-function isNonSecretAssignment(text: string, start: number, end: number, reading: NameReading): boolean {
+function isNonSecretAssignment(text: string, start: number, end: number, reading: NameReading, words: readonly string[]): boolean {
   // FILTERS_VERSION 13: shell's `${NAME:-value}` is the shell-default rules' (the host's own).
   if (isShellDefaultMisread(text, start)) return true;
   const value = text.slice(start, end);
@@ -236,6 +233,8 @@ function isNonSecretAssignment(text: string, start: number, end: number, reading
   // FILTERS_VERSION 12: a typed declaration's name is read past its type; 13: an environment
   // read's before its fallback (the host's own).
   const { name, at } = reading === 'declared' ? declaredName(text, start) : assignedName(text, start);
+  // FILTERS_VERSION 14: a rule keyed on a statement needs one of its words in the name (the host's own).
+  if (words.length > 0 && !nameHolds(name, words)) return true;
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
   // What a name says is a judgement, not a speed path: the host's own (src/secrets/filters.ts).
