@@ -1,6 +1,7 @@
 // A small sample of ordinary text (prose, code, configuration, logs) for the byte-pair model that
-// build/gen-rules.mjs uses to group keywords into SIMD prefilter buckets. It steers speed only, never
-// what matches; change it freely (the tables change, the findings do not).
+// build/gen-rules.mjs uses to group keywords into SIMD prefilter buckets (when it searches afresh:
+// `--repin`; otherwise the pins in prefilter-buckets.mjs hold). It steers speed only, never
+// what matches: change it freely, then repin (the tables change, the findings do not).
 export const SAMPLE = String.raw`
 The service reads its settings from the environment when it starts, then opens a connection pool to
 the database and listens for requests. Each request is checked against the access policy before any
