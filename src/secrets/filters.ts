@@ -24,9 +24,11 @@
  * judged on the nearest name holding a keyword, as a typed declaration's; so is shell's
  * `${NAME:-value}`, which ends at its `}` and is not also read as `NAME: -value`). 14: a value of a
  * rule keyed on a statement (`ENV `, `#define `, `; } = `) counts only when its name holds one of
- * the rule's words (nameHolds); a default in Spring's `${name:value}` ends at its `}`.
+ * the rule's words (nameHolds); a default in Spring's `${name:value}` ends at its `}`. 15: an
+ * unquoted value's token leaves out a quote or bracket that closes one opened before the value on
+ * its line (`- "DB_PASSWORD=…"`).
  */
-export const FILTERS_VERSION = 14;
+export const FILTERS_VERSION = 15;
 
 /** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
 const KNOWN_EXAMPLES = new Set<string>([
@@ -548,11 +550,51 @@ export function unquotedValueEnd(text: string, start: number, end: number): numb
     i++;
   }
   if (!endsLine(text, i)) return end;
-  while (e > end && (text.charCodeAt(e - 1) === 0x3b || text.charCodeAt(e - 1) === 0x2c)) e--;
+  e = withoutEnclosingClosers(text, start, end, e);
   // More `name=value` pairs after a separator: a connection string or a list, whose values the
   // rules find one by one (`Password=…;Encrypt=true`). A `\=` is a .properties value's own `=`.
   for (let k = end; k < e; k++) if (text.charCodeAt(k) === 0x3d && text.charCodeAt(k - 1) !== 0x5c) return end;
   return e;
+}
+
+/** How far before a value {@link withoutEnclosingClosers} looks for what a closer closes (it runs per candidate). */
+const ENCLOSING_LOOK = 256;
+
+/**
+ * The end `e` of an unquoted value's token, less what ends the statement or the string around the
+ * assignment: a `;` or `,`, and a quote or bracket that closes one opened earlier on the line
+ * (Compose's `- "POSTGRES_PASSWORD=…"`, a JSON array's `["--password=…"]`). Redacted with the
+ * value, such a closer left the text behind it unterminated. A password may end in a quote or a
+ * bracket of its own: then nothing on the line before it is left open. Never less than `end`, the
+ * core's value.
+ */
+function withoutEnclosingClosers(text: string, start: number, end: number, e: number): number {
+  const from = Math.max(0, start - ENCLOSING_LOOK);
+  for (;;) {
+    while (e > end && (text.charCodeAt(e - 1) === 0x3b || text.charCodeAt(e - 1) === 0x2c)) e--;
+    if (e === end) return e;
+    const close = text.charCodeAt(e - 1);
+    const quote = isIn(QUOTES, close);
+    const open = close === 0x29 ? 0x28 : close === 0x5d ? 0x5b : close === 0x7d ? 0x7b : quote ? close : -1;
+    if (open < 0) return e;
+    // It closes one opened before the value: the bracket it matches, or for a quote, one of an odd
+    // number on the line, with none inside the value (a pair there is the value's own).
+    let level = 1;
+    let k = e - 2;
+    for (; k >= from; k--) {
+      const c = text.charCodeAt(k);
+      if (c === 0x0a || (quote && c === close && k >= start)) return e;
+      if (quote ? c === close : c === open && --level === 0) break;
+      if (!quote && c === close) level++;
+    }
+    if (k < from || k >= start) return e;
+    if (quote) {
+      let odd = 1;
+      while (--k >= from && text.charCodeAt(k) !== 0x0a) if (text.charCodeAt(k) === close) odd ^= 1;
+      if (odd === 0) return e;
+    }
+    e--;
+  }
 }
 
 /** Whether `start` follows `${name:` (a Spring placeholder's default). */

@@ -359,6 +359,23 @@ describe('what a name or a value says (host judgements)', () => {
     expect(found('db.password=Xk29mPq7zLw3T\\=\\:x9\n')).toEqual(['generic-password Xk29mPq7zLw3T\\=\\:x9']);
   });
 
+  it('an unquoted value inside a quoted or bracketed string leaves that string its closing characters', () => {
+    // A Compose list entry, a JSON argument list, a shell default inside quotes: the quote or
+    // bracket after the value closes one opened before the name, so it stays in the text.
+    expect(found('    environment:\n      - "POSTGRES_PASSWORD=Xk29mPq7zLw3T"\n')).toEqual(['generic-password Xk29mPq7zLw3T']);
+    expect(found('"args": ["--password=Xk29mPq7zLw3T"],\n')).toEqual(['generic-password Xk29mPq7zLw3T']);
+    expect(found("command: ['--token=Tq8mLm2Xw9Zn4Bq7'];\n")).toEqual(['generic-token Tq8mLm2Xw9Zn4Bq7']);
+    expect(found(': "${DB_PASSWORD:=Xk29mPq7zLw3T}"\n')).toEqual(['generic-password Xk29mPq7zLw3T']);
+    expect(redactSecrets('  - "POSTGRES_PASSWORD=Xk29mPq7zLw3T"\n').text).toBe('  - "POSTGRES_PASSWORD=[REDACTED:generic-password:1]"\n');
+    // Nothing on the line opened them: the quote or bracket is the value's own last character.
+    expect(found('db_password=Xk29mPq7zLw3T"\n')).toEqual(['generic-password Xk29mPq7zLw3T"']);
+    expect(found('password: Xk29mPq7)zLw3T)\n')).toEqual(['generic-password Xk29mPq7)zLw3T)']);
+    // A pair the value opens and closes itself is its own; the one after it closes the line's.
+    expect(found('(db_password=Xk29mPq7zLw3T{R8v})\n')).toEqual(['generic-password Xk29mPq7zLw3T{R8v}']);
+    expect(found('["db_password=Xk29mPq7zL\'w3T\'"]\n')).toEqual(["generic-password Xk29mPq7zL'w3T'"]);
+    expect(found('x = "a" db_password=Xk29mPq7zLw3T"\n')).toEqual(['generic-password Xk29mPq7zLw3T"']);
+  });
+
   it('a quoted value found up to a blank is redacted to its closing quote', () => {
     expect(found('password: "Xk29mPq7zLw3T 9z!"\n')).toEqual(['generic-password Xk29mPq7zLw3T 9z!']);
     expect(found("{'api_key': 'Rq8mLm2Xw9Tn4B\tx7 Qz', 'user': 'bob'}")).toEqual(['generic-api-key Rq8mLm2Xw9Tn4B\tx7 Qz']);
