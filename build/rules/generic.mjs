@@ -108,13 +108,14 @@ const fallback = (id, description, kind, keywords, examples) => ({
 /**
  * The same secret as shell's default for an unset variable, `${DB_PASSWORD:-…}`, in scripts,
  * Dockerfiles and Compose files, alone or inside a quoted value (`API_TOKEN="${API_TOKEN:-…}"`,
- * whose whole value the `name = value` rule has already read and found a reference). Each keyword
- * is taken with the operator after it, so the prefilter passes only names that end in one right
- * before a `:-`. The value ends at the `}`.
+ * whose whole value the `name = value` rule has already read and found a reference), and as the
+ * default it also assigns, `${API_KEY:=…}`. Each keyword is taken with the operator after it, so
+ * the prefilter passes only names that end in one right before a `:-` or `:=` (the same first four
+ * bytes as the name's other keywords: no new prefilter key). The value ends at the `}`.
  */
 const shellDefault = (id, description, kind, keywords, examples) => ({
   ...generic(id, description, kind, examples),
-  keywords: keywords.map((k) => `${k}:-`),
+  keywords: keywords.flatMap((k) => [`${k}:-`, `${k}:=`]),
   steps: [['val', kind.minLen, 256]],
   host: ['assignment', 'declared'],
 });
@@ -422,8 +423,8 @@ export default [
     neg: ['MAX_TOKENS=${MAX_TOKENS:-4096000000000}', 'TOKEN=${TOKEN:-${GITHUB_TOKEN}}'],
   }),
   shellDefault("generic-api-key-shell-default", "API key as a shell variable's default (${API_KEY:-…})", KIND.apiKey, ENV_NAMES.apiKey, {
-    pos: [P('API_KEY=${API_KEY:-', F(C.alnum, 32), '}')],
-    neg: ['API_KEY=${API_KEY:-your-api-key-here}'],
+    pos: [P('API_KEY=${API_KEY:-', F(C.alnum, 32), '}'), P('export API_KEY="${API_KEY:=', F(C.alnum, 32), '}"')],
+    neg: ['API_KEY=${API_KEY:-your-api-key-here}', ': "${API_KEY:=$DEFAULT_API_KEY}"'],
   }),
   statement('generic-password-statement', 'Password set by a statement (Dockerfile ENV NAME value, #define, setenv, setx, SetEnv, fastcgi_param, proxy_set_header)', KIND.password, NAME_WORDS.password, {
     pos: [

@@ -366,6 +366,7 @@ describe('what a name or a value says (host judgements)', () => {
     expect(found('"args": ["--password=Xk29mPq7zLw3T"],\n')).toEqual(['generic-password Xk29mPq7zLw3T']);
     expect(found("command: ['--token=Tq8mLm2Xw9Zn4Bq7'];\n")).toEqual(['generic-token Tq8mLm2Xw9Zn4Bq7']);
     expect(found(': "${DB_PASSWORD:=Xk29mPq7zLw3T}"\n')).toEqual(['generic-password Xk29mPq7zLw3T']);
+    expect(found('export API_KEY="${API_KEY:=Rq8mLm2Xw9Tn4Bx7Qz}"\n')).toEqual(['generic-api-key-shell-default Rq8mLm2Xw9Tn4Bx7Qz']);
     expect(redactSecrets('  - "POSTGRES_PASSWORD=Xk29mPq7zLw3T"\n').text).toBe('  - "POSTGRES_PASSWORD=[REDACTED:generic-password:1]"\n');
     // Nothing on the line opened them: the quote or bracket is the value's own last character.
     expect(found('db_password=Xk29mPq7zLw3T"\n')).toEqual(['generic-password Xk29mPq7zLw3T"']);
