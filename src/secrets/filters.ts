@@ -559,6 +559,8 @@ export function unquotedValueEnd(text: string, start: number, end: number): numb
 
 /** How far before a value {@link withoutEnclosingClosers} looks for what a closer closes (it runs per candidate). */
 const ENCLOSING_LOOK = 256;
+/** How many closers {@link withoutEnclosingClosers} leaves out at most. */
+const ENCLOSING_CLOSERS = 4;
 
 /**
  * The end `e` of an unquoted value's token, less what ends the statement or the string around the
@@ -570,9 +572,11 @@ const ENCLOSING_LOOK = 256;
  */
 function withoutEnclosingClosers(text: string, start: number, end: number, e: number): number {
   const from = Math.max(0, start - ENCLOSING_LOOK);
-  for (;;) {
+  // At most ENCLOSING_CLOSERS of them (`"]`, `"})`): each costs a look back along the line, and a
+  // line of nothing but brackets must not make that a look per character.
+  for (let closers = 0; ; closers++) {
     while (e > end && (text.charCodeAt(e - 1) === 0x3b || text.charCodeAt(e - 1) === 0x2c)) e--;
-    if (e === end) return e;
+    if (e === end || closers === ENCLOSING_CLOSERS) return e;
     const close = text.charCodeAt(e - 1);
     const quote = isIn(QUOTES, close);
     const open = close === 0x29 ? 0x28 : close === 0x5d ? 0x5b : close === 0x7d ? 0x7b : quote ? close : -1;
