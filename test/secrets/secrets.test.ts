@@ -375,6 +375,8 @@ describe('what a name or a value says (host judgements)', () => {
     expect(found('(db_password=Xk29mPq7zLw3T{R8v})\n')).toEqual(['generic-password Xk29mPq7zLw3T{R8v}']);
     expect(found('["db_password=Xk29mPq7zL\'w3T\'"]\n')).toEqual(["generic-password Xk29mPq7zL'w3T'"]);
     expect(found('x = "a" db_password=Xk29mPq7zLw3T"\n')).toEqual(['generic-password Xk29mPq7zLw3T"']);
+    // At most four are left out (each is a look back along the line): the rest stay in the span.
+    expect(found('((((((db_password=Xk29mPq7zLw3T))))))\n')).toEqual(['generic-password Xk29mPq7zLw3T))']);
   });
 
   it('a quoted value found up to a blank is redacted to its closing quote', () => {
