@@ -26,9 +26,10 @@
  * rule keyed on a statement (`ENV `, `#define `, `; } = `) counts only when its name holds one of
  * the rule's words (nameHolds); a default in Spring's `${name:value}` ends at its `}`. 15: an
  * unquoted value's token leaves out a quote or bracket that closes one opened before the value on
- * its line (`- "DB_PASSWORD=…"`).
+ * its line (`- "DB_PASSWORD=…"`). 16: a connection string's password with no `;` pair around it
+ * ranks after the generic password rule, which then names the finding.
  */
-export const FILTERS_VERSION = 15;
+export const FILTERS_VERSION = 16;
 
 /** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
 const KNOWN_EXAMPLES = new Set<string>([
@@ -555,6 +556,22 @@ export function unquotedValueEnd(text: string, start: number, end: number): numb
   // rules find one by one (`Password=…;Encrypt=true`). A `\=` is a .properties value's own `=`.
   for (let k = end; k < e; k++) if (text.charCodeAt(k) === 0x3d && text.charCodeAt(k - 1) !== 0x5c) return end;
   return e;
+}
+
+/**
+ * Whether a connection string's password (`Password=…`, `Pwd=…`) found at `start`..`end` stands
+ * among the string's `;`-separated pairs: a `;` before it on its line (within 256 characters) or
+ * right after the value. Alone (`export PASSWORD=…`, a text's first line) the same span is a plain
+ * assignment, which the generic rule names when it found it too.
+ */
+export function amongConnectionPairs(text: string, start: number, end: number): boolean {
+  if (text.charCodeAt(end) === 0x3b) return true;
+  for (let k = start - 1, from = Math.max(0, start - 256); k >= from; k--) {
+    const c = text.charCodeAt(k);
+    if (c === 0x0a) return false;
+    if (c === 0x3b) return true;
+  }
+  return false;
 }
 
 /** How far before a value {@link withoutEnclosingClosers} looks for what a closer closes (it runs per candidate). */

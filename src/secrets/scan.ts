@@ -2,7 +2,7 @@ import { invalidParams } from '../errors.ts';
 import { scanSecretRecords } from '../core/scan.ts';
 import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from './rules.generated.ts';
 import { mapUtf16Offsets } from './offsets.ts';
-import { insideDataUrl, isBasicCredential, isCredentialArgument, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, quotedValueEnd, unquotedValueEnd } from './filters.ts';
+import { amongConnectionPairs, insideDataUrl, isBasicCredential, isCredentialArgument, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, quotedValueEnd, unquotedValueEnd } from './filters.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
 
@@ -21,6 +21,12 @@ import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
  */
 const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, declared: DECLARED } = HOST_JUDGEMENT;
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
+/**
+ * A connection string's password with no `;` pair around it ranks right after the generic password
+ * rule: the same span found by both is a plain assignment (`export PASSWORD=…`), named as one.
+ */
+const ADO_PASSWORD = RULE_INDEX.get('ado-connection-string-password')!;
+const LONE_ADO_RANK = RULE_INDEX.get('generic-password')! + 0.5;
 const NO_USER_RULES: ReturnType<typeof compileUserRules> = [];
 
 /** A candidate in UTF-16 offsets before overlapping candidates are merged. */
@@ -102,7 +108,7 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     // Judged on its first word, a quoted value is redacted whole.
     if ((kind & ASSIGNMENT) !== 0) end = quotedValueEnd(text, start, end);
     candidates.push({
-      priority: rule,
+      priority: rule === ADO_PASSWORD && !amongConnectionPairs(text, start, end) ? LONE_ADO_RANK : rule,
       ruleId: RULES[rule]!.id,
       confidence: records[k * 4 + 3] === 1 ? 'high' : 'medium',
       start,

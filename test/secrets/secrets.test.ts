@@ -379,6 +379,16 @@ describe('what a name or a value says (host judgements)', () => {
     expect(found('((((((db_password=Xk29mPq7zLw3T))))))\n')).toEqual(['generic-password Xk29mPq7zLw3T))']);
   });
 
+  it("a lone Password= is named as an assignment, one among ';' pairs as a connection string's", () => {
+    expect(found('export PASSWORD=Xk29mPq7zLw3T\n')).toEqual(['generic-password Xk29mPq7zLw3T']);
+    expect(found('password=Xk29mPq7zLw3T\n')).toEqual(['generic-password Xk29mPq7zLw3T']);
+    expect(redactSecrets('PASSWORD=Xk29mPq7zLw3T').text).toBe('PASSWORD=[REDACTED:generic-password:1]');
+    expect(found('Data Source=db; Password=Xk29mPq7zLw3T\n')).toEqual(['ado-connection-string-password Xk29mPq7zLw3T']);
+    expect(found('Password=Xk29mPq7zLw3T;Server=db\n')).toEqual(['ado-connection-string-password Xk29mPq7zLw3T']);
+    expect(found('Pwd=Xk29mPq7zLw3T\n')).toEqual(['generic-password Xk29mPq7zLw3T']);
+    expect(found('Server=db;Pwd=Xk29mPq7zLw3T\n')).toEqual(['ado-connection-string-password Xk29mPq7zLw3T']);
+  });
+
   it('a quoted value found up to a blank is redacted to its closing quote', () => {
     expect(found('password: "Xk29mPq7zLw3T 9z!"\n')).toEqual(['generic-password Xk29mPq7zLw3T 9z!']);
     expect(found("{'api_key': 'Rq8mLm2Xw9Tn4B\tx7 Qz', 'user': 'bob'}")).toEqual(['generic-api-key Rq8mLm2Xw9Tn4B\tx7 Qz']);

@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
+import { amongConnectionPairs, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
 import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from '../../../src/secrets/rules.generated.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
 import type { NameReading } from '../../../src/secrets/filters.ts';
@@ -113,7 +113,9 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
       // FILTERS_VERSION 11: a quoted value found up to a blank runs to its quote; the host's own.
       if (ASSIGNMENT_RULES.has(m.rule)) end = quotedValueEnd(text, start, end);
       const rule = RULES[m.rule]!;
-      candidates.push({ priority: m.rule, ruleId: rule.id, confidence: m.confidence === 1 ? 'high' : 'medium', start, end });
+      // FILTERS_VERSION 16: a lone connection-string password ranks after the generic one; the host's own.
+      const lone = rule.id === 'ado-connection-string-password' && !amongConnectionPairs(text, start, end);
+      candidates.push({ priority: lone ? RULE_INDEX.get('generic-password')! + 0.5 : m.rule, ruleId: rule.id, confidence: m.confidence === 1 ? 'high' : 'medium', start, end });
     }
   }
   userRules.forEach((rule, k) => {
