@@ -89,7 +89,7 @@ function byteAt(i: i32): u32 {
   return <u32>load<u8>(base + <usize>i);
 }
 
-/** Whether byte `b` is in the 256-bit set at address `set` (byte classes and follow sets alike). */
+/** Whether bit `b` is set in the bit set at address `set` (byte classes, follow sets, the hashed filter FILTER4). */
 // @ts-ignore: decorator
 @inline
 function inSet(set: usize, b: u32): bool {
@@ -451,7 +451,7 @@ function onCandidate(i: i32, w: u32, h: u32): void {
 @inline
 function probe(i: i32, w: u32): void {
   const h = hashWord(w);
-  if (((<u32>load<u8>(FILTER4 + <usize>(h >> 3)) >> (h & 7)) & 1) != 0) onCandidate(i, w, h);
+  if (inSet(FILTER4, h)) onCandidate(i, w, h);
 }
 
 /** Bytes the SIMD filter goes through before the positions it let through are handled. */
@@ -567,7 +567,7 @@ function filterChunk(p: usize, from: i32, stop: i32): usize {
     const at = load<u32>(LANES + (k << 2));
     const h = hashWord(load<u32>(p + <usize>at) | 0x20202020);
     store<u32>(HITS + (hits << 2), at);
-    hits += (<u32>load<u8>(FILTER4 + <usize>(h >> 3)) >> (h & 7)) & 1;
+    hits += <usize>inSet(FILTER4, h);
   }
   return hits;
 }

@@ -169,7 +169,6 @@ const initializer = (id, description, kind, words, examples) => ({
   ...generic(id, description, kind, examples),
   keywords: ['; } = ', '= @'],
   ci: false,
-  before: null,
   steps: [['quote', 1, 1], ['val', kind.minLen, 256]],
   host: ['assignment', 'declared'],
   nameKeywords: words,
