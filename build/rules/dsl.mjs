@@ -17,6 +17,9 @@
 //   'declared'     the value's name is the nearest one on its line that holds a keyword: past a
 //                  declaration's type (`apiKey: string = "…"`), before an environment read's
 //                  fallback (`process.env.API_KEY || "…"`)
+//   'pairs'        one of a connection string's `;`-separated pairs: with no `;` before it on its
+//                  line or right after the value, it ranks after every other built-in rule, so a
+//                  lone `export PASSWORD=…` is named by the generic rule that found it too
 // `nameKeywords`, for an 'assignment' rule keyed on a statement (`ENV `, `#define `) rather than on
 // the name: the value's name must hold one of these words (lowercase; a word ending in `$` must end
 // the name).

@@ -151,7 +151,7 @@ export default [
     secret: 'last',
     after: null,
     entropy: 2.5,
-    host: ['password'],
+    host: ['password', 'pairs'],
     examples: {
       pos: [P('Server=tcp:db.acme.internal,1433;Database=app;User Id=app;Password=', F(C.alnum, 20), ';Encrypt=true;')],
       neg: ['Server=db;Database=app;Integrated Security=true;', 'Server=db;User Id=sa;Password=<password>;'],

@@ -27,7 +27,7 @@
  * the rule's words (nameHolds); a default in Spring's `${name:value}` ends at its `}`. 15: an
  * unquoted value's token leaves out a quote or bracket that closes one opened before the value on
  * its line (`- "DB_PASSWORD=…"`). 16: a connection string's password with no `;` pair around it
- * ranks after the generic password rule, which then names the finding.
+ * ranks after the other built-in rules, so the generic rule that found it too names the finding.
  */
 export const FILTERS_VERSION = 16;
 

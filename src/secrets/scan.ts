@@ -4,6 +4,7 @@ import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from './ru
 import { mapUtf16Offsets } from './offsets.ts';
 import { amongConnectionPairs, insideDataUrl, isBasicCredential, isCredentialArgument, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, quotedValueEnd, unquotedValueEnd } from './filters.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
+import type { NameReading } from './filters.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
 
 /**
@@ -16,17 +17,23 @@ import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
  * members) that the placeholder fragments must not judge (KEY_MATERIAL), members of a JSON Web Key,
  * which need its `kty` near (JWK), arguments by position, with no name before them (POSITIONAL), and
  * values whose name is the nearest one holding a keyword: past a declaration's type, before an
- * environment read's fallback (DECLARED). An assignment keyed on a statement (`ENV `, `#define `)
- * also has words its name must hold (RULE_NAME_KEYWORDS).
+ * environment read's fallback (DECLARED), and a connection string's pairs, which rank last when
+ * they stand alone (PAIRS). An assignment keyed on a statement (`ENV `, `#define `) also has words
+ * its name must hold (RULE_NAME_KEYWORDS).
  */
-const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, declared: DECLARED } = HOST_JUDGEMENT;
+const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, declared: DECLARED, pairs: PAIRS } = HOST_JUDGEMENT;
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 /**
- * A connection string's password with no `;` pair around it ranks right after the generic password
- * rule: the same span found by both is a plain assignment (`export PASSWORD=…`), named as one.
+ * Where each rule's assignment reads its value's name (isNonSecretAssignment), by rule index:
+ * derived once from its judgements rather than for every candidate.
  */
-const ADO_PASSWORD = RULE_INDEX.get('ado-connection-string-password')!;
-const LONE_ADO_RANK = RULE_INDEX.get('generic-password')! + 0.5;
+const RULE_READING: readonly NameReading[] = Array.from(RULE_JUDGEMENTS, (kind) => ((kind & POSITIONAL) !== 0 ? 'none' : (kind & DECLARED) !== 0 ? 'declared' : 'assigned'));
+/**
+ * The rank of a connection string's pair (PAIRS) that stands alone: after every built-in rule and
+ * before the user's, so the same span found by another rule (`export PASSWORD=…`, the generic
+ * password rule) is named by that rule.
+ */
+const LONE_PAIR_RANK = RULES.length - 0.5;
 const NO_USER_RULES: ReturnType<typeof compileUserRules> = [];
 
 /** A candidate in UTF-16 offsets before overlapping candidates are merged. */
@@ -98,7 +105,7 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     // A key block holds key material: at least one long base64 run, not prose or `...`.
     if (structural && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
     if ((kind & ASSIGNMENT) !== 0) {
-      if (isNonSecretAssignment(text, start, end, (kind & POSITIONAL) !== 0 ? 'none' : (kind & DECLARED) !== 0 ? 'declared' : 'assigned', RULE_NAME_KEYWORDS[rule])) continue;
+      if (isNonSecretAssignment(text, start, end, RULE_READING[rule]!, RULE_NAME_KEYWORDS[rule])) continue;
       end = unquotedValueEnd(text, start, end);
     }
     if ((kind & ARGUMENT) !== 0 && !isCredentialArgument(text, start, text.slice(start, end))) continue;
@@ -108,7 +115,7 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     // Judged on its first word, a quoted value is redacted whole.
     if ((kind & ASSIGNMENT) !== 0) end = quotedValueEnd(text, start, end);
     candidates.push({
-      priority: rule === ADO_PASSWORD && !amongConnectionPairs(text, start, end) ? LONE_ADO_RANK : rule,
+      priority: (kind & PAIRS) !== 0 && !amongConnectionPairs(text, start, end) ? LONE_PAIR_RANK : rule,
       ruleId: RULES[rule]!.id,
       confidence: records[k * 4 + 3] === 1 ? 'high' : 'medium',
       start,

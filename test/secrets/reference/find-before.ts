@@ -39,6 +39,8 @@ const POSITIONAL_RULES = rulesWith(HOST_JUDGEMENT.positional);
  * declaration's type; FILTERS_VERSION 13: before an environment read's fallback).
  */
 const DECLARED_RULES = rulesWith(HOST_JUDGEMENT.declared);
+/** Came with FILTERS_VERSION 16: a connection string's pair, which alone ranks after the other built-in rules. */
+const PAIRS_RULES = rulesWith(HOST_JUDGEMENT.pairs);
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 
 /** A candidate in UTF-16 offsets before overlapping candidates are merged. */
@@ -113,9 +115,9 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
       // FILTERS_VERSION 11: a quoted value found up to a blank runs to its quote; the host's own.
       if (ASSIGNMENT_RULES.has(m.rule)) end = quotedValueEnd(text, start, end);
       const rule = RULES[m.rule]!;
-      // FILTERS_VERSION 16: a lone connection-string password ranks after the generic one; the host's own.
-      const lone = rule.id === 'ado-connection-string-password' && !amongConnectionPairs(text, start, end);
-      candidates.push({ priority: lone ? RULE_INDEX.get('generic-password')! + 0.5 : m.rule, ruleId: rule.id, confidence: m.confidence === 1 ? 'high' : 'medium', start, end });
+      // FILTERS_VERSION 16: a lone connection string's pair ranks after the other built-in rules; the host's own.
+      const lone = PAIRS_RULES.has(m.rule) && !amongConnectionPairs(text, start, end);
+      candidates.push({ priority: lone ? RULES.length - 0.5 : m.rule, ruleId: rule.id, confidence: m.confidence === 1 ? 'high' : 'medium', start, end });
     }
   }
   userRules.forEach((rule, k) => {
