@@ -174,9 +174,14 @@ export function initCore(source?: WasmSource): Promise<Core> {
   return pending;
 }
 
+/** The module each instance was made from, so a reset makes the next one from the same module. */
+const moduleOf = new WeakMap<Core, WebAssembly.Module>();
+
 async function instantiateCore(module: WebAssembly.Module): Promise<Core> {
   try {
-    return new Core(await instantiate(module, {}));
+    const core = new Core(await instantiate(module, {}));
+    moduleOf.set(core, module);
+    return core;
   } catch (cause) {
     throw new CtxgateError('WASM_LOAD_FAILED', 'The ctxgate core compiled but could not be instantiated; is the .wasm from this version of ctxgate?', {
       cause,
@@ -200,8 +205,10 @@ export function getCore(): Core {
 
 /**
  * Runs an operation against the core. A trap inside WebAssembly (a bug, or memory exhausted) leaves
- * the instance in an unknown state, so it is discarded and the next call gets a fresh one from the
- * cached module; the caller gets a CORE_FAILURE error.
+ * the instance in an unknown state, so it is discarded and the caller gets a CORE_FAILURE error. A
+ * fresh instance is made at once from the same compiled module (not the runtime's default, which
+ * may not be the one `loadCore(source)` loaded): async calls wait for it, and synchronous calls
+ * work again once it is ready (`await loadCore()` waits for it).
  */
 export function withCore<T>(op: (core: Core) => T): T {
   const core = getCore();
@@ -209,20 +216,46 @@ export function withCore<T>(op: (core: Core) => T): T {
     return op(core);
   } catch (cause) {
     if (cause instanceof WebAssembly.RuntimeError || cause instanceof RangeError) {
-      ready = undefined;
-      corePromise = undefined;
-      throw new CtxgateError('CORE_FAILURE', 'The ctxgate core failed on this input and was reset; the call was not completed.', {
-        cause,
-      });
+      replace(core);
+      throw new CtxgateError(
+        'CORE_FAILURE',
+        'The ctxgate core failed on this input and was reset; the call was not completed. A fresh core is loading: ' +
+          '`await loadCore()` before the next synchronous call, and please report the input.',
+        { cause },
+      );
     }
     throw cause;
   }
 }
 
-/** Async form of {@link withCore} that loads the core first if needed. */
+/** Discards a failed instance and starts making its replacement from the same module. */
+function replace(failed: Core): void {
+  if (ready !== failed) return;
+  ready = undefined;
+  const module = moduleOf.get(failed);
+  if (!module) {
+    corePromise = undefined;
+    return;
+  }
+  const pending: Promise<Core> = instantiateCore(module).then((core) => {
+    if (corePromise === pending) ready = core;
+    return core;
+  });
+  pending.catch(() => {
+    if (corePromise === pending) corePromise = undefined;
+  });
+  corePromise = pending;
+}
+
+/**
+ * Runs `op` once this thread's core is loaded, loading it first if needed. Core failures are
+ * classified by the {@link withCore} call around each use of the core inside `op`; errors of the
+ * JavaScript around those uses (a caller's value, a bug) pass through as they are and never cost
+ * the thread its core.
+ */
 export async function withCoreAsync<T>(op: (core: Core) => T): Promise<T> {
   if (!ready) await initCore();
-  return withCore(op);
+  return op(getCore());
 }
 
 /** Forgets the loaded instance and module (tests, or to switch the source). */

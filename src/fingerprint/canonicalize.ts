@@ -12,8 +12,10 @@ import { CtxgateError } from '../errors.ts';
  * Values JCS cannot represent are refused with UNSUPPORTED_VALUE naming where they are, never
  * serialised some other way: NaN and ±Infinity, `undefined` and functions in arrays or at the top,
  * BigInt, symbols, cycles, lone surrogates in strings or names, and objects whose JSON form is
- * ambiguous (Map, Set, typed arrays, class instances without `toJSON`). Object members whose value
- * is `undefined` are omitted, as in JSON. `toJSON()` is honoured (so a Date becomes its ISO string).
+ * ambiguous (Map, Set, typed arrays, class instances without `toJSON`), and data nested deeper than
+ * {@link MAX_CANONICAL_DEPTH} levels (refused the same way in every runtime, before any engine's
+ * stack runs out). Object members whose value is `undefined` are omitted, as in JSON. `toJSON()` is
+ * honoured once per value, as JSON.stringify does (so a Date becomes its ISO string).
  */
 export function canonicalize(value: unknown): string {
   const fast = fastCanonicalize(value);
@@ -138,6 +140,13 @@ function fastCanonicalize(value: unknown): string | undefined {
   return JSON.stringify(copy);
 }
 
+/**
+ * How deep arrays and objects may nest in a canonicalized value. Fingerprinted data (manifests,
+ * bundles, settings) nests a few levels; a thousand is far past any of it and well inside every
+ * runtime's stack.
+ */
+export const MAX_CANONICAL_DEPTH = 1000;
+
 // The path to the current value is kept as a stack of keys and only turned into text for an
 // error message, so the happy path allocates nothing per member.
 class Writer {
@@ -149,7 +158,7 @@ class Writer {
     this.#out = out;
   }
 
-  write(value: unknown): void {
+  write(value: unknown, depth = 0, viaToJSON = false): void {
     const out = this.#out;
     switch (typeof value) {
       case 'string':
@@ -176,11 +185,14 @@ class Writer {
       return;
     }
     const obj = value as object;
-    if (typeof (obj as { toJSON?: unknown }).toJSON === 'function') {
-      this.write((obj as { toJSON(key: string): unknown }).toJSON(''));
+    // The value toJSON returns is written as it is, not asked for its own toJSON again (as
+    // JSON.stringify does): `{ toJSON() { return this } }` would otherwise recurse without end.
+    if (!viaToJSON && typeof (obj as { toJSON?: unknown }).toJSON === 'function') {
+      this.write((obj as { toJSON(key: string): unknown }).toJSON(''), depth, true);
       return;
     }
     if (this.#seen.has(obj)) this.#fail('a cycle', 'the value refers to itself');
+    if (depth >= MAX_CANONICAL_DEPTH) this.#fail(`data nested deeper than ${MAX_CANONICAL_DEPTH} levels`, 'flatten it or fingerprint its parts');
     this.#seen.add(obj);
     const keys = this.#keys;
     if (Array.isArray(obj)) {
@@ -188,7 +200,7 @@ class Writer {
       for (let i = 0; i < obj.length; i++) {
         if (i) out.push(',');
         keys.push(i);
-        this.write(obj[i]);
+        this.write(obj[i], depth + 1);
         keys.pop();
       }
       out.push(']');
@@ -209,7 +221,7 @@ class Writer {
         this.#checkWellFormed(name, true);
         out.push(first ? '' : ',', JSON.stringify(name), ':');
         first = false;
-        this.write(member);
+        this.write(member, depth + 1);
         keys.pop();
       }
       out.push('}');
@@ -225,7 +237,9 @@ class Writer {
 
   #fail(what: string, hint: string, memberName = false): never {
     const path = this.#path(memberName);
-    throw new CtxgateError('UNSUPPORTED_VALUE', `Cannot canonicalize ${what} at ${path}: ${hint}`, { details: { path, what } });
+    // A deep value's path runs to thousands of characters: the message keeps its two ends.
+    const shown = path.length <= 200 ? path : `${path.slice(0, 100)}…${path.slice(-100)}`;
+    throw new CtxgateError('UNSUPPORTED_VALUE', `Cannot canonicalize ${what} at ${shown}: ${hint}`, { details: { path, what } });
   }
 
   #checkWellFormed(s: string, memberName: boolean): void {
