@@ -108,6 +108,21 @@ export function fingerprintContract({ describe, it, expect, runtime }: Harness):
       }
     });
 
+    it('writes 1,000 levels of nesting and refuses 1,001, the same in every runtime', async () => {
+      await initCore();
+      let v: unknown = 1;
+      for (let i = 0; i < 1000; i++) v = [v];
+      expect(fingerprintSync(v)).toBe(sha256HexSync('['.repeat(1000) + '1' + ']'.repeat(1000)));
+      const error = refuse([v]);
+      expect(isCtxgateError(error, 'UNSUPPORTED_VALUE')).toBe(true);
+      expect((error as { details: { path: string } }).details.path).toBe('$' + '[0]'.repeat(1000));
+      // Far deeper data is refused the same way, before any engine's stack runs out.
+      for (let i = 0; i < 4000; i++) v = { a: v };
+      await using cg = await createCtxgate();
+      await expect(cg.fingerprint(v)).rejects.toMatchObject({ code: 'UNSUPPORTED_VALUE' });
+      expect(sha256HexSync('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    });
+
     it('omits undefined members, honours toJSON, and is key-order independent', async () => {
       await initCore();
       expect(canonicalize({ b: 1, a: undefined, d: new Date(0) })).toBe('{"b":1,"d":"1970-01-01T00:00:00.000Z"}');
