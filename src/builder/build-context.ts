@@ -2,7 +2,9 @@
 // the source of truth), then one batched, transferred call into the engine, which does all the
 // scanning, estimation, hashing and sorting for every candidate.
 import { transfer } from 'comlink';
-import { CtxgateError, isCtxgateError } from '../errors.ts';
+import { expectMethods, expectOptions, kindOf, wrongKind } from '../args.ts';
+import { CtxgateError, invalidParams, isCtxgateError } from '../errors.ts';
+import { isDetached } from '../core/live-bytes.ts';
 import { sharedEngine } from '../ctxgate.ts';
 import type { Engine } from '../worker/engine.ts';
 import { establishCandidates } from './candidates.ts';
@@ -51,8 +53,13 @@ export type BuilderLogEvent =
  * error instead of truncating or leaking: ContextTooLargeError (with its budget report),
  * SecretRiskError, AmbiguousTargetError (with the candidates), INVALID_PARAMS naming a bad field,
  * READ_FAILED, UNSUPPORTED_ENCODING, OUTSIDE_SANDBOX.
+ *
+ * `options` that is not an object, or a member of the wrong kind (`options.readFile` not a
+ * function, `options.contents` neither a Map nor an object, …), is INVALID_PARAMS naming it, as is
+ * content (given, or returned by `readFile`) that is neither a string nor a live Uint8Array.
  */
 export async function buildContext(input: BuildContextInput, options: BuildContextOptions = {}): Promise<BuildContextResult> {
+  checkOptions(options);
   const valid = validateBuildInput(input);
   const needed = neededPaths(valid);
   const given = options.contents instanceof Map ? options.contents : new Map(Object.entries(options.contents ?? {}));
@@ -61,6 +68,7 @@ export async function buildContext(input: BuildContextInput, options: BuildConte
   for (const path of needed) {
     const have = given.get(path);
     if (have !== undefined) {
+      checkContent(have, 'options.contents', path);
       entries.push([path, have]);
       continue;
     }
@@ -71,6 +79,7 @@ export async function buildContext(input: BuildContextInput, options: BuildConte
     } catch (cause) {
       throw new CtxgateError('READ_FAILED', `Reading ${path} failed; the bundle cannot be built deterministically without it.`, { cause, details: { path } });
     }
+    checkContent(content, 'options.readFile', path);
     if (content instanceof Uint8Array && content.byteOffset === 0 && content.byteLength === content.buffer.byteLength && content.buffer instanceof ArrayBuffer) {
       owned.push(content.buffer);
     }
@@ -87,6 +96,34 @@ export async function buildContext(input: BuildContextInput, options: BuildConte
   }
   if (options.logger) log(result, options.logger, options.hidePathsInLogs ?? false);
   return result;
+}
+
+/** INVALID_PARAMS unless `options` and the members buildContext reads have the right kinds. */
+function checkOptions(options: unknown): asserts options is BuildContextOptions {
+  expectOptions(options);
+  const o = options ?? {};
+  if (o.readFile !== undefined && typeof o.readFile !== 'function') throw wrongKind('options.readFile', 'a function', o.readFile);
+  if (o.contents !== undefined && (o.contents === null || typeof o.contents !== 'object' || Array.isArray(o.contents))) {
+    throw wrongKind('options.contents', 'a Map or an object of contents by path', o.contents);
+  }
+  if (o.engine !== undefined) expectMethods(o.engine, 'options.engine', ['buildContext'], 'an engine from createCtxgate()');
+  if (o.logger !== undefined && typeof o.logger !== 'function') throw wrongKind('options.logger', 'a function', o.logger);
+  if (o.hidePathsInLogs !== undefined && typeof o.hidePathsInLogs !== 'boolean') throw wrongKind('options.hidePathsInLogs', 'a boolean', o.hidePathsInLogs);
+}
+
+/** INVALID_PARAMS (`field`, naming the file's path) unless `content` is a string or live bytes. */
+function checkContent(content: unknown, field: string, path: string): void {
+  const what = field === 'options.readFile' ? 'must return' : 'must hold';
+  if (typeof content !== 'string' && !(content instanceof Uint8Array)) {
+    throw invalidParams(field, `${what} a string or a Uint8Array for ${path} (got ${kindOf(content)}).`, { path, expected: 'a string or a Uint8Array', got: kindOf(content) });
+  }
+  if (content instanceof Uint8Array && isDetached(content)) {
+    throw invalidParams(field, `${what} live bytes for ${path}; the Uint8Array is detached (its ArrayBuffer was transferred); pass a live copy.`, {
+      path,
+      expected: 'a live Uint8Array',
+      got: 'a detached Uint8Array',
+    });
+  }
 }
 
 function log(result: BuildContextResult, logger: (event: BuilderLogEvent) => void, hidePaths: boolean): void {

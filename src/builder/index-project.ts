@@ -4,7 +4,7 @@ import { sharedEngine } from '../ctxgate.ts';
 import { CtxgateError, invalidParams, isCtxgateError, isDataCloneError } from '../errors.ts';
 import type { Engine } from '../worker/engine.ts';
 import { filesFromDirectoryHandle, filesFromFileList, type BrowserReadOptions, type DirectoryHandleLike } from './browser-files.ts';
-import { checkProjectFile, projectIndexIdentity, type IndexExtras, type ProjectFile } from './project-index.ts';
+import { checkDuplicatePaths, checkProjectFile, projectIndexIdentity, type IndexExtras, type ProjectFile } from './project-index.ts';
 import type { BuildContextInput, ProjectIndex } from './types.ts';
 
 /** What {@link indexProject} accepts: files with bytes or text, browser Files, or a directory handle. */
@@ -45,20 +45,25 @@ export interface IndexProjectOptions extends IndexExtras {
  *
  * Errors: `source` or `options` of the wrong kind is INVALID_PARAMS naming the field (`source`,
  * `source[3].path`, `options.batchBytes`, …), checked in the caller's thread before anything goes
- * to the engine; a File or directory handle that cannot be read is READ_FAILED (with the cause).
+ * to the engine; so is a list in which two files have the same path after normalisation (`a.ts`
+ * and `./a.ts`): INVALID_PARAMS naming the path and both indexes, never one kept silently. A File
+ * or directory handle that cannot be read is READ_FAILED (with the cause).
  */
 export async function indexProject(source: ProjectSource, options: IndexProjectOptions = {}): Promise<ProjectIndex> {
   checkOptions(options);
   const files = await toProjectFiles(source, { sandbox: options.sandbox, gitignore: options.gitignore, ignoreCase: options.ignoreCase });
+  // A list was checked as `source`; what was read from Files or a handle is checked here, before
+  // batching could split two files of one path between batches.
+  const ours = isDirectoryHandle(source) || !isProjectFileList(source);
+  if (ours) checkDuplicatePaths(files, 'files');
   const engine = options.engine ?? (await sharedEngine());
   const extras: IndexExtras = { symbols: options.symbols ?? [], dependencies: options.dependencies ?? [] };
   // The byte arrays read here are ours, so they are transferred rather than copied.
-  const ours = isDirectoryHandle(source) || !isProjectFileList(source);
   const ownedOf = (list: readonly ProjectFile[]): ArrayBuffer[] => (ours ? list.flatMap((f) => (f.bytes ? [f.bytes.buffer as ArrayBuffer] : [])) : []);
   if (!options.onProgress) return sent(engine.indexProject(transfer(files, ownedOf(files)), extras, options.sandbox));
 
-  // Batched: each batch is indexed in the engine; the first entry of a normalised path wins, as in
-  // one call; the fingerprint is taken once over the merged index.
+  // Batched: each batch is indexed in the engine (paths are unique, checked above); the
+  // fingerprint is taken once over the merged index.
   const limit = options.batchBytes ?? 8 * 1024 * 1024;
   const merged = new Map<string, ProjectIndex['files'][number]>();
   let start = 0;
@@ -146,6 +151,7 @@ async function toProjectFiles(source: ProjectSource, reading: BrowserReadOptions
   if (isDirectoryHandle(source)) return read(() => filesFromDirectoryHandle(source, reading));
   if (isProjectFileList(source)) {
     for (let i = 0; i < source.length; i++) checkProjectFile(source[i], `source[${i}]`);
+    checkDuplicatePaths(source, 'source');
     return [...source];
   }
   const list = fileList(source);

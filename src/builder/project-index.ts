@@ -9,6 +9,8 @@ import { countLines } from './lines.ts';
 import type { BuilderGates } from './gates.ts';
 import type { DependencyEdge, IndexedFile, IndexedSymbol, ProjectIndex } from './types.ts';
 import { utf8ByteLength } from '../encoding/utf8-size.ts';
+import { detachedBytes, isDetached } from '../core/live-bytes.ts';
+import { normalizeProjectPath } from '../secrets/paths.ts';
 
 /** One file given to {@link indexProjectSync}. */
 export interface ProjectFile {
@@ -102,13 +104,15 @@ function absent(value: unknown): value is undefined | null {
 /**
  * Checks one {@link ProjectFile} (`field` names it, e.g. `files[3]`): an object with a string
  * `path`; `bytes` a Uint8Array, `text` a string, `byteSize` a number and `role`, `signatures` and
- * `summary` strings when present (`null` counts as absent). INVALID_PARAMS naming the member.
+ * `summary` strings when present (`null` counts as absent). INVALID_PARAMS naming the member; a
+ * detached `bytes` (its buffer transferred) is INVALID_PARAMS too, since it would read as empty.
  */
 export function checkProjectFile(f: unknown, field: string): asserts f is ProjectFile {
   if (f === null || typeof f !== 'object' || Array.isArray(f)) throw wrongKind(field, 'an object with a path and bytes or text', f);
   const file = f as Record<string, unknown>;
   if (typeof file.path !== 'string') throw wrongKind(`${field}.path`, 'a string', file.path);
   if (!absent(file.bytes) && !(file.bytes instanceof Uint8Array)) throw wrongKind(`${field}.bytes`, 'a Uint8Array', file.bytes);
+  if (file.bytes instanceof Uint8Array && isDetached(file.bytes)) throw detachedBytes(`${field}.bytes`);
   if (!absent(file.text) && typeof file.text !== 'string') throw wrongKind(`${field}.text`, 'a string', file.text);
   if (!absent(file.byteSize) && typeof file.byteSize !== 'number') throw wrongKind(`${field}.byteSize`, 'a number', file.byteSize);
   for (const key of ['role', 'signatures', 'summary'] as const) {
@@ -117,9 +121,37 @@ export function checkProjectFile(f: unknown, field: string): asserts f is Projec
 }
 
 /**
+ * INVALID_PARAMS when two of `files` (already checked, `field` names the list) have the same path
+ * after normalisation (`a.ts`, `./a.ts`, `a//a.ts` and so on): which content the index should hold
+ * is ambiguous, and keeping one silently would hash a file the caller did not mean. The error
+ * names the path and both indexes. Paths the jail refuses are left to the indexer to report.
+ */
+export function checkDuplicatePaths(
+  files: readonly ProjectFile[],
+  field: string,
+  normalized: readonly ({ ok: true; path: string } | { ok: false })[] = files.map((f) => normalizeProjectPath(f.path)),
+): void {
+  const first = new Map<string, number>();
+  for (let i = 0; i < files.length; i++) {
+    const n = normalized[i]!;
+    if (!n.ok) continue;
+    const earlier = first.get(n.path);
+    if (earlier !== undefined) {
+      throw invalidParams(`${field}[${i}].path`, `names the same file as ${field}[${earlier}].path (${JSON.stringify(n.path)} after normalisation); list each file once.`, {
+        path: n.path,
+        index: i,
+        firstIndex: earlier,
+      });
+    }
+    first.set(n.path, i);
+  }
+}
+
+/**
  * Indexes files given as bytes or text: normalises paths into the project jail, drops what the
  * deny rules never send, classifies binary and encodings, and hashes all contents in one call into
  * the core. Synchronous: needs the core loaded (the engine's `indexProject` does that for you).
+ * Two files with the same normalised path are INVALID_PARAMS naming both (`files[3].path`).
  */
 export function indexProjectSync(
   files: readonly ProjectFile[],
@@ -128,16 +160,16 @@ export function indexProjectSync(
 ): ProjectIndex {
   expectArray(files, 'files');
   expectOptions(extras, 'extras');
+  for (let i = 0; i < files.length; i++) checkProjectFile(files[i], `files[${i}]`);
+  // Each path is normalised once, for this check and for the index.
+  const normalized = files.map((f) => gates.normalizePath(f.path));
+  checkDuplicatePaths(files, 'files', normalized);
   const entries: IndexedFile[] = [];
   // Denied paths are indexed without hashing: their content is never looked at.
   const contents: (Uint8Array | string | undefined)[] = [];
-  const seen = new Set<string>();
   files.forEach((f, i) => {
-    checkProjectFile(f, `files[${i}]`);
-    const n = gates.normalizePath(f.path);
+    const n = normalized[i]!;
     const path = n.ok ? n.path : f.path;
-    if (n.ok && seen.has(path)) return; // dedupe by normalised path; the first listed wins
-    seen.add(path);
     const denied = n.ok && gates.isDenied(path).denied;
     if (absent(f.bytes) && absent(f.text)) {
       if (!denied) throw invalidParams(`files[${i}]`, 'needs bytes or text (only never-send paths may be listed without content)');

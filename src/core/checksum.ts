@@ -1,12 +1,15 @@
 import { expectBytes, expectNumber, expectText } from '../args.ts';
 import { withCore } from './core.ts';
+import { expectLive } from './live-bytes.ts';
 
 /**
  * CRC-32 (IEEE) of a string's UTF-8 bytes or of raw bytes, computed in the core. Pass the previous
  * result as `seed` to continue over a further chunk. Synchronous: needs `await init()` first.
+ * A detached Uint8Array (its buffer transferred) is INVALID_PARAMS, like an input of another kind.
  */
 export function crc32(input: string | Uint8Array, seed = 0): number {
   expectText(input, 'input');
+  expectLive(input, 'input');
   expectNumber(seed, 'seed');
   return withCore((core) => {
     const { ptr, len } = core.writeInput(input);
@@ -26,9 +29,13 @@ export interface Utf8Check {
   readonly byteLength: number;
 }
 
-/** Validates UTF-8 in the core and counts code points. Synchronous: needs `await init()` first. */
+/**
+ * Validates UTF-8 in the core and counts code points. Synchronous: needs `await init()` first.
+ * `bytes` must be a live Uint8Array (INVALID_PARAMS for another kind or a detached one).
+ */
 export function utf8Check(bytes: Uint8Array): Utf8Check {
   expectBytes(bytes, 'bytes');
+  expectLive(bytes, 'bytes');
   return withCore((core) => {
     const ptr = core.writeBytes(bytes);
     const r = core.raw.utf8Validate(ptr, bytes.byteLength);

@@ -2,6 +2,7 @@ import { expectArray, expectText, kindOf, wrongItem, wrongKind } from '../args.t
 import { CtxgateError, invalidParams } from '../errors.ts';
 import { withCore, type Core } from './core.ts';
 import { toHex, toHexRecords } from './hex.ts';
+import { detachedBytes, expectLive, isDetached } from './live-bytes.ts';
 
 /** Inputs above this size are hashed in chunks through a fixed window instead of copied whole. */
 export const SHA256_CHUNK = 1 << 20;
@@ -34,12 +35,17 @@ function digestOf(core: Core, input: HashInput): Uint8Array<ArrayBuffer> {
 
 /** SHA-256 digest (32 bytes) computed in the core. Synchronous: needs the core loaded. */
 export function sha256BytesSync(input: HashInput): Uint8Array<ArrayBuffer> {
+  expectLive(input, 'input');
   return withCore((core) => digestOf(core, input));
 }
 
-/** Lowercase hex SHA-256 computed in the core. Synchronous: needs the core loaded. */
+/**
+ * Lowercase hex SHA-256 computed in the core. Synchronous: needs the core loaded. `input` must be a
+ * string or a live Uint8Array (not one whose buffer was transferred): INVALID_PARAMS otherwise.
+ */
 export function sha256HexSync(input: HashInput): string {
   expectText(input, 'input');
+  expectLive(input, 'input');
   return toHex(sha256BytesSync(input));
 }
 
@@ -73,7 +79,7 @@ export function sha256ManySync(inputs: readonly HashInput[]): string[] {
     while (to < inputs.length) {
       const x = inputs[to]!;
       // Each input's kind is checked here, once, before anything is written to the core.
-      const size = typeof x === 'string' ? x.length * 3 : x instanceof Uint8Array ? x.byteLength : badHashInput('inputs', to, x);
+      const size = typeof x === 'string' ? x.length * 3 : x instanceof Uint8Array ? liveLength(x, 'inputs', to) : badHashInput('inputs', to, x);
       if (to > from && capacity + size > limit) break;
       capacity += size;
       to++;
@@ -83,6 +89,12 @@ export function sha256ManySync(inputs: readonly HashInput[]): string[] {
     limit = Math.min(limit * 2, LAST_GROUP);
   }
   return out;
+}
+
+/** The length of bytes at `field[index]`; INVALID_PARAMS when they are detached. */
+function liveLength(bytes: Uint8Array, field: string, index: number): number {
+  if (isDetached(bytes)) throw detachedBytes(`${field}[${index}]`);
+  return bytes.byteLength;
 }
 
 /** INVALID_PARAMS for an item of a list of hash inputs that is neither a string nor bytes. */
@@ -99,6 +111,7 @@ export function checkHashInputs(inputs: unknown, field = 'inputs'): asserts inpu
   for (let i = 0; i < inputs.length; i++) {
     const x = inputs[i];
     if (typeof x !== 'string' && !(x instanceof Uint8Array)) badHashInput(field, i, x);
+    if (x instanceof Uint8Array) liveLength(x, field, i);
   }
 }
 
@@ -148,6 +161,7 @@ export function createSha256Sync(): Sha256Hasher {
   const hasher: Sha256Hasher = {
     update(chunk) {
       expectText(chunk, 'chunk');
+      expectLive(chunk, 'chunk');
       const s = live();
       const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
       withCore((core) => {
@@ -190,6 +204,13 @@ export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown>
 
 /** INVALID_PARAMS unless `source` is something {@link sha256HexStream} can read. */
 export function checkHashStreamSource(source: unknown, field = 'source'): asserts source is HashStreamSource {
+  // A locked stream has a reader already: reading it again would be a TypeError (ERR_INVALID_STATE).
+  if (isReadableStream(source) && source.locked) {
+    throw invalidParams(field, 'is a ReadableStream that is locked (a reader is already reading it); pass an unread stream, or release its reader first.', {
+      expected: 'an unlocked ReadableStream',
+      got: 'a locked ReadableStream',
+    });
+  }
   if (source instanceof Blob || isReadableStream(source) || isAsyncIterable(source)) return;
   const expected = 'a Blob, a ReadableStream or an async iterable of Uint8Array chunks';
   throw wrongKind(field, expected, source);
@@ -217,7 +238,8 @@ async function* readerChunks(stream: ReadableStream<Uint8Array>): AsyncIterable<
 
 /**
  * Hashes a Blob/File or a byte stream chunk by chunk without holding it whole. A source of another
- * kind, or a chunk that is neither bytes nor a string, is INVALID_PARAMS (`source`).
+ * kind, a ReadableStream that is locked, or a chunk that is neither bytes nor a string (or is a
+ * detached Uint8Array) is INVALID_PARAMS (`source`).
  */
 export async function sha256HexStream(source: HashStreamSource): Promise<string> {
   checkHashStreamSource(source);
@@ -229,6 +251,7 @@ export async function sha256HexStream(source: HashStreamSource): Promise<string>
       if (typeof chunk !== 'string' && !(chunk instanceof Uint8Array)) {
         throw invalidParams('source', `must yield Uint8Array chunks (got ${kindOf(chunk)}).`, { expected: 'Uint8Array chunks', got: kindOf(chunk) });
       }
+      if (chunk instanceof Uint8Array && isDetached(chunk)) throw detachedBytes('source');
       hasher.update(chunk);
     }
     return hasher.digestHex();

@@ -10,6 +10,7 @@ import { CtxgateError } from '../errors.ts';
 import { createPathGates } from '../builder/default-gates.ts';
 import { enterDirectory, gitIgnored, withGitignore, type GitignoreLevel } from '../builder/gitignore.ts';
 import type { ProjectFile } from '../builder/project-index.ts';
+import { MAX_PATH_SEGMENTS } from '../secrets/paths.ts';
 
 /** Options of {@link readProjectFiles}. */
 export interface WalkOptions {
@@ -34,6 +35,9 @@ export interface WalkOptions {
  * Lists every file under `root` as `{ path, bytes }` with project-relative `/` paths. Files that
  * .gitignore excludes are left out; files the deny rules never send are listed with their size
  * only (so the builder can report them) and are not read. Symbolic links are not followed.
+ *
+ * A tree with directories nested deeper than the path gate's segment limit (`MAX_PATH_SEGMENTS`,
+ * 1024, less one for the file name) is INVALID_PARAMS, as is one with more than `maxFiles` files.
  */
 export async function readProjectFiles(root: string, options: WalkOptions = {}): Promise<ProjectFile[]> {
   if (options.ignoreCase !== undefined && typeof options.ignoreCase !== 'boolean') throw wrongKind('options.ignoreCase', 'a boolean', options.ignoreCase);
@@ -53,7 +57,7 @@ export async function readProjectFiles(root: string, options: WalkOptions = {}):
     await new Promise<void>((resolve) => setTimeout(resolve, 0));
     sliceStart = performance.now();
   };
-  const walk = async (dir: string, rel: string, levels: readonly GitignoreLevel[]): Promise<void> => {
+  const walk = async (dir: string, rel: string, levels: readonly GitignoreLevel[], depth: number): Promise<void> => {
     const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     let here = levels;
     // Only read a .gitignore that the listing shows (a failed read per directory costs an error).
@@ -67,7 +71,13 @@ export async function readProjectFiles(root: string, options: WalkOptions = {}):
       if (entry.isSymbolicLink() || !(isDir || entry.isFile())) continue;
       if (gitIgnored(here, path, isDir)) continue;
       if (isDir) {
-        await walk(join(dir, entry.name), path, enterDirectory(here, path));
+        // The walk recurses once per level: a limit, not a stack overflow, ends an absurd tree.
+        if (depth >= MAX_PATH_SEGMENTS - 1) {
+          throw new CtxgateError('INVALID_PARAMS', `A directory under ${root} is nested more than ${MAX_PATH_SEGMENTS - 1} levels deep; paths that deep are outside what the path gate accepts. Point at the project root or deny that directory.`, {
+            details: { maxDepth: MAX_PATH_SEGMENTS - 1 },
+          });
+        }
+        await walk(join(dir, entry.name), path, enterDirectory(here, path), depth + 1);
         continue;
       }
       if (out.length >= max) {
@@ -79,7 +89,7 @@ export async function readProjectFiles(root: string, options: WalkOptions = {}):
       await pause();
     }
   };
-  await walk(top, '', []);
+  await walk(top, '', [], 0);
   return out;
 }
 

@@ -1,5 +1,6 @@
 import { expectBytes, expectObject, expectOptions } from '../args.ts';
 import { invalidParams } from '../errors.ts';
+import { expectLive } from '../core/live-bytes.ts';
 
 /** The text encodings a context block can declare (spec 001, ContextBlock.encoding). */
 export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'ascii' | 'windows-1252' | 'unknown';
@@ -51,10 +52,12 @@ function validUtf8(bytes: Uint8Array): string | undefined {
 /**
  * Detects the encoding: a BOM (UTF-8, UTF-16LE, UTF-16BE) wins; otherwise valid UTF-8 is `ascii`
  * when every byte is below 0x80 and `utf-8` otherwise; bytes that are not UTF-8 but are defined in
- * windows-1252 (no NUL, mostly ASCII) are `windows-1252`; anything else is `unknown`.
+ * windows-1252 (no NUL, mostly ASCII) are `windows-1252`; anything else is `unknown`. A detached
+ * Uint8Array (its buffer transferred) is INVALID_PARAMS: it would read as empty.
  */
 export function detectEncoding(bytes: Uint8Array): EncodingDetection {
   if (!(bytes instanceof Uint8Array)) throw invalidParams('bytes', 'must be a Uint8Array.');
+  expectLive(bytes, 'bytes');
   return detect(bytes).detection;
 }
 
@@ -99,6 +102,7 @@ function detect(bytes: Uint8Array): { detection: EncodingDetection; text?: strin
  */
 export function decodeText(bytes: Uint8Array, detection: EncodingDetection): string {
   expectBytes(bytes, 'bytes');
+  expectLive(bytes, 'bytes');
   expectObject(detection, 'detection');
   const body = detection.bom ? bytes.subarray(detection.encoding === 'utf-8' ? 3 : 2) : bytes;
   switch (detection.encoding) {
@@ -151,13 +155,16 @@ function tooManyControls(text: string): boolean {
 /**
  * The content gate: `too_large` past `maxBytes`; `binary` for NUL bytes, an unknown encoding or
  * too many control characters (when unsure it says binary: spec 001 fails closed); otherwise the
- * decoded text with its encoding.
+ * decoded text with its encoding. `bytes` that is not a Uint8Array, or is a detached one (its
+ * buffer transferred), is INVALID_PARAMS.
  */
 export function checkContent(bytes: Uint8Array, options: ContentGateOptions = {}): ContentDecision {
   expectOptions(options);
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   if (!Number.isInteger(maxBytes) || maxBytes < 0) throw invalidParams('options.maxBytes', 'must be a non-negative integer.');
   if (!(bytes instanceof Uint8Array)) throw invalidParams('bytes', 'must be a Uint8Array.');
+  // A detached view reads as empty, which would pass as an empty text file.
+  expectLive(bytes, 'bytes');
   if (bytes.length > maxBytes) return { allowed: false, reason: 'too_large', encoding: 'unknown', detail: `${bytes.length} bytes is more than the ${maxBytes}-byte limit` };
   const { detection, text: decoded } = detect(bytes);
   if (detection.encoding === 'unknown') return { allowed: false, reason: 'binary', encoding: 'unknown', detail: UNKNOWN_ENCODING_DETAIL };

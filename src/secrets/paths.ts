@@ -1,6 +1,6 @@
 import ignore, { type Ignore } from 'ignore';
-import { expectArray, expectOptions, wrongKind } from '../args.ts';
-import { invalidParams } from '../errors.ts';
+import { expectArray, expectOptions, wrongItem, wrongKind } from '../args.ts';
+import { CtxgateError, invalidParams } from '../errors.ts';
 import type { ExclusionReason } from './reasons.ts';
 
 /**
@@ -137,14 +137,37 @@ const ENCODED_SEPARATOR = /%(2e|2f|5c|00)/i;
 const SLASH_OR_DOT_LOOKALIKE = /[\u2215\u2044\u29f8\u2216\u29f5\u29f9\u3002\uff61\u0338]/;
 
 /**
+ * Longest path the gate decides, in UTF-8 bytes (Linux's PATH_MAX). Git has no limit of its own,
+ * but matching tests every ancestor directory of a path against the rules, so its cost grows with
+ * length times depth (and `ignore` walks the ancestors recursively); a longer path is refused,
+ * fail closed, instead of being matched slowly or overflowing the stack.
+ */
+export const MAX_PATH_BYTES = 4096;
+/** Most segments (directories plus the name, after normalisation) a path may have; deeper is refused. */
+export const MAX_PATH_SEGMENTS = 1024;
+/**
+ * Longest line of a deny or allow rule, in UTF-16 code units. Longer rules are INVALID_PARAMS: a
+ * .gitignore line is far shorter, and each engine refuses a regular expression past a size of its
+ * own (V8 at about 32 K characters of pattern), so the limit is ours and the same everywhere.
+ */
+export const MAX_PATTERN_LENGTH = 4096;
+
+/**
  * Normalises a path relative to the project root and refuses anything that could leave it or
  * disguise itself: absolute and drive paths, backslashes, NUL and control characters, `..`,
  * percent-encoded separators, invisible format characters, and characters whose Unicode
- * compatibility form is `/`, `\`, `.` or `:`. The result is NFC, without `.` segments or repeated
- * slashes; a trailing `/` marks a directory.
+ * compatibility form is `/`, `\`, `.` or `:`. Paths longer than {@link MAX_PATH_BYTES} UTF-8
+ * bytes or deeper than {@link MAX_PATH_SEGMENTS} segments are refused too. The result is NFC,
+ * without `.` segments or repeated slashes; a trailing `/` marks a directory.
+ *
+ * A string that is not a usable path is a refusal (`ok: false`); a `path` that is not a string at
+ * all is a caller's bug, INVALID_PARAMS (`path`).
  */
 export function normalizeProjectPath(path: string): NormalizedPath {
-  if (typeof path !== 'string' || path.length === 0) return { ok: false, detail: 'empty path' };
+  if (typeof path !== 'string') throw wrongKind('path', 'a string', path);
+  if (path.length === 0) return { ok: false, detail: 'empty path' };
+  // Every UTF-16 unit is at least one UTF-8 byte: an absurd path is refused before it is scanned.
+  if (path.length > MAX_PATH_BYTES) return TOO_LONG;
   let ascii = true;
   let percent = false;
   // Already in normal form: no empty, `.` or `..` segment (a final empty one is a trailing `/`).
@@ -152,18 +175,30 @@ export function normalizeProjectPath(path: string): NormalizedPath {
   // before, so those skip the split and join.
   let plain = true;
   let segmentStart = 0;
+  // UTF-8 bytes beyond one per unit, and the segments that survive normalisation.
+  let extraBytes = 0;
+  let depth = 0;
   for (let i = 0; i < path.length; i++) {
     const c = path.charCodeAt(i);
     if (c < 0x20 || c === 0x7f) return { ok: false, detail: c === 0 ? 'NUL character in path' : 'control character in path' };
     if (c === 0x5c) return { ok: false, detail: 'backslash in path; use / separators relative to the project root' };
-    if (c >= 0x80) ascii = false;
-    else if (c === 0x25) percent = true;
+    if (c >= 0x80) {
+      ascii = false;
+      // Two bytes below U+0800; a surrogate is half of a 4-byte pair; three otherwise.
+      extraBytes += c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2;
+    } else if (c === 0x25) percent = true;
     else if (c === 0x2f) {
       if (isDotOrEmptySegment(path, segmentStart, i)) plain = false;
+      else depth++;
       segmentStart = i + 1;
     }
   }
-  if (segmentStart < path.length && isDotOrEmptySegment(path, segmentStart, path.length)) plain = false;
+  if (segmentStart < path.length) {
+    if (isDotOrEmptySegment(path, segmentStart, path.length)) plain = false;
+    else depth++;
+  }
+  if (path.length + extraBytes > MAX_PATH_BYTES) return TOO_LONG;
+  if (depth > MAX_PATH_SEGMENTS) return TOO_DEEP;
   if (path.charCodeAt(0) === 0x2f) return { ok: false, detail: 'absolute path; pass a path relative to the project root' };
   if (path.charCodeAt(1) === 0x3a && isAsciiLetter(path.charCodeAt(0))) return { ok: false, detail: 'drive-letter path; pass a path relative to the project root' };
   if (percent && ENCODED_SEPARATOR.test(path)) return { ok: false, detail: 'percent-encoded dot, separator or NUL in path' };
@@ -187,6 +222,9 @@ export function normalizeProjectPath(path: string): NormalizedPath {
   return { ok: true, path: segments.join('/') + (isDir ? '/' : '') };
 }
 
+const TOO_LONG: NormalizedPath = Object.freeze({ ok: false, detail: `path longer than ${MAX_PATH_BYTES} bytes` });
+const TOO_DEEP: NormalizedPath = Object.freeze({ ok: false, detail: `path deeper than ${MAX_PATH_SEGMENTS} segments` });
+
 /** True if `path[start, end)` is empty, `.` or `..`. */
 function isDotOrEmptySegment(path: string, start: number, end: number): boolean {
   const n = end - start;
@@ -202,6 +240,19 @@ function isAsciiLetter(c: number): boolean {
 const checkPatterns = (field: string, value: readonly string[] | undefined): readonly string[] => {
   if (value === undefined) return [];
   if (!Array.isArray(value) || value.some((p) => typeof p !== 'string')) throw invalidParams(field, 'must be an array of .gitignore patterns.');
+  for (let i = 0; i < value.length; i++) {
+    // An entry holding newlines is several rules; each line is one pattern.
+    for (const line of (value[i] as string).split(/\r?\n/)) {
+      if (line.length > MAX_PATTERN_LENGTH) {
+        // The pattern is not quoted: whatever was pasted here may be a secret.
+        throw invalidParams(`${field}[${i}]`, `holds a pattern of ${line.length} characters; a pattern may have at most ${MAX_PATTERN_LENGTH}.`, {
+          index: i,
+          length: line.length,
+          max: MAX_PATTERN_LENGTH,
+        });
+      }
+    }
+  }
   return value;
 };
 
@@ -216,6 +267,13 @@ function optionalFlag(value: unknown, field: string): boolean | undefined {
  * Creates a path gate: project-root jail first (`outside_sandbox`), then the never-send defaults
  * and your deny/allow rules with exact .gitignore semantics (`deny_rule`), via the `ignore`
  * package. As in git, a file cannot be re-included when a parent directory is excluded.
+ *
+ * Refusals: `deny` or `allow` that is not an array of strings, or holding a pattern longer than
+ * {@link MAX_PATTERN_LENGTH} characters or one the matcher cannot compile, is INVALID_PARAMS
+ * naming the entry (`deny[2]`). `check()` with a `path` that is not a string (and `checkAll()` with
+ * such an item, `paths[3]`) is INVALID_PARAMS; a string that is not a usable path, such as one
+ * longer than {@link MAX_PATH_BYTES} bytes or deeper than {@link MAX_PATH_SEGMENTS} segments, is
+ * an `outside_sandbox` decision.
  */
 export function createPathGate(options: PathGateOptions = {}): PathGate {
   expectOptions(options);
@@ -225,7 +283,7 @@ export function createPathGate(options: PathGateOptions = {}): PathGate {
 
   const check = (path: string): PathDecision => {
     const normalized = normalizeProjectPath(path);
-    if (!normalized.ok) return { allowed: false, path: String(path), reason: 'outside_sandbox', detail: normalized.detail };
+    if (!normalized.ok) return { allowed: false, path, reason: 'outside_sandbox', detail: normalized.detail };
     const rule = matcher.denyingRule(normalized.path);
     if (rule !== undefined) {
       const detail = `${RULE_SOURCE[rule.mark ?? 'deny']} ${JSON.stringify(rule.pattern)}`;
@@ -238,6 +296,7 @@ export function createPathGate(options: PathGateOptions = {}): PathGate {
     check,
     checkAll(paths) {
       expectArray(paths, 'paths');
+      for (let i = 0; i < paths.length; i++) if (typeof paths[i] !== 'string') throw wrongItem('paths', i, 'a string', paths[i]);
       const seen = new Set<string>();
       return paths.map((p) => {
         const d = check(p);
@@ -248,6 +307,27 @@ export function createPathGate(options: PathGateOptions = {}): PathGate {
       });
     },
   };
+}
+
+/**
+ * INVALID_PARAMS naming the first of `patterns` whose regular expression the engine refuses.
+ * `ignore` compiles a rule when a path first reaches it, which would turn a bad rule into a
+ * SyntaxError from some later `check()`; each rule is compiled here, alone, to find it up front.
+ */
+function checkCompiles(field: string, patterns: readonly string[], ignoreCase: boolean, asRule: (p: string) => string): void {
+  for (let i = 0; i < patterns.length; i++) {
+    try {
+      // One rule (or one entry's lines) alone: test() reaches, and so compiles, every rule it holds
+      // unless an earlier one matches first; a path no rule is written for is tested per line.
+      for (const line of asRule(patterns[i]!).split(/\r?\n/)) ignore({ ignorecase: ignoreCase }).add(line).test('.ctxgate-probe');
+    } catch (cause) {
+      const name = cause instanceof Error ? cause.name : 'error';
+      // The engine's message quotes the whole expression; only its kind is kept.
+      throw new CtxgateError('INVALID_PARAMS', `${field}[${i}]: is a pattern the matcher cannot compile (${name}); simplify or shorten it.`, {
+        details: { field: `${field}[${i}]`, index: i, error: name },
+      });
+    }
+  }
 }
 
 /** A deny/allow matcher shared by every gate with the same rules (see {@link sharedMatcher}). */
@@ -295,6 +375,10 @@ function sharedMatcher(defaults: boolean, ignoreCase: boolean, deny: readonly st
   ];
   const key = JSON.stringify([defaults, ignoreCase, deny, allow]);
   const build = (): { matcher: Ignore; checks: number } => ({ matcher: ignore({ ignorecase: ignoreCase }).add(rules), checks: 0 });
+  if (!matchers.has(key)) {
+    checkCompiles('deny', deny, ignoreCase, (p) => p);
+    checkCompiles('allow', allow, ignoreCase, (p) => (p.startsWith('!') ? p : `!${p}`));
+  }
   const current = (): { matcher: Ignore; checks: number } => {
     let entry = matchers.get(key);
     if (entry === undefined || entry.checks >= MAX_CHECKS_PER_MATCHER) {
