@@ -28,8 +28,11 @@
  * unquoted value's token leaves out a quote or bracket that closes one opened before the value on
  * its line (`- "DB_PASSWORD=…"`). 16: a connection string's password with no `;` pair around it
  * ranks after the other built-in rules, so the generic rule that found it too names the finding.
+ * 17: such a lone password is judged as an assignment (`f(user=u, password=password)` is code),
+ * and ends before a `)` or `]` closing a call or list opened before it and at a call's bracket;
+ * a value in a query string or form body (its name after `?` or `&`) ends at the next `&` or `#`.
  */
-export const FILTERS_VERSION = 16;
+export const FILTERS_VERSION = 17;
 
 /** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
 const KNOWN_EXAMPLES = new Set<string>([
@@ -559,6 +562,25 @@ export function unquotedValueEnd(text: string, start: number, end: number): numb
 }
 
 /**
+ * The end of a connection string's password that stands alone (not {@link amongConnectionPairs}):
+ * the core read it with the pair's value class, which takes in a `)` or `]` that closes a call or
+ * list opened before it (`connect(user=u, password=…)`), and a `,` or `;` ending a statement.
+ */
+export function lonePairEnd(text: string, start: number, end: number): number {
+  end = withoutEnclosingClosers(text, start, start + 1, end);
+  // A name then `(` or `[` (`password=make_password(raw)`) ends at the bracket, as the generic
+  // rule's value does, so the judgement sees a call or an index.
+  for (let k = start; k < end; k++) {
+    const c = text.charCodeAt(k);
+    if ((c === 0x28 || c === 0x5b) && k > start) return k;
+    if (!isIdentifierUnit(c)) break;
+  }
+  return end;
+}
+
+const isIdentifierUnit = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x24 || c === 0x2e;
+
+/**
  * Whether a connection string's password (`Password=…`, `Pwd=…`) found at `start`..`end` stands
  * among the string's `;`-separated pairs: a `;` before it on its line (within 256 characters) or
  * right after the value. Alone (`export PASSWORD=…`, a text's first line) the same span is a plain
@@ -796,6 +818,24 @@ function nameBefore(text: string, end: number, floor: number): { name: string; a
   const stop = i;
   while (i > floor && isIn(NAME, text.charCodeAt(i - 1))) i--;
   return { name: text.slice(i, stop), at: i };
+}
+
+/**
+ * Where a query string's or form body's value ends: a name right after `?` or `&` given its value
+ * with `=` (`?api_key=…&page=2`, `-d "user=a&password=…&grant_type=password"`, a JDBC URL's
+ * `&password=…&useSSL=false`) ends at the next `&` or `#`, which the core's value class takes in.
+ * Such a value's own `&` or `#` is percent-encoded.
+ */
+export function queryValueEnd(text: string, start: number, end: number): number {
+  if (text.charCodeAt(start - 1) !== 0x3d) return end;
+  const { name, at } = nameBefore(text, start, Math.max(0, start - 160));
+  const before = text.charCodeAt(at - 1);
+  if (name === '' || (before !== 0x3f && before !== 0x26)) return end;
+  for (let k = start; k < end; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 0x26 || c === 0x23) return k;
+  }
+  return end;
 }
 
 /** True when a match sits inside a `data:…;base64,` payload. */

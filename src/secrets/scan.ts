@@ -2,7 +2,7 @@ import { invalidParams } from '../errors.ts';
 import { scanSecretRecords } from '../core/scan.ts';
 import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from './rules.generated.ts';
 import { mapUtf16Offsets } from './offsets.ts';
-import { amongConnectionPairs, insideDataUrl, isBasicCredential, isCredentialArgument, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, quotedValueEnd, unquotedValueEnd } from './filters.ts';
+import { amongConnectionPairs, lonePairEnd, queryValueEnd, insideDataUrl, isBasicCredential, isCredentialArgument, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, quotedValueEnd, unquotedValueEnd } from './filters.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
 import type { NameReading } from './filters.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
@@ -104,9 +104,18 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     if ((kind & JWK) !== 0 && !isJwkMember(text, start)) continue;
     // A key block holds key material: at least one long base64 run, not prose or `...`.
     if (structural && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
+    // A connection string's pair standing alone (`f(user=u, password=password)`) is an assignment,
+    // and judged as one: code passing a variable is no secret.
+    const lone = (kind & PAIRS) !== 0 && !amongConnectionPairs(text, start, end);
+    if (lone) {
+      end = lonePairEnd(text, start, end);
+      if (isNonSecretAssignment(text, start, end)) continue;
+    }
     if ((kind & ASSIGNMENT) !== 0) {
+      end = queryValueEnd(text, start, end);
       if (isNonSecretAssignment(text, start, end, RULE_READING[rule]!, RULE_NAME_KEYWORDS[rule])) continue;
-      end = unquotedValueEnd(text, start, end);
+      // Read to its token's end only where a query string's value does not end first.
+      end = queryValueEnd(text, start, unquotedValueEnd(text, start, end));
     }
     if ((kind & ARGUMENT) !== 0 && !isCredentialArgument(text, start, text.slice(start, end))) continue;
     if ((kind & PASSWORD) !== 0 && isNonSecretPassword(value)) continue;
@@ -115,7 +124,7 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     // Judged on its first word, a quoted value is redacted whole.
     if ((kind & ASSIGNMENT) !== 0) end = quotedValueEnd(text, start, end);
     candidates.push({
-      priority: (kind & PAIRS) !== 0 && !amongConnectionPairs(text, start, end) ? LONE_PAIR_RANK : rule,
+      priority: lone ? LONE_PAIR_RANK : rule,
       ruleId: RULES[rule]!.id,
       confidence: records[k * 4 + 3] === 1 ? 'high' : 'medium',
       start,

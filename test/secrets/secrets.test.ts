@@ -389,6 +389,33 @@ describe('what a name or a value says (host judgements)', () => {
     expect(found('Server=db;Pwd=Xk29mPq7zLw3T\n')).toEqual(['ado-connection-string-password Xk29mPq7zLw3T']);
   });
 
+  it("a lone password= among a call's keyword arguments is judged as code, and leaves the call its bracket", () => {
+    // Before, each of these came out as a high-confidence connection string's password, the `)` with it.
+    for (const code of [
+      'conn = psycopg2.connect(host=host, user=user, password=password)',
+      'User.objects.create_user(username=username, email=email, password=raw_password)',
+      'engine = connect(user=u, password=os.environ["DB_PASSWORD"])',
+      'x = f(a=1, password=make_password(raw))',
+      'x = f(a=1, password=hashes[0])',
+      'x = f(a=1, password=cfg.db_password)',
+    ]) {
+      expect([code, found(code)]).toEqual([code, []]);
+    }
+    expect(found('db = mysql(user=u, password=Xk29mPq7zLw3T)\n')).toEqual(['generic-password Xk29mPq7zLw3T']);
+    expect(redactSecrets('db = mysql(user=u, password=Xk29mPq7zLw3T)').text).toBe('db = mysql(user=u, password=[REDACTED:generic-password:1])');
+    // A query string's or form body's value ends at the next `&` or `#` (before, they and the
+    // parameters after them were redacted with it).
+    expect(found('GET /v1/data?api_key=Rq8mLm2Xw9Tn4Bx7Qz&page=2\n')).toEqual(['generic-api-key Rq8mLm2Xw9Tn4Bx7Qz']);
+    expect(found('curl -d "username=admin&password=Xk29mPq7zLw3T&grant_type=password"')).toEqual(['generic-password Xk29mPq7zLw3T']);
+    expect(found('jdbc:mysql://db:3306/app?user=app&password=Xk29mPq7zLw3T&useSSL=false\n')).toEqual(['generic-password Xk29mPq7zLw3T']);
+    expect(found('https://x.test/?apikey=Rq8mLm2Xw9Tn4Bx7Qz#top\n')).toEqual(['generic-api-key Rq8mLm2Xw9Tn4Bx7Qz']);
+    expect(redactSecrets('?token=Tq8mLm2Xw9Zn4Bq7&page=2').text).toBe('?token=[REDACTED:generic-token:1]&page=2');
+    // Not after `?` or `&`: not a query string, so an `&` is the value's own.
+    expect(found('password=Xk29mPq7zLw3T&x\n')).toEqual(['generic-password Xk29mPq7zLw3T&x']);
+    // Among `;` pairs a bracket is the password's own.
+    expect(found('Server=db;Password=ab(cd)ef12345;\n')).toEqual(['ado-connection-string-password ab(cd)ef12345']);
+  });
+
   it('a quoted value found up to a blank is redacted to its closing quote', () => {
     expect(found('password: "Xk29mPq7zLw3T 9z!"\n')).toEqual(['generic-password Xk29mPq7zLw3T 9z!']);
     expect(found("{'api_key': 'Rq8mLm2Xw9Tn4B\tx7 Qz', 'user': 'bob'}")).toEqual(['generic-api-key Rq8mLm2Xw9Tn4B\tx7 Qz']);

@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { amongConnectionPairs, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
+import { amongConnectionPairs, lonePairEnd, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
 import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from '../../../src/secrets/rules.generated.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
 import type { NameReading } from '../../../src/secrets/filters.ts';
@@ -100,11 +100,20 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
       if (JWK_RULES.has(m.rule) && !isJwkMember(text, start)) continue;
       // A key block holds key material: at least one long base64 run, not prose or `...`.
       if (STRUCTURAL_RULES.has(m.rule) && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
+      // FILTERS_VERSION 16: a lone connection string's pair ranks after the other built-in rules;
+      // 17: it ends before a closer or a call's bracket and is judged as an assignment. The host's own.
+      const lone = PAIRS_RULES.has(m.rule) && !amongConnectionPairs(text, start, end);
+      if (lone) {
+        end = lonePairEnd(text, start, end);
+        if (isNonSecretAssignment(text, start, end, 'assigned', [])) continue;
+      }
       if (ASSIGNMENT_RULES.has(m.rule)) {
+        // FILTERS_VERSION 17: a query string's value ends at `&` or `#`; the host's own.
+        end = queryValueEnd(text, start, end);
         if (isNonSecretAssignment(text, start, end, POSITIONAL_RULES.has(m.rule) ? 'none' : DECLARED_RULES.has(m.rule) ? 'declared' : 'assigned', RULE_NAME_KEYWORDS[m.rule]!)) continue;
         // A judgement added after the speed work (FILTERS_VERSION 7): the host's own; FILTERS_VERSION
         // 13: a shell default ends at its `}`.
-        end = unquotedValueEnd(text, start, end);
+        end = queryValueEnd(text, start, unquotedValueEnd(text, start, end));
       }
       // A judgement added after the speed work (FILTERS_VERSION 3): the host's own.
       // FILTERS_VERSION 9: translation calls and slugs too.
@@ -115,8 +124,6 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
       // FILTERS_VERSION 11: a quoted value found up to a blank runs to its quote; the host's own.
       if (ASSIGNMENT_RULES.has(m.rule)) end = quotedValueEnd(text, start, end);
       const rule = RULES[m.rule]!;
-      // FILTERS_VERSION 16: a lone connection string's pair ranks after the other built-in rules; the host's own.
-      const lone = PAIRS_RULES.has(m.rule) && !amongConnectionPairs(text, start, end);
       candidates.push({ priority: lone ? RULES.length - 0.5 : m.rule, ruleId: rule.id, confidence: m.confidence === 1 ? 'high' : 'medium', start, end });
     }
   }
