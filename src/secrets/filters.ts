@@ -827,10 +827,11 @@ function nameBefore(text: string, end: number, floor: number): { name: string; a
  * Such a value's own `&` or `#` is percent-encoded.
  */
 export function queryValueEnd(text: string, start: number, end: number): number {
-  if (text.charCodeAt(start - 1) !== 0x3d) return end;
+  // One `=` right before the value: `a==b` and `&&` are code's operators, not a query's.
+  if (text.charCodeAt(start - 1) !== 0x3d || text.charCodeAt(start - 2) === 0x3d || text.charCodeAt(start) === 0x3d) return end;
   const { name, at } = nameBefore(text, start, Math.max(0, start - 160));
   const before = text.charCodeAt(at - 1);
-  if (name === '' || (before !== 0x3f && before !== 0x26)) return end;
+  if (name === '' || (before !== 0x3f && (before !== 0x26 || text.charCodeAt(at - 2) === 0x26))) return end;
   for (let k = start; k < end; k++) {
     const c = text.charCodeAt(k);
     if (c === 0x26 || c === 0x23) return k;

@@ -410,6 +410,8 @@ describe('what a name or a value says (host judgements)', () => {
     expect(found('jdbc:mysql://db:3306/app?user=app&password=Xk29mPq7zLw3T&useSSL=false\n')).toEqual(['generic-password Xk29mPq7zLw3T']);
     expect(found('https://x.test/?apikey=Rq8mLm2Xw9Tn4Bx7Qz#top\n')).toEqual(['generic-api-key Rq8mLm2Xw9Tn4Bx7Qz']);
     expect(redactSecrets('?token=Tq8mLm2Xw9Zn4Bq7&page=2').text).toBe('?token=[REDACTED:generic-token:1]&page=2');
+    // Minified code's `&&a.pass==…&&` is no query string (found in an installed package).
+    expect(found('x=r.dirname===n.dirname&&r.alias===n.alias&&r.ownPass===n.ownPass&&(null==(s=r.f))')).toEqual([]);
     // Not after `?` or `&`: not a query string, so an `&` is the value's own.
     expect(found('password=Xk29mPq7zLw3T&x\n')).toEqual(['generic-password Xk29mPq7zLw3T&x']);
     // Among `;` pairs a bracket is the password's own.
