@@ -17,9 +17,17 @@ export interface WorkerEngineOptions {
  * An argument structured clone cannot copy (a function, a symbol, a class instance with private
  * state) fails postMessage with a DataCloneError whose message may quote the value (a function's
  * source): it becomes UNSUPPORTED_VALUE, as values fingerprinting cannot represent are, naming
- * the method only. Other errors pass as they are.
+ * the method only. So does an argument nested too deeply for the engine's structured clone, whose
+ * postMessage fails with a RangeError (its stack ran out) before the worker could refuse it with a
+ * limit of its own. Other errors pass as they are.
  */
 function unsendable(method: string, error: unknown): unknown {
+  if (error instanceof RangeError) {
+    return new CtxgateError('UNSUPPORTED_VALUE', `An argument of ${method}() is nested too deeply to be copied to the worker; flatten it or pass its parts.`, {
+      details: { method },
+      cause: error,
+    });
+  }
   if (!isDataCloneError(error)) return error;
   return new CtxgateError('UNSUPPORTED_VALUE', `An argument of ${method}() cannot be copied to the worker (a function, a symbol or an object structured clone refuses); pass plain data, strings or Uint8Arrays.`, {
     details: { method },
