@@ -1,9 +1,11 @@
 // Keeps a session's tool-output budget in the agent-context store (spec 004), so the count of what
 // a session's tools returned survives a reload, a new Worker isolate or a restarted process.
 import { expectMethods, expectOptionalString, expectOptions, expectString } from '../args.ts';
-import { ConflictError, isCtxgateError } from '../errors.ts';
+import { ConflictError, invalidParams, isCtxgateError } from '../errors.ts';
 import type { ContextStore } from '../store/context-store.ts';
-import { createAgentContext, type AgentContext } from '../store/model.ts';
+import { FORBIDDEN_KEYS } from '../store/json-safety.ts';
+import { createAgentContext, validateAgentContext, type AgentContext } from '../store/model.ts';
+import { assertContextId } from '../store/record.ts';
 import { cloneContext } from '../store/serialize.ts';
 import type { BudgetPersistence, BudgetState } from './budget.ts';
 import { expectOptionalFunction, expectOptionalInteger } from './checks.ts';
@@ -23,7 +25,10 @@ export interface StoreBudgetOptions {
  * `llm.cache` (the namespace for per-session model usage metadata). Saves are version-checked: when
  * another writer saved first, the context is reloaded and the state written again, so neither the
  * other writer's changes nor the budget are lost. A `store` without `load`/`save`, a `contextId`
- * that is not a string or options of the wrong kind are INVALID_PARAMS.
+ * that is not a context id (a non-empty string of at most 512 characters), options of the wrong
+ * kind, an `options.key` the store refuses as a member name (`__proto__`, `constructor`,
+ * `prototype`) and, on save, a `createContext` that does not return a valid context
+ * (`options.createContext()`) are INVALID_PARAMS.
  *
  * @example
  * const budget = new SessionBudget({ persistence: storeBudgetPersistence(store, sessionId) });
@@ -32,12 +37,22 @@ export interface StoreBudgetOptions {
 export function storeBudgetPersistence(store: ContextStore, contextId: string, options: StoreBudgetOptions = {}): BudgetPersistence {
   expectMethods(store, 'store', ['load', 'save'], 'a ContextStore (an object with load() and save())');
   expectString(contextId, 'contextId');
+  assertContextId(contextId, 'contextId');
   expectOptions(options);
   if (options.key !== null) expectOptionalString(options.key, 'options.key');
+  // Assigned into llm.cache, such a key would rewrite the cache's prototype instead of adding a member.
+  if (typeof options.key === 'string' && FORBIDDEN_KEYS.has(options.key)) {
+    throw invalidParams('options.key', `must not be ${[...FORBIDDEN_KEYS].map((k) => `"${k}"`).join(', ')}: the store refuses such member names; choose another key`);
+  }
   expectOptionalFunction(options.createContext, 'options.createContext');
   expectOptionalInteger(options.maxAttempts ?? undefined, 'options.maxAttempts', 1);
   const key = options.key ?? 'ctxgate.toolOutputBudget';
   const attempts = options.maxAttempts ?? 5;
+  const createdContext = (): AgentContext => {
+    if (options.createContext === undefined) return createAgentContext(contextId, contextId);
+    // Checked before the budget is written into it, so a wrong kind is named, not a TypeError.
+    return validateAgentContext(options.createContext(), 'options.createContext()');
+  };
   return {
     async load() {
       const loaded = await store.load(contextId);
@@ -46,7 +61,7 @@ export function storeBudgetPersistence(store: ContextStore, contextId: string, o
     async save(state) {
       for (let attempt = 1; ; attempt++) {
         const loaded = await store.load(contextId);
-        const context = loaded ? cloneContext(loaded.context) : (options.createContext?.() ?? createAgentContext(contextId, contextId));
+        const context = loaded ? cloneContext(loaded.context) : createdContext();
         context.llm.cache[key] = { ...state };
         try {
           await store.save(contextId, context, { expectedVersion: loaded?.version ?? 0 });

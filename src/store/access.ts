@@ -1,4 +1,6 @@
+import { expectObject, expectOptions, expectString, kindOf } from '../args.ts';
 import { ContextViolationError, invalidParams } from '../errors.ts';
+import type { CtxgateError } from '../errors.ts';
 import type { ContextLimits } from './limits.ts';
 import { ContextSizeChecker } from './limits.ts';
 import type { AgentContext, Namespace } from './model.ts';
@@ -44,10 +46,18 @@ export class ContextValidator {
   /** The size checker applied before each write. */
   readonly sizeChecker: ContextSizeChecker;
 
-  /** Creates a validator with the default (or given) agents registered. */
+  /**
+   * Creates a validator with the default (or given) agents registered. INVALID_PARAMS unless
+   * `options` is an object or undefined (`options`) and its `agents`, if given, an object mapping
+   * agent ids to grants (`options.agents`; `{}` registers none, anything else is refused rather
+   * than silently registering no agent).
+   */
   constructor(options: ContextValidatorOptions = {}) {
+    expectOptions(options);
+    const agents: unknown = options.agents === undefined ? DEFAULT_AGENT_PERMISSIONS : options.agents;
+    expectObject(agents, 'options.agents');
     this.sizeChecker = new ContextSizeChecker(options.limits);
-    for (const [agentId, grant] of Object.entries(options.agents ?? DEFAULT_AGENT_PERMISSIONS)) this.registerAgent(agentId, grant);
+    for (const [agentId, grant] of Object.entries(agents)) this.registerAgent(agentId, grant as NamespaceGrant);
   }
 
   /** Registers (or replaces) the namespaces an agent may write. `'*'` grants all of them. */
@@ -64,7 +74,7 @@ export class ContextValidator {
         this.grants.set(agentId, '*');
         return;
       }
-      if (!isNamespace(ns)) throw invalidParams(`namespaces[${i}]`, `"${String(ns)}" is not a namespace`);
+      if (!isNamespace(ns)) throw notNamespace(`namespaces[${i}]`, ns);
       set.add(ns);
     }
     this.grants.set(agentId, set);
@@ -95,9 +105,15 @@ export class ContextValidator {
     return grant.has(namespace);
   }
 
-  /** Throws {@link ContextViolationError} unless the agent may write `namespace.key` (spec `ValidateWrite`). */
+  /**
+   * Throws {@link ContextViolationError} unless the agent may write `namespace.key` (spec
+   * `ValidateWrite`). INVALID_PARAMS unless `agentId` and `key` are strings and `namespace` is a
+   * namespace name.
+   */
   validateWrite(agentId: string, namespace: Namespace, key: string): void {
-    if (!isNamespace(namespace)) throw invalidParams('namespace', `"${String(namespace)}" is not a namespace`);
+    expectString(agentId, 'agentId');
+    if (!isNamespace(namespace)) throw notNamespace('namespace', namespace);
+    expectString(key, 'key');
     if (this.canWrite(agentId, namespace, key)) return;
     const registered = this.grants.has(agentId);
     const message = registered
@@ -119,4 +135,11 @@ export class ContextValidator {
     this.sizeChecker.checkWrite(context, namespace, key, copy);
     writeMember(context[namespace] as unknown as Record<string, unknown>, key, copy, `context.${namespace}`);
   }
+}
+
+/** INVALID_PARAMS: `field` is not a namespace name; a string is quoted (as before), anything else named by its kind. */
+function notNamespace(field: string, value: unknown): CtxgateError {
+  return typeof value === 'string'
+    ? invalidParams(field, `"${value}" is not a namespace`)
+    : invalidParams(field, `must be a namespace name (got ${kindOf(value)}).`, { expected: 'a namespace name', got: kindOf(value) });
 }

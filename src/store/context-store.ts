@@ -50,7 +50,10 @@ export interface ContextStore extends ArtifactStore {
   /**
    * Saves `context` under `id` if the stored version is `expectedVersion`; returns the new version.
    * INVALID_PARAMS unless `options` is an object (`options`) with a store version as
-   * `expectedVersion` (`options.expectedVersion`), checked before anything is read or written.
+   * `expectedVersion` (`options.expectedVersion`) and an AbortSignal or nothing as `signal`
+   * (`options.signal`), checked before anything is read or written. A stored record whose version
+   * is not a store version (a damaged one restored by importRecord) counts as version 0. An
+   * aborted save rejects with the signal's reason, as `fetch` does.
    */
   save(id: string, context: AgentContext, options: SaveOptions): Promise<{ version: number }>;
   /**
@@ -68,7 +71,10 @@ export interface ContextStore extends ArtifactStore {
   exportRecord(id: string): Promise<StoredRecord | undefined>;
   /**
    * Writes a raw record verbatim (restore from backup), replacing whatever is stored under its id
-   * without a version check. Its checksum is verified when it is loaded.
+   * without a version check. Its checksum is verified when it is loaded. INVALID_PARAMS, with
+   * nothing written, unless `record` is an object (`record`) with a context id as `id`
+   * (`record.id`) and strings as `context` and `checksum` (`record.context`, `record.checksum`),
+   * or if it holds a value that cannot be stored (a function: `record`).
    */
   importRecord(record: StoredRecord): Promise<void>;
   /** Releases the backend (closes the database). */

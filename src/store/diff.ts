@@ -2,7 +2,7 @@ import { expectFunction, expectObject, expectOptions, expectString, kindOf, wron
 import { CtxgateError, invalidParams, isDataCloneError, quietCause } from '../errors.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
 import { copyJson, jsonEqual } from './json-data.ts';
-import { inheritsEnumerableMembers, isPlainObject } from './json-safety.ts';
+import { assertWalkDepth, inheritsEnumerableMembers, isPlainObject } from './json-safety.ts';
 import type { JsonTape } from './json-tape.ts';
 import { TAPE_ARRAY, recordItemTape, recordTape, tapeMatches } from './json-tape.ts';
 import type { AgentContext, ContextChanges, ContextDiff, Namespace } from './model.ts';
@@ -98,9 +98,10 @@ export class DiffTracker {
 
   /**
    * Snapshots `context` as the baseline. INVALID_PARAMS unless `context` is an object (`context`)
-   * and `options` an object or undefined whose `now`, if given, is a function (`options.now`);
-   * UNSUPPORTED_VALUE if the context holds a value that cannot be copied (a function inside a
-   * class instance, a platform object).
+   * and `options` an object or undefined whose `now`, if given, is a function (`options.now`), and
+   * naming the place if the context is nested deeper than MAX_WALK_DEPTH (200) levels
+   * (json-safety.ts); UNSUPPORTED_VALUE if the context holds a value that cannot be copied (a
+   * function inside a class instance, a platform object).
    */
   constructor(context: AgentContext, options: DiffTrackerOptions = {}) {
     expectObject(context, 'context');
@@ -108,7 +109,7 @@ export class DiffTracker {
     if (options.now !== undefined) expectFunction(options.now, 'options.now');
     try {
       this.namespaces = NAMESPACES.map((ns) => {
-        const copy: unknown = copyJson(context[ns]);
+        const copy: unknown = copyJson(context[ns], `context.${ns}`, 1);
         if (!isPlainObject(copy)) return { value: copy, live: NO_NAMES, keys: NO_NAMES, tapes: [] };
         const live = Object.keys(copy);
         const keys = [...live].sort();
@@ -125,7 +126,8 @@ export class DiffTracker {
    * baseline, so consecutive agents each get only their own changes. Changed values are compared
    * as RFC 8785 text, so one JCS cannot represent (NaN, a lone surrogate) is UNSUPPORTED_VALUE, as
    * is one that cannot be copied into the baseline. INVALID_PARAMS unless `agentId` is a non-empty
-   * string and `context` an object. A failed capture keeps the baseline it had, and never modifies
+   * string and `context` an object, and naming the place where a changed field is nested deeper
+   * than MAX_WALK_DEPTH (200) levels. A failed capture keeps the baseline it had, and never modifies
    * `context`.
    */
   capture(agentId: string, context: AgentContext): CapturedDiff {
@@ -265,6 +267,9 @@ function diffNamespace(
     const tape = !inBefore ? undefined : tapeOf === undefined ? base.tapes[k] : tapeOf.get(key);
     // A matching tape means the value equals the baseline's (so diffField would find nothing).
     const unchanged = tape !== undefined && (k < proven || tapeMatches(after[key], tape));
+    // A changed field is checked for depth before the comparisons walk it (canonicalize refuses
+    // only far deeper data, with its own code), so too deep is one refusal wherever it is.
+    if (!unchanged) assertWalkDepth(after[key], `context.${ns}.${key}`, 2);
     const items: ItemNotes | undefined = unchanged ? undefined : { texts: [], same: [] };
     const counters = items === undefined ? undefined : diffField(ns, key, before[key], after[key], items);
     if (Object.hasOwn(after, key)) {
@@ -275,7 +280,9 @@ function diffNamespace(
       } else {
         const value = after[key];
         const { copy, tape: copyTape } =
-          Array.isArray(value) && items !== undefined && items.texts.length === value.length ? copyItems(value, items) : copyField(value);
+          Array.isArray(value) && items !== undefined && items.texts.length === value.length
+            ? copyItems(value, items, `context.${ns}.${key}`)
+            : copyField(value, `context.${ns}.${key}`);
         setMember(nextValue, key, copy);
         nextTapes.push(copyTape);
       }
@@ -286,7 +293,7 @@ function diffNamespace(
   }
   if (afterIsObject) return { value: nextValue, live: sameKeys ? base.live : live, keys: nextKeys, tapes: nextTapes };
   const present = afterValue !== undefined || Object.hasOwn(context, ns);
-  return { value: present ? copyJson(afterValue) : undefined, live: NO_NAMES, keys: NO_NAMES, tapes: [] };
+  return { value: present ? copyJson(afterValue, `context.${ns}`, 1) : undefined, live: NO_NAMES, keys: NO_NAMES, tapes: [] };
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
@@ -421,9 +428,9 @@ function diffArrays(before: readonly unknown[], after: readonly unknown[], items
   return { added, removed, modified };
 }
 
-/** A private copy of a changed field for the next baseline, and its tape (undefined if it has none). */
-function copyField(value: unknown): { copy: unknown; tape: JsonTape | undefined } {
-  const copy = copyJson(value);
+/** A private copy of changed field `field` for the next baseline, and its tape (undefined if it has none). */
+function copyField(value: unknown, field: string): { copy: unknown; tape: JsonTape | undefined } {
+  const copy = copyJson(value, field, 2);
   return { copy, tape: recordTape(copy) };
 }
 
@@ -433,7 +440,7 @@ function copyField(value: unknown): { copy: unknown; tape: JsonTape | undefined 
  * by diffArrays) remembered, so the next capture neither copies, records nor writes it again. The
  * array's tape is its items' tapes in a row, exactly what recording the whole copy would give.
  */
-function copyItems(after: readonly unknown[], items: ItemNotes): { copy: unknown[]; tape: JsonTape | undefined } {
+function copyItems(after: readonly unknown[], items: ItemNotes, field: string): { copy: unknown[]; tape: JsonTape | undefined } {
   const n = after.length;
   const copy = new Array<unknown>(n);
   let tape: unknown[] | undefined = [TAPE_ARRAY, n];
@@ -444,7 +451,7 @@ function copyItems(after: readonly unknown[], items: ItemNotes): { copy: unknown
       copy[i] = same;
       itemTape = baselineItems.get(same as object)!.tape;
     } else {
-      const item = copyJson(after[i]);
+      const item = copyJson(after[i], `${field}[${i}]`, 3);
       copy[i] = item;
       itemTape = recordItemTape(item);
       if (item !== null && typeof item === 'object') {

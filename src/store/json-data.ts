@@ -1,4 +1,4 @@
-import { isPlainObject } from './json-safety.ts';
+import { MAX_WALK_DEPTH, assertWalkDepth, isPlainObject } from './json-safety.ts';
 
 /**
  * Copying and comparing JSON data (plain objects, arrays, primitives) by walking it directly.
@@ -12,26 +12,41 @@ import { isPlainObject } from './json-safety.ts';
  * A deep copy of JSON data that shares no object with the original. Anything that is not a plain
  * object or an array (a Date or a Map in data that skipped validation) is copied by
  * `structuredClone`, so the copy never aliases the original either way.
+ *
+ * INVALID_PARAMS naming the place (under `field`, `value` itself `depth` levels below its root)
+ * if the data is nested deeper than {@link MAX_WALK_DEPTH} levels: no copy is made, at the same
+ * depth in every runtime. A cycle is not depth: it is copied by `structuredClone`, as it always was.
  */
-export function copyJson<T>(value: T): T {
-  return copy(value, 0) as T;
+export function copyJson<T>(value: T, field = 'value', depth = 0): T {
+  try {
+    return copy(value, depth, false) as T;
+  } catch (error) {
+    if (error !== TOO_DEEP) throw error;
+  }
+  // The walk went deeper than the limit: refused if the data really is that deep, while a cycle,
+  // which makes any walk endless, is left to structuredClone (whose own recursion is then bounded).
+  assertWalkDepth(value, field, depth);
+  return copy(value, depth, true) as T;
 }
 
-/** Deeper than this, the walk hands over to `structuredClone`, which also copes with cycles. */
-const MAX_WALK_DEPTH = 200;
+/** Thrown inside the copy walk when it reaches {@link MAX_WALK_DEPTH}. */
+const TOO_DEEP: unique symbol = Symbol('copyJson: too deep');
 
-function copy(value: unknown, depth: number): unknown {
+function copy(value: unknown, depth: number, cloneDeep: boolean): unknown {
   if (value === null || typeof value !== 'object') return value;
-  if (depth > MAX_WALK_DEPTH) return structuredClone(value);
+  if (depth >= MAX_WALK_DEPTH) {
+    if (!cloneDeep) throw TOO_DEEP;
+    return structuredClone(value);
+  }
   if (Array.isArray(value)) {
     const out = new Array<unknown>(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = copy(value[i], depth + 1);
+    for (let i = 0; i < value.length; i++) out[i] = copy(value[i], depth + 1, cloneDeep);
     return out;
   }
   if (!isPlainObject(value)) return structuredClone(value);
   const out: Record<string, unknown> = Object.getPrototypeOf(value) === null ? Object.create(null) : {};
   for (const key of Object.keys(value)) {
-    const member = copy(value[key], depth + 1);
+    const member = copy(value[key], depth + 1, cloneDeep);
     // Plain assignment of `__proto__` would replace the copy's prototype instead of adding a key.
     if (key === '__proto__') Object.defineProperty(out, key, { value: member, enumerable: true, writable: true, configurable: true });
     else out[key] = member;

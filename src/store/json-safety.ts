@@ -1,3 +1,4 @@
+import { isWellFormed } from '../encoding/utf16.ts';
 import { CtxgateError, invalidParams } from '../errors.ts';
 
 /**
@@ -10,6 +11,56 @@ export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constr
 
 /** Deepest nesting accepted in stored values; deeper data is almost surely a bug or an attack. */
 export const MAX_VALUE_DEPTH = 100;
+
+/**
+ * Deepest nesting the lenient walks accept: measuring (getStats, ContextSizeChecker), copying
+ * (cloneContext, DiffTracker) and comparing take contexts that were never validated, so they
+ * accept data somewhat deeper than {@link MAX_VALUE_DEPTH} (validation names that precisely). Data
+ * deeper than this is refused with the same INVALID_PARAMS as validation's, at the same depth in
+ * every runtime, instead of overflowing a stack whose size differs between engines.
+ */
+export const MAX_WALK_DEPTH = 200;
+
+/** The refusal of data nested too deep, worded alike wherever a walk gives up on it. */
+function tooDeep(path: string, limit: number): CtxgateError {
+  return invalidParams(path, `is nested deeper than ${limit} levels; flatten the data`);
+}
+
+/**
+ * Throws INVALID_PARAMS naming the first object or array of `value` (itself `depth` levels below
+ * the root that `field` names) that sits {@link MAX_WALK_DEPTH} levels deep, as JSON would reach it
+ * (array items and own enumerable members). A member that refers back to one of its ancestors is not
+ * followed: a cycle is not depth, and the callers report it their own way (JSON.stringify's
+ * TypeError, structured clone). The recursion is bounded by the limit, so this never overflows.
+ */
+export function assertWalkDepth(value: unknown, field: string, depth = 0): void {
+  const chain: object[] = [];
+  const segments: PropertyKey[] = [];
+  if (reachesDepth(value, MAX_WALK_DEPTH - depth, chain, segments)) throw tooDeep(formatPath(field, segments), MAX_WALK_DEPTH);
+}
+
+/** True if an object of `value` lies `left` levels down; `segments` then holds its path. */
+function reachesDepth(value: unknown, left: number, chain: object[], segments: PropertyKey[]): boolean {
+  if (value === null || typeof value !== 'object' || chain.includes(value)) return false;
+  if (left <= 0) return true;
+  chain.push(value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      segments.push(i);
+      if (reachesDepth(value[i], left - 1, chain, segments)) return true;
+      segments.pop();
+    }
+  } else {
+    const obj = value as Record<string, unknown>;
+    for (const key of Object.keys(obj)) {
+      segments.push(key);
+      if (reachesDepth(obj[key], left - 1, chain, segments)) return true;
+      segments.pop();
+    }
+  }
+  chain.pop();
+  return false;
+}
 
 /** Formats a path like `reasoning.intents[0].confidence` from its segments. */
 export function formatPath(base: string, segments: readonly PropertyKey[]): string {
@@ -48,7 +99,18 @@ export function inheritsEnumerableMembers(): boolean {
  * else (a Date, a Map, a class instance, a cycle) would silently change shape on the way.
  */
 export function assertSafeJson(value: unknown, field: string): void {
-  walk(value, field, 0, new Set());
+  walk(value, field, 0, new Set(), false);
+}
+
+/**
+ * {@link assertSafeJson} for a value that is to be stored `depth` levels below the root of a
+ * context (2 for a namespace's field), so the depth limit counts from the context's root, as
+ * validating the whole context will; it also refuses a string or member name with a lone
+ * surrogate, which serialising the context refuses (RFC 8785 has no form for broken UTF-16). A
+ * value this accepts is one the store will accept where it is put.
+ */
+export function assertStorableJson(value: unknown, field: string, depth: number): void {
+  walk(value, field, depth, new Set(), true);
 }
 
 /**
@@ -57,11 +119,17 @@ export function assertSafeJson(value: unknown, field: string): void {
  * re-checked namespace by namespace with the same verdict as a walk over the whole context.
  */
 export function assertSafeJsonMember(parent: object, value: unknown, field: string): void {
-  walk(value, field, 1, new Set([parent]));
+  walk(value, field, 1, new Set([parent]), false);
 }
 
-function walk(value: unknown, path: string, depth: number, stack: Set<object>): void {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
+const LONE_SURROGATE = 'contains a lone surrogate, which is not valid Unicode and cannot be stored; repair or drop the text';
+
+function walk(value: unknown, path: string, depth: number, stack: Set<object>, wellFormed: boolean): void {
+  if (typeof value === 'string') {
+    if (wellFormed && !isWellFormed(value)) throw invalidParams(path, LONE_SURROGATE);
+    return;
+  }
+  if (value === null || typeof value === 'boolean') return;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw invalidParams(path, 'must be a finite number; NaN and Infinity do not survive JSON');
     return;
@@ -69,18 +137,19 @@ function walk(value: unknown, path: string, depth: number, stack: Set<object>): 
   if (typeof value !== 'object') {
     throw invalidParams(path, `must be JSON data; got a ${typeof value}. Store strings, numbers, booleans, arrays or plain objects`);
   }
-  if (depth >= MAX_VALUE_DEPTH) throw invalidParams(path, `is nested deeper than ${MAX_VALUE_DEPTH} levels; flatten the data`);
+  if (depth >= MAX_VALUE_DEPTH) throw tooDeep(path, MAX_VALUE_DEPTH);
   if (stack.has(value)) throw invalidParams(path, 'refers back to itself; stored data must be a tree, not a cycle');
   stack.add(value);
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) walk(value[i], `${path}[${i}]`, depth + 1, stack);
+    for (let i = 0; i < value.length; i++) walk(value[i], `${path}[${i}]`, depth + 1, stack, wellFormed);
   } else if (isPlainObject(value)) {
     for (const key of Object.keys(value)) {
       const child = path === '' ? key : `${path}.${key}`;
       if (FORBIDDEN_KEYS.has(key)) {
         throw invalidParams(child, `the key "${key}" is not allowed in stored data because it can pollute object prototypes; rename it`);
       }
-      walk(value[key], child, depth + 1, stack);
+      if (wellFormed && !isWellFormed(key)) throw invalidParams(child, `the member name ${LONE_SURROGATE}`);
+      walk(value[key], child, depth + 1, stack, wellFormed);
     }
   } else {
     const kind = (value as { constructor?: { name?: string } }).constructor?.name ?? 'object';

@@ -3,6 +3,7 @@ import { TAPE_ARRAY, TAPE_OBJECT } from './json-tape.ts';
 import { jsonStringBytes, utf8ByteLength } from '../encoding/utf8-size.ts';
 import { LITERAL_BOUND, arrayBound, numberBound, objectBound, stringBound } from './json-bound.ts';
 import { memberNameBytes, numberBytes } from './json-exact.ts';
+import { assertWalkDepth } from './json-safety.ts';
 
 /**
  * UTF-8 byte sizes of JSON text, counted without writing the text: a value's JSON size is counted
@@ -16,8 +17,15 @@ import { memberNameBytes, numberBytes } from './json-exact.ts';
  * needs the exact count.
  */
 
-/** Bytes of `value` as UTF-8 JSON; 0 for `undefined`, which JSON omits. */
-export function jsonByteLength(value: unknown): number {
+/**
+ * Bytes of `value` as UTF-8 JSON; 0 for `undefined`, which JSON omits. INVALID_PARAMS naming the
+ * place (under `field`, `value` itself `depth` levels below its root) if the data is nested deeper
+ * than MAX_WALK_DEPTH levels (json-safety.ts), checked before JSON.stringify, whose own recursion
+ * would overflow at a depth that differs between engines. A cycle or a BigInt is still
+ * JSON.stringify's TypeError, which the measuring functions diagnose (json-fault.ts).
+ */
+export function jsonByteLength(value: unknown, field = 'value', depth = 0): number {
+  if (value !== null && typeof value === 'object') assertWalkDepth(value, field, depth);
   const text = JSON.stringify(value) as string | undefined;
   return text === undefined ? 0 : utf8ByteLength(text);
 }

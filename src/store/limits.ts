@@ -4,7 +4,7 @@ import type { NamespaceMemo } from './context-memo.ts';
 import { currentMemos } from './context-memo.ts';
 import { memberNameBytes } from './json-exact.ts';
 import { measureFailure } from './json-fault.ts';
-import { isPlainObject } from './json-safety.ts';
+import { assertWalkDepth, isPlainObject } from './json-safety.ts';
 import { jsonByteLength, tapeJsonBytes, tapeMaxJsonBytes } from './json-size.ts';
 import type { AgentContext, Artifact, Namespace } from './model.ts';
 import { NAMESPACES, expectNamespace } from './model.ts';
@@ -88,7 +88,7 @@ function wrapperBytes(ctx: AgentContext): number {
     wrapper[ns] = 0;
     present++;
   }
-  return jsonByteLength(wrapper) - present;
+  return jsonByteLength(wrapper, 'ctx') - present;
 }
 
 /**
@@ -101,7 +101,7 @@ function measure(ctx: AgentContext, memos: NamespaceMemo[], exact: boolean): { s
   let sum = 0;
   for (let i = 0; i < NAMESPACES.length; i++) {
     const ns = NAMESPACES[i]!;
-    const size = namespaceBytes(memos[i]!, ctx[ns], exact);
+    const size = namespaceBytes(memos[i]!, ctx[ns], exact, ns);
     namespaces[ns] = size;
     sum += size;
   }
@@ -120,7 +120,7 @@ function exactSizes(ctx: AgentContext): Sizes & { memos: NamespaceMemo[] } {
  * member `key` is set to `value` (or removed, if undefined): the old member's bytes taken out and the
  * new member's put in, so only that member is counted, not the whole namespace again.
  */
-function bytesWithMember(ns: Record<string, unknown>, nsBytes: number, key: string, value: unknown): number {
+function bytesWithMember(ns: Record<string, unknown>, nsBytes: number, key: string, value: unknown, field: string): number {
   // Members JSON writes: own enumerable ones not set to undefined (plain data holds nothing else JSON leaves out).
   let written = 0;
   for (const name in ns) if (Object.hasOwn(ns, name) && ns[name] !== undefined) written++;
@@ -129,22 +129,22 @@ function bytesWithMember(ns: Record<string, unknown>, nsBytes: number, key: stri
   const old = Object.prototype.propertyIsEnumerable.call(ns, key) ? ns[key] : undefined;
   if (old !== undefined) {
     // The name, its colon, the value, and a comma if it had a neighbour.
-    bytes -= memberNameBytes(key) + 1 + jsonByteLength(old) + (written > 1 ? 1 : 0);
+    bytes -= memberNameBytes(key) + 1 + jsonByteLength(old, `${field}.${key}`, 2) + (written > 1 ? 1 : 0);
     written--;
   }
   // The new member as JSON writes it, name and colon included, less the braces: stringified under
   // its own key, as a toJSON(key) would be called inside the namespace; nothing if JSON leaves it
   // out (undefined, a function).
-  const member = jsonByteLength({ [key]: value }) - 2;
+  const member = jsonByteLength({ [key]: value }, field, 1) - 2;
   if (member > 0) bytes += member + (written > 0 ? 1 : 0);
   return bytes;
 }
 
-/** Bytes of namespace `value` as UTF-8 JSON (or its upper bound, unless `exact`), kept in its memo. */
-function namespaceBytes(memo: NamespaceMemo, value: unknown, exact: boolean): number {
+/** Bytes of namespace `ns`, `value`, as UTF-8 JSON (or its upper bound, unless `exact`), kept in its memo. */
+function namespaceBytes(memo: NamespaceMemo, value: unknown, exact: boolean, ns: Namespace): number {
   if (memo.jsonBytes !== undefined) return memo.jsonBytes;
   // Not plain JSON data (no tape): JSON.stringify's own answer (or its error).
-  if (memo.tape === undefined) return (memo.jsonBytes = jsonByteLength(value));
+  if (memo.tape === undefined) return (memo.jsonBytes = jsonByteLength(value, `ctx.${ns}`, 1));
   if (!exact) return (memo.maxJsonBytes ??= tapeMaxJsonBytes(memo.tape));
   // A namespace serialised before: its JSON size is its canonical text's.
   return (memo.jsonBytes = memo.canonicalParts !== undefined ? canonicalBytes(memo.canonicalParts) : tapeJsonBytes(memo.tape));
@@ -152,8 +152,9 @@ function namespaceBytes(memo: NamespaceMemo, value: unknown, exact: boolean): nu
 
 /**
  * Sizes and counts of a context: total, per namespace, array items, externalised artifacts.
- * INVALID_PARAMS (`ctx`) unless `ctx` is an object; UNSUPPORTED_VALUE if it holds a value JSON
- * cannot write (a BigInt, a cycle), whose size is therefore not defined.
+ * INVALID_PARAMS (`ctx`) unless `ctx` is an object, and naming the place if it is nested deeper than
+ * MAX_WALK_DEPTH (200) levels (json-safety.ts); UNSUPPORTED_VALUE if it holds a value JSON cannot
+ * write (a BigInt, a cycle), whose size is therefore not defined.
  */
 export function getStats(ctx: AgentContext): ContextStats {
   expectObject(ctx, 'ctx');
@@ -198,7 +199,7 @@ function stats(ctx: AgentContext): ContextStats {
     const artifact = artifacts[i];
     checkArtifactItem(artifact, i);
     if (artifact.ref !== undefined) externalizedCount++;
-    else inlineArtifactSize += jsonByteLength(artifact.content);
+    else inlineArtifactSize += jsonByteLength(artifact.content, `ctx.retrieval.artifacts[${i}].content`, 4);
   }
   return { totalSize: total, namespaceSizes: namespaces, arrayCounts, externalizedCount, inlineArtifactSize };
 }
@@ -217,7 +218,9 @@ function sizeError(limit: keyof ContextLimits, current: number, maximum: number,
  * Arguments of the wrong kind are INVALID_PARAMS naming the parameter (`ctx`, `namespace`, `key`),
  * checked at entry in constant time; a context that is an object but not a valid context is still
  * measured as it is. A context (or a written value) holding what JSON cannot write (a BigInt, a
- * cycle) has no size: UNSUPPORTED_VALUE, diagnosed only after the count failed. Nothing is modified.
+ * cycle) has no size: UNSUPPORTED_VALUE, diagnosed only after the count failed. One nested deeper
+ * than MAX_WALK_DEPTH (200) levels from the context's root (json-safety.ts) is INVALID_PARAMS naming
+ * the place (`ctx…`, or `value…` for a written value), the same in every runtime. Nothing is modified.
  */
 export class ContextSizeChecker {
   /** The limits in force. */
@@ -251,6 +254,8 @@ export class ContextSizeChecker {
     expectObject(ctx, 'ctx');
     expectNamespace(namespace);
     expectString(key, 'key');
+    // The value goes `namespace.key`, two levels below the context's root.
+    assertWalkDepth(value, 'value', 2);
     try {
       checkContextWrite(this.limits, ctx, namespace, key, value);
     } catch (error) {
@@ -274,7 +279,7 @@ export class ContextSizeChecker {
       if (artifact.ref !== undefined) continue;
       let size: number;
       try {
-        size = jsonByteLength(artifact.content);
+        size = jsonByteLength(artifact.content, `ctx.retrieval.artifacts[${i}].content`, 4);
       } catch (error) {
         throw measureFailure(error, { [`ctx.retrieval.artifacts[${i}].content`]: artifact.content });
       }
@@ -321,7 +326,7 @@ function checkContextWrite(limits: Readonly<ContextLimits>, ctx: AgentContext, n
   // of the whole namespace as it would be.
   const current: unknown = ctx[namespace];
   const plain = isPlainObject(current) && memos[NAMESPACES.indexOf(namespace)]?.tape !== undefined && key !== '__proto__';
-  const nsSize = plain ? bytesWithMember(current, namespaces[namespace], key, value) : jsonByteLength(next);
+  const nsSize = plain ? bytesWithMember(current, namespaces[namespace], key, value, `ctx.${namespace}`) : jsonByteLength(next, `ctx.${namespace}`, 1);
   if (nsSize > limits.maxNamespaceSize) {
     throw sizeError('maxNamespaceSize', nsSize, limits.maxNamespaceSize, `namespace ${namespace}`, { namespace, key });
   }

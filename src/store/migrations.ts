@@ -1,5 +1,6 @@
 import { expectMethods, expectOptionalString, expectString } from '../args.ts';
 import { CtxgateError, invalidParams, quietCause } from '../errors.ts';
+import { copyJson } from './json-data.ts';
 import { assertSafeJson, isPlainObject } from './json-safety.ts';
 import { CONTEXT_SCHEMA_VERSION } from './model.ts';
 
@@ -57,6 +58,8 @@ export class MigrationRegistry {
   /**
    * Migrates serialised context data to `to`. The input is never modified. Throws
    * MIGRATION_FAILED if a step is missing, throws, or returns something that is not an object.
+   * What a step returns is not modified either (it may be frozen): the registry stamps the
+   * version on a deep copy of it, which is what the next step receives.
    */
   migrate(data: unknown, to: string = CONTEXT_SCHEMA_VERSION): Record<string, unknown> {
     if (!isPlainObject(data) || typeof data.version !== 'string') {
@@ -79,18 +82,21 @@ export class MigrationRegistry {
       const stepFrom = versions[i - 1] as string;
       const stepTo = versions[i] as string;
       const step = this.steps.get(stepFrom);
-      let next: unknown;
+      let next: Record<string, unknown>;
       try {
-        next = step?.migrate(current);
-        if (!isPlainObject(next)) throw new TypeError('the migration did not return an object');
-        assertSafeJson(next, 'context');
+        const returned = step?.migrate(current);
+        if (!isPlainObject(returned)) throw new TypeError('the migration did not return an object');
+        assertSafeJson(returned, 'context');
+        // Stamped on a copy: a migration may return a frozen object (as Immer's produce does), and
+        // the next step, like the caller, is promised data of its own that it may modify.
+        next = copyJson(returned, 'context');
+        next.version = stepTo;
       } catch (cause) {
         throw new CtxgateError('MIGRATION_FAILED', `migration from schema version ${stepFrom} to ${stepTo} failed; fix the migration or the stored data`, {
           details: { from, to, stepFrom, stepTo },
           cause,
         });
       }
-      next.version = stepTo;
       current = next;
     }
     return current;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { expectString, notOneOf } from '../args.ts';
-import { CtxgateError } from '../errors.ts';
-import { assertSafeJson, formatPath } from './json-safety.ts';
+import { expectOptions, expectString, kindOf, notOneOf } from '../args.ts';
+import { CtxgateError, invalidParams } from '../errors.ts';
+import { assertSafeJson, assertStorableJson, formatPath } from './json-safety.ts';
 
 /**
  * The AgentContext model of spec 004: seven namespaces with the spec's types, in camelCase.
@@ -603,7 +603,10 @@ export function expectNamespace(value: unknown, field = 'namespace'): asserts va
 /**
  * Validates `value` as the field `namespace.key` and returns it. Throws INVALID_PARAMS naming the
  * offending field for unknown keys, forbidden keys, non-JSON data or a type mismatch, and naming
- * `namespace` or `key` when those are not a namespace name and a string.
+ * `namespace` or `key` when those are not a namespace name and a string. It also refuses what the
+ * store would refuse once the value is in a context: data nested deeper than MAX_VALUE_DEPTH levels
+ * counted from the context's root (the field is two levels down), and a string or member name with
+ * a lone surrogate, which serialising cannot write.
  */
 export function validateField(namespace: Namespace, key: string, value: unknown): unknown {
   expectNamespace(namespace);
@@ -617,7 +620,7 @@ export function validateField(namespace: Namespace, key: string, value: unknown)
     });
   }
   // `undefined` clears an optional key; the schema says whether the key may be absent.
-  if (value !== undefined) assertSafeJson(value, field);
+  if (value !== undefined) assertStorableJson(value, field, 2);
   const result = schema.safeParse(value);
   if (!result.success) throw toInvalidParams(result.error, field);
   return value;
@@ -663,16 +666,33 @@ export interface CreateAgentContextOptions {
   locale?: string;
 }
 
-/** Creates an empty context at {@link CONTEXT_SCHEMA_VERSION} (spec `NewAgentContext`). */
+/**
+ * Creates an empty context at {@link CONTEXT_SCHEMA_VERSION} (spec `NewAgentContext`).
+ * INVALID_PARAMS, before anything is built, unless `sessionId` is a non-empty string and `traceId` a
+ * string (both well-formed Unicode), `options` an object or undefined (`options`), its `createdAt`,
+ * if given, a valid Date or an ISO-8601 timestamp string (`options.createdAt`), and its `locale`, if
+ * given, a well-formed string (`metadata.locale`): so the context made is one the store accepts.
+ */
 export function createAgentContext(sessionId: string, traceId: string, options: CreateAgentContextOptions = {}): AgentContext {
-  const createdAt =
-    options.createdAt === undefined
-      ? new Date().toISOString()
-      : typeof options.createdAt === 'string'
-        ? options.createdAt
-        : options.createdAt.toISOString();
+  expectOptions(options);
+  const given: unknown = options.createdAt;
+  const locale: unknown = options.locale;
+  let createdAt: string;
+  if (given === undefined) createdAt = new Date().toISOString();
+  else if (typeof given === 'string') createdAt = given;
+  // By its tag, not instanceof, so a Date from another realm (a vm context, an iframe) still counts.
+  else if (Object.prototype.toString.call(given) === '[object Date]' && !Number.isNaN(Date.prototype.getTime.call(given))) {
+    createdAt = Date.prototype.toISOString.call(given);
+  } else {
+    const got = Object.prototype.toString.call(given) === '[object Date]' ? 'an invalid Date' : kindOf(given);
+    throw invalidParams('options.createdAt', `must be a valid Date or an ISO-8601 timestamp string (got ${got}).`, { expected: 'a valid Date or a string', got });
+  }
+  validateField('metadata', 'sessionId', sessionId);
+  validateField('metadata', 'traceId', traceId);
+  validateField('metadata', 'createdAt', createdAt);
+  if (locale !== undefined) validateField('metadata', 'locale', locale);
   const metadata: MetadataContext = { sessionId, traceId, createdAt };
-  if (options.locale !== undefined) metadata.locale = options.locale;
+  if (locale !== undefined) metadata.locale = locale as string;
   const ctx: AgentContext = {
     version: CONTEXT_SCHEMA_VERSION,
     metadata,
@@ -683,8 +703,5 @@ export function createAgentContext(sessionId: string, traceId: string, options: 
     diagnostics: { errors: [], warnings: [], validationReports: [] },
     audit: { agentRuns: [], diffs: [] },
   };
-  validateField('metadata', 'sessionId', sessionId);
-  validateField('metadata', 'traceId', traceId);
-  validateField('metadata', 'createdAt', createdAt);
   return ctx;
 }

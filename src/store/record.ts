@@ -1,5 +1,5 @@
-import { expectObject, expectOptions } from '../args.ts';
-import { ConflictError, CtxgateError, invalidParams } from '../errors.ts';
+import { expectMethods, expectObject, expectOptions, expectString, kindOf } from '../args.ts';
+import { ConflictError, CtxgateError, invalidParams, quietCause } from '../errors.ts';
 import { isCtxgateError } from '../errors.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
 import { isSha256Hex, sha256Hex } from './hash.ts';
@@ -48,13 +48,67 @@ export function assertVersion(version: unknown, field: string): asserts version 
 
 /**
  * The `expectedVersion` of `save`'s options, read once. INVALID_PARAMS unless `options` is an object
- * (`options`) whose `expectedVersion` is a store version (`options.expectedVersion`).
+ * (`options`) whose `expectedVersion` is a store version (`options.expectedVersion`) and whose
+ * `signal`, if given, is an AbortSignal (`options.signal`).
  */
 export function saveOptions(options: unknown): number {
   expectObject(options, 'options');
   const expectedVersion = options.expectedVersion;
   assertVersion(expectedVersion, 'options.expectedVersion');
+  const signal = options.signal;
+  // By its members, not instanceof, so a signal from another realm (an iframe, a vm context) passes.
+  if (signal !== undefined && (signal === null || typeof signal !== 'object' || typeof (signal as { aborted?: unknown }).aborted !== 'boolean')) {
+    throw invalidParams('options.signal', `must be an AbortSignal (got ${kindOf(signal)}).`, { expected: 'an AbortSignal', got: kindOf(signal) });
+  }
   return expectedVersion;
+}
+
+/**
+ * The version a save or delete compares `expectedVersion` with: the stored record's, or 0 if there
+ * is none or its version is not a store version (a damaged record restored by importRecord), as
+ * the key-value backends count a malformed head, so such a record can be overwritten by a save
+ * with expectedVersion 0 or deleted, instead of refusing every write ("at version NaN").
+ */
+export function storedVersion(record: { version?: unknown } | undefined): number {
+  const version = record?.version;
+  return Number.isSafeInteger(version) && (version as number) >= 0 ? (version as number) : 0;
+}
+
+/**
+ * Checks a record handed to `importRecord` before anything is written, and returns it. The record
+ * is written verbatim and verified when loaded (a damaged version or checksum is CORRUPT_RECORD
+ * then, so a backup can be restored as it is), but what cannot be a stored record at all is refused
+ * with INVALID_PARAMS: `record` not an object, `record.id` not a context id, `record.context` or
+ * `record.checksum` not a string.
+ */
+export function importedRecord(record: unknown): StoredRecord {
+  expectObject(record, 'record');
+  assertContextId(record.id, 'record.id');
+  expectString(record.context, 'record.context');
+  expectString(record.checksum, 'record.checksum');
+  return record as unknown as StoredRecord;
+}
+
+/**
+ * `structuredClone(record)` for a record to import; a record holding a function or a symbol is
+ * INVALID_PARAMS (`record`), without the DataCloneError's message, which quotes the value.
+ */
+export function cloneImportedRecord(record: StoredRecord): StoredRecord {
+  try {
+    return structuredClone(record);
+  } catch (cause) {
+    throw new CtxgateError('INVALID_PARAMS', 'record: holds a value that cannot be stored (a function, a symbol, a class instance); pass a record from exportRecord', {
+      details: { field: 'record' },
+      cause: quietCause(cause),
+    });
+  }
+}
+
+/** INVALID_PARAMS unless `options` is undefined or an object whose `migrations`, if given, is a MigrationRegistry. */
+export function checkStoreOptions(options: unknown): void {
+  expectOptions(options);
+  const migrations = options?.migrations;
+  if (migrations !== undefined) expectMethods(migrations, 'options.migrations', ['migrate'], 'a MigrationRegistry');
 }
 
 /**
@@ -73,9 +127,15 @@ export function deleteOptions(options: unknown): number | undefined {
  * The checksum of a record body: SHA-256 of the RFC 8785 text of `{ context, id, version }`.
  * `contextText` is already RFC 8785 output (see `serializeContext`) and the body's member names
  * are already in sorted order, so splicing it between the canonical id and version gives exactly
- * that text without re-parsing a context of up to 10 MB on every save and load.
+ * that text without re-parsing a context of up to 10 MB on every save and load. Rejects with
+ * INVALID_PARAMS unless `id` and `contextText` are strings; a `version` canonicalize cannot write
+ * (NaN) is its UNSUPPORTED_VALUE.
  */
-export function recordChecksum(id: string, version: number, contextText: string): Promise<string> {
+export async function recordChecksum(id: string, version: number, contextText: string): Promise<string> {
+  // Checked, since a non-string would be written into the body by its toString (an array's
+  // recursing without limit) instead of refused.
+  expectString(id, 'id');
+  expectString(contextText, 'contextText');
   return sha256Hex(`{"context":${contextText},"id":${canonicalize(id)},"version":${canonicalize(version)}}`);
 }
 

@@ -1,3 +1,4 @@
+import { expectMethods, expectOptions } from '../args.ts';
 import { CtxgateError, invalidParams, isCtxgateError } from '../errors.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
 import { copyJson } from './json-data.ts';
@@ -94,9 +95,15 @@ export function canonicalContextText(context: AgentContext): string {
 /**
  * Reads a context from JSON text (or already-parsed data): refuses forbidden keys, migrates older
  * schema versions to {@link CONTEXT_SCHEMA_VERSION}, then validates. Throws INVALID_PARAMS naming
- * the bad field, or MIGRATION_FAILED when no migration path exists.
+ * the bad field, or MIGRATION_FAILED when no migration path exists; INVALID_PARAMS, before the
+ * data is read, unless `options` is an object or undefined (`options`) whose `migrations`, if
+ * given, is a MigrationRegistry (`options.migrations`).
  */
 export function deserializeContext(data: string | unknown, options: DeserializeOptions = {}): AgentContext {
+  expectOptions(options);
+  const migrations: unknown = options.migrations;
+  // Duck-typed, as migrateContext does, so a registry from another copy of the package still works.
+  if (migrations !== undefined) expectMethods(migrations, 'options.migrations', ['migrate'], 'a MigrationRegistry');
   const value = typeof data === 'string' ? parseJson(data, 'context') : data;
   // Parsed from text, the data is fresh and nobody else holds it; the one-walk check may keep it.
   if (typeof data === 'string' && checkedCurrent(value)) return value;
@@ -106,13 +113,17 @@ export function deserializeContext(data: string | unknown, options: DeserializeO
   }
   // Already walked for forbidden keys and non-JSON values above; only the schema is left to check.
   if (value.version === CONTEXT_SCHEMA_VERSION) return validateAgentContextSchema(typeof data === 'string' ? value : copyJson(value));
-  const registry = options.migrations ?? new MigrationRegistry();
+  const registry = (migrations as MigrationRegistry | undefined) ?? new MigrationRegistry();
   return validateAgentContext(registry.migrate(value, CONTEXT_SCHEMA_VERSION));
 }
 
-/** A deep copy that shares nothing with the original (spec `Clone`). */
+/**
+ * A deep copy that shares nothing with the original (spec `Clone`). INVALID_PARAMS naming the
+ * place if the context is nested deeper than MAX_WALK_DEPTH (200) levels (json-safety.ts); nothing
+ * is copied then.
+ */
 export function cloneContext(context: AgentContext): AgentContext {
-  return copyJson(context);
+  return copyJson(context, 'context');
 }
 
 /**

@@ -4,7 +4,7 @@ import type { ContextStore, DeleteOptions, LoadedContext, SaveOptions } from '..
 import type { MigrationRegistry } from '../migrations.ts';
 import type { AgentContext } from '../model.ts';
 import type { StoredRecord } from '../record.ts';
-import { assertContextId, corruptRecord, deleteOptions, openRecord, saveOptions, sealRecord, throwIfAborted, versionConflict } from '../record.ts';
+import { assertContextId, corruptRecord, deleteOptions, importedRecord, openRecord, saveOptions, sealRecord, throwIfAborted, versionConflict } from '../record.ts';
 import { chunkRecord, isArtifactHead, isChunkedHead, joinChunks, splitChunks, unchunkRecord, type ArtifactHead, type ChunkedHead } from './chunked.ts';
 
 // Minimal local typing of the Deno KV API: only what this backend calls, so no Deno types package
@@ -295,7 +295,7 @@ class DenoKvContextStore implements ContextStore {
   }
 
   async importRecord(record: StoredRecord): Promise<void> {
-    assertContextId(record?.id, 'record.id');
+    importedRecord(record);
     const id = record.id;
     await this.run('importRecord', async () => {
       const current = await this.kv.get(this.headKey(id));

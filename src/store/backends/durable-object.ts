@@ -4,7 +4,7 @@ import type { ContextStore, DeleteOptions, LoadedContext, SaveOptions } from '..
 import type { MigrationRegistry } from '../migrations.ts';
 import type { AgentContext } from '../model.ts';
 import type { StoredRecord } from '../record.ts';
-import { assertContextId, corruptRecord, deleteOptions, openRecord, saveOptions, sealRecord, throwIfAborted, versionConflict } from '../record.ts';
+import { assertContextId, corruptRecord, deleteOptions, importedRecord, openRecord, saveOptions, sealRecord, throwIfAborted, versionConflict } from '../record.ts';
 import { chunkRecord, isArtifactHead, isChunkedHead, joinChunks, splitChunks, unchunkRecord, type ArtifactHead, type ChunkedHead } from './chunked.ts';
 
 // Minimal local typing of a Durable Object's `state.storage`: only what this backend calls, so
@@ -152,7 +152,7 @@ class DurableObjectContextStore implements ContextStore {
   }
 
   async importRecord(record: StoredRecord): Promise<void> {
-    assertContextId(record?.id, 'record.id');
+    importedRecord(record);
     await this.run('importRecord', () =>
       this.storage.transaction(async (txn) => {
         const current = await txn.get(this.headKey(record.id));

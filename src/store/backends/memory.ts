@@ -3,7 +3,19 @@ import type { ContextStore, DeleteOptions, LoadedContext, SaveOptions } from '..
 import type { MigrationRegistry } from '../migrations.ts';
 import type { AgentContext } from '../model.ts';
 import type { StoredRecord } from '../record.ts';
-import { assertContextId, deleteOptions, openRecord, saveOptions, sealRecord, throwIfAborted, versionConflict } from '../record.ts';
+import {
+  assertContextId,
+  checkStoreOptions,
+  cloneImportedRecord,
+  deleteOptions,
+  importedRecord,
+  openRecord,
+  saveOptions,
+  sealRecord,
+  storedVersion,
+  throwIfAborted,
+  versionConflict,
+} from '../record.ts';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -32,7 +44,7 @@ class MemoryContextStore implements ContextStore {
     const expectedVersion = saveOptions(options);
     const record = await sealRecord(id, expectedVersion + 1, context);
     // Check and write in one synchronous step: no other save can interleave between them.
-    const actual = this.records.get(id)?.version ?? 0;
+    const actual = storedVersion(this.records.get(id));
     if (actual !== expectedVersion) throw versionConflict(id, expectedVersion, actual);
     throwIfAborted(options.signal);
     this.records.set(id, record);
@@ -42,7 +54,7 @@ class MemoryContextStore implements ContextStore {
   async delete(id: string, options?: DeleteOptions): Promise<boolean> {
     assertContextId(id);
     const expectedVersion = deleteOptions(options);
-    const actual = this.records.get(id)?.version ?? 0;
+    const actual = storedVersion(this.records.get(id));
     if (expectedVersion !== undefined && actual !== expectedVersion) throw versionConflict(id, expectedVersion, actual);
     return this.records.delete(id);
   }
@@ -58,8 +70,8 @@ class MemoryContextStore implements ContextStore {
   }
 
   async importRecord(record: StoredRecord): Promise<void> {
-    assertContextId(record?.id, 'record.id');
-    this.records.set(record.id, structuredClone(record));
+    const checked = cloneImportedRecord(importedRecord(record));
+    this.records.set(checked.id, checked);
   }
 
   async putArtifact(data: Uint8Array): Promise<string> {
@@ -77,7 +89,11 @@ class MemoryContextStore implements ContextStore {
   async close(): Promise<void> {}
 }
 
-/** Creates an empty in-memory {@link ContextStore}. */
+/**
+ * Creates an empty in-memory {@link ContextStore}. INVALID_PARAMS unless `options` is an object or
+ * undefined (`options`) whose `migrations`, if given, is a MigrationRegistry (`options.migrations`).
+ */
 export function createMemoryStore(options: MemoryStoreOptions = {}): ContextStore {
-  return new MemoryContextStore(options);
+  checkStoreOptions(options);
+  return new MemoryContextStore({ migrations: options.migrations });
 }
