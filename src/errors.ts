@@ -49,7 +49,16 @@ export interface CtxgateErrorOptions {
   cause?: unknown;
 }
 
-/** Base class of every error ctxgate raises. */
+/**
+ * Base class of every error ctxgate raises.
+ *
+ * The constructor accepts any non-empty string `code`, not only the {@link CtxgateErrorCode}s this
+ * version knows: {@link deserializeError} must rebuild errors sent by a newer version, whose codes
+ * this one has never heard of. A `code` that is not a non-empty string is refused with
+ * INVALID_PARAMS (a number would make an error every `code` switch misses, yet
+ * {@link isCtxgateError} would vouch for it). A `message` that is not a string is made text, and
+ * `options` of `null` count as none, so building an error never fails on its inputs.
+ */
 export class CtxgateError extends Error {
   override name: string = 'CtxgateError';
   /** Stable machine-readable code; branch on this, not on `message`. */
@@ -58,9 +67,17 @@ export class CtxgateError extends Error {
   readonly details: Record<string, unknown>;
 
   constructor(code: CtxgateErrorCode, message: string, options: CtxgateErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    const o: CtxgateErrorOptions = options !== null && typeof options === 'object' ? options : {};
+    super(typeof message === 'string' ? message : describeThrown(message), o.cause === undefined ? undefined : { cause: o.cause });
+    const c: unknown = code;
+    if (typeof c !== 'string' || c === '') {
+      const got = c === '' ? 'an empty string' : kindOf(c);
+      throw new CtxgateError('INVALID_PARAMS', `code: must be a non-empty string such as 'INVALID_PARAMS' (got ${got}).`, {
+        details: { field: 'code', got },
+      });
+    }
     this.code = code;
-    this.details = options.details ?? {};
+    this.details = o.details !== null && typeof o.details === 'object' ? o.details : {};
   }
 
   /** JSON form, as logged or sent over the wire. */
@@ -155,26 +172,124 @@ export interface SerializedError {
   cause?: SerializedError;
 }
 
-/** Turns any thrown value into plain data for the worker hop or a log line. */
+/**
+ * Turns any thrown value into plain data for the worker hop or a log line. Never throws on the
+ * value's shape: a `name` that is not a string becomes `'Error'` (see {@link errorName}), a
+ * `message` that is not a string is made text, a `stack` that cannot be formatted is left out, and
+ * `details` members JSON cannot hold are described or dropped (see {@link jsonSafeDetails}).
+ */
 export function serializeError(error: unknown, depth = 0): SerializedError {
   if (isCtxgateError(error)) {
     const out: SerializedError = {
-      name: error.name,
+      name: errorName(error),
       code: error.code,
-      message: error.message,
-      details: error.details,
+      message: messageOf(error),
+      details: jsonSafeDetails(error.details),
     };
-    if (error.stack !== undefined) out.stack = error.stack;
+    addStack(out, error);
     if (error.cause !== undefined && depth < 4) out.cause = serializeError(error.cause, depth + 1);
     return out;
   }
   if (error instanceof Error) {
-    const out: SerializedError = { name: error.name, message: error.message };
-    if (error.stack !== undefined) out.stack = error.stack;
+    const out: SerializedError = { name: errorName(error), message: messageOf(error) };
+    addStack(out, error);
     if (error.cause !== undefined && depth < 4) out.cause = serializeError(error.cause, depth + 1);
     return out;
   }
   return { name: 'Error', message: describeThrown(error) };
+}
+
+/**
+ * The class name of a thrown value for messages and logs: an Error's `name` when it is a string,
+ * `'Error'` when it is not (a Symbol name cannot go into a template string), and the `typeof` of
+ * anything that is not an Error. A throwing `name` getter is the caller's own and passes through.
+ */
+export function errorName(error: unknown): string {
+  if (!(error instanceof Error)) return typeof error;
+  const name: unknown = error.name;
+  return typeof name === 'string' ? name : 'Error';
+}
+
+function messageOf(error: Error): string {
+  const message: unknown = error.message;
+  return typeof message === 'string' ? message : describeThrown(message);
+}
+
+/** Node formats `stack` lazily, through `name`: a Symbol name makes reading it throw. */
+function addStack(out: SerializedError, error: Error): void {
+  let stack: unknown;
+  try {
+    stack = error.stack;
+  } catch {
+    return;
+  }
+  if (typeof stack === 'string') out.stack = stack;
+}
+
+/** Nesting beyond this in `details` is replaced by a marker; details are meant to be a few flat facts. */
+const MAX_DETAILS_DEPTH = 16;
+
+/**
+ * `details` as JSON-safe plain data, the same object when it already is: a BigInt becomes its
+ * decimal text, a non-finite number `null` (as JSON writes it), a function, symbol or `undefined`
+ * member is dropped (`null` in an array), a cycle or nesting deeper than 16 becomes `'[omitted]'`,
+ * and a value with `toJSON` (a Date) is replaced by what that returns. A getter or `toJSON` that
+ * throws makes the whole of `details` `{ omitted: '…' }`, so the error itself still serialises.
+ */
+function jsonSafeDetails(details: unknown): Record<string, unknown> {
+  if (details === null || typeof details !== 'object' || Array.isArray(details)) return {};
+  try {
+    const safe = jsonSafe(details, 0, new Set());
+    return safe !== null && typeof safe === 'object' && !Array.isArray(safe) ? (safe as Record<string, unknown>) : { value: safe };
+  } catch {
+    return { omitted: 'the details could not be read' };
+  }
+}
+
+const OMITTED = '[omitted]';
+
+function jsonSafe(value: unknown, depth: number, seen: Set<object>): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? value : null;
+    case 'bigint':
+      return value.toString();
+    case 'object':
+      break;
+    default:
+      return undefined;
+  }
+  if (value === null) return null;
+  if (depth >= MAX_DETAILS_DEPTH || seen.has(value)) return OMITTED;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return jsonSafe((value as { toJSON(): unknown }).toJSON(), depth + 1, seen);
+  seen.add(value);
+  try {
+    if (Array.isArray(value)) {
+      let changed = false;
+      const out = value.map((item) => {
+        const safe = jsonSafe(item, depth + 1, seen);
+        const kept = safe === undefined ? null : safe;
+        if (kept !== item) changed = true;
+        return kept;
+      });
+      return changed ? out : value;
+    }
+    let changed = Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      const item = (value as Record<string, unknown>)[key];
+      const safe = jsonSafe(item, depth + 1, seen);
+      if (safe !== item) changed = true;
+      // defineProperty: a `__proto__` key must stay data.
+      if (safe !== undefined) Object.defineProperty(out, key, { value: safe, enumerable: true, writable: true, configurable: true });
+    }
+    return changed ? out : value;
+  } finally {
+    seen.delete(value);
+  }
 }
 
 /** `String(value)`, or its kind where that throws (a null-prototype object, a throwing toString). */
@@ -226,7 +341,8 @@ function rebuildError(data: unknown, depth: number): Error {
   const details = d.details !== null && typeof d.details === 'object' && !Array.isArray(d.details) ? (d.details as Record<string, unknown>) : {};
   const cause = d.cause === undefined || depth >= MAX_CAUSE_DEPTH ? undefined : rebuildError(d.cause, depth + 1);
   let error: Error;
-  if (typeof d.code === 'string') {
+  // A code from a newer version is kept as it is; an empty one is not a ctxgate code.
+  if (typeof d.code === 'string' && d.code !== '') {
     const Sub = Object.hasOwn(subclasses, name) ? subclasses[name] : undefined;
     error = Sub ? new Sub(message, { details, cause }) : new CtxgateError(d.code as CtxgateErrorCode, message, { details, cause });
   } else {

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { expectOptions } from '../args.ts';
-import { invalidParams } from '../errors.ts';
+import { errorName, invalidParams } from '../errors.ts';
 import { DEFAULT_SETTINGS, PENDING_TYPES } from './model.ts';
 import type {
   ConversationTurn,
@@ -160,7 +160,7 @@ async function summarise<I>(
       }
     } catch (error) {
       // Only the error's class: its message may quote the conversation.
-      fallbackReason = `the summariser threw ${error instanceof Error ? error.name : typeof error}`;
+      fallbackReason = `the summariser threw ${errorName(error)}`;
     }
   }
   if (raw === undefined) raw = fallback(input);

@@ -5,6 +5,7 @@
  */
 import { expectObject, expectOptions, kindOf } from '../args.ts';
 import { invalidParams } from '../errors.ts';
+import { checkedCounter } from '../tokens/counter.ts';
 import type { TokenCount, TokenCounter } from '../tokens/counter.ts';
 import { estimator } from '../tokens/estimator.ts';
 import { fitDocument } from './budget.ts';
@@ -77,7 +78,8 @@ function expectStateFor(state: unknown, layers: readonly LayerRecipe[]): asserts
  * Builds any node's view from its recipe (a built-in one or one from `defineNodeView`). Throws
  * `CONTEXT_TOO_LARGE` when even the protected part exceeds the budget, `INVALID_PARAMS` for a
  * state that is not a layered context (naming the field, e.g. `state.entities`), a bad recipe, a
- * bad budget or a counter that is not a function, and `NOT_INITIALIZED` when the default
+ * bad budget, a counter that is not a function or returns anything but a TokenCount, and
+ * `NOT_INITIALIZED` when the default
  * estimator is used before the core is loaded.
  */
 export function buildNodeView(state: LayeredContextState, recipe: ViewRecipe, options: ViewOptions = {}): NodeView {
@@ -89,7 +91,7 @@ export function buildNodeView(state: LayeredContextState, recipe: ViewRecipe, op
   if (options.counter !== undefined && typeof options.counter !== 'function') {
     throw invalidParams('options.counter', 'must be a TokenCounter function; leave it out to use the built-in estimator.');
   }
-  const counter = options.counter ?? estimator();
+  const counter = options.counter !== undefined ? checkedCounter(options.counter, 'options.counter') : estimator();
   const budget = options.budget ?? checked.budget;
   if (!Number.isSafeInteger(budget) || budget < 0) {
     throw invalidParams('options.budget', 'must be a whole number of tokens, 0 or more (0 means unlimited).');

@@ -49,9 +49,12 @@ export interface AggregateDailyOptions<T> {
 
 const DAY_MS = 86_400_000;
 
+/** Farthest time from the epoch a Date can hold (±100,000,000 days): a day outside has no date. */
+const MAX_TIME_MS = 8.64e15;
+
 function toTime(value: unknown, index: number): number {
   const t = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : NaN;
-  if (!Number.isFinite(t)) {
+  if (!Number.isFinite(t) || Math.abs(t) > MAX_TIME_MS) {
     throw invalidParams(`history[${index}].timestamp`, 'is not a valid date; give an ISO-8601 string, epoch milliseconds or a Date');
   }
   return t;
@@ -61,7 +64,9 @@ function toTime(value: unknown, index: number): number {
  * Aggregates `history` to daily stats when it spans more than `thresholdDays` calendar days (UTC),
  * otherwise returns it unchanged. Days come out in ascending order; `first`/`last` follow entry
  * time, ties in input order. `history` must be an array and `options` an object with a `fields`
- * array (else INVALID_PARAMS); an entry without a valid time is INVALID_PARAMS naming it.
+ * array (else INVALID_PARAMS); an entry without a valid time (also a number of milliseconds
+ * outside the Date range, ±8.64e15) is INVALID_PARAMS naming it. Errors thrown by the caller's own
+ * `timestamp` function (say, reading a field of a `null` entry) pass through unchanged.
  */
 export function aggregateDaily<T>(history: readonly T[], options: AggregateDailyOptions<T>): DailyAggregation<T> {
   expectArray(history, 'history');

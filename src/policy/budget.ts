@@ -5,8 +5,9 @@
  * nothing is cut at the session level (per-tool limits do that).
  */
 import { z } from 'zod';
-import { described, expectFunction, expectMethods, expectObject, expectOptionalString, expectOptions, notOneOf } from '../args.ts';
+import { expectFunction, expectMethods, expectObject, expectOptionalString, expectOptions, notOneOf } from '../args.ts';
 import { invalidParams } from '../errors.ts';
+import { checkedCounter } from '../tokens/counter.ts';
 import type { TokenCounter } from '../tokens/counter.ts';
 import { estimator } from '../tokens/estimator.ts';
 import { KB, toJsonText, utf8ByteLength } from './bytes.ts';
@@ -135,7 +136,7 @@ export class SessionBudget {
       throw invalidParams('counter', 'must be a TokenCounter function; leave it out to use the built-in estimator with token limits');
     }
     const tokenLimits = this.softTokens !== undefined || this.hardTokens !== undefined;
-    this.#counter = options.counter ?? (tokenLimits ? estimator() : undefined);
+    this.#counter = options.counter !== undefined ? checkedCounter(options.counter, 'counter') : tokenLimits ? estimator() : undefined;
     this.#persistence = options.persistence;
     this.#clock = options.clock ?? systemClock;
   }
@@ -186,15 +187,19 @@ export class SessionBudget {
     return { ...base, warning };
   }
 
-  /** Tokens of a text, 0 without a counter. */
+  /** Tokens of a text, 0 without a counter. A counter result that is not a TokenCount is INVALID_PARAMS naming `counter`. */
   countTokens(text: string): number {
     return this.#counter ? this.#counter(text).tokens : 0;
   }
 
-  /** What recording `bytes` (and `tokens`) more would give, without recording. */
+  /**
+   * What recording `bytes` (and `tokens`) more would give, without recording. As with
+   * {@link record}, `bytes` and `tokens` that are not non-negative integers (NaN, -1, 1.5) are
+   * INVALID_PARAMS.
+   */
   peek(bytes: number, tokens = 0): BudgetCheck {
-    if (typeof bytes !== 'number') throw invalidParams('bytes', `must be a number of bytes; got ${described(bytes)}`);
-    if (typeof tokens !== 'number') throw invalidParams('tokens', `must be a number of tokens; got ${described(tokens)}`);
+    expectInteger(bytes, 'bytes', 0);
+    expectInteger(tokens, 'tokens', 0);
     return this.#check(this.#state.usedBytes + bytes, this.#state.usedTokens + tokens);
   }
 

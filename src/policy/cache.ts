@@ -4,9 +4,9 @@
  * file's mtime, which browsers and edge runtimes do not have. Both take an injectable clock.
  */
 import { described, expectFunction, expectObject } from '../args.ts';
-import { expectInteger } from './checks.ts';
+import { expectInteger, expectOptionalFunction } from './checks.ts';
 import { invalidParams } from '../errors.ts';
-import { systemClock } from './clock.ts';
+import { readClock, systemClock } from './clock.ts';
 import type { Clock } from './clock.ts';
 
 /** Options of {@link TtlCache}. */
@@ -19,13 +19,19 @@ export interface TtlCacheOptions {
   clock?: Clock;
 }
 
-/** A key/value cache whose entries expire `ttlMs` after they were written. */
+/**
+ * A key/value cache whose entries expire `ttlMs` after they were written. A `clock` that is not a
+ * function is INVALID_PARAMS when the cache is built; one that returns anything but a finite number
+ * is INVALID_PARAMS naming `options.clock` at the call that reads it.
+ */
 export class TtlCache<K, V> {
   readonly #ttlMs: number;
   readonly #maxEntries: number;
   readonly #clock: Clock;
   readonly #entries = new Map<K, { value: V; expires: number }>();
   readonly #loading = new Map<K, Promise<V>>();
+  /** Keys whose `load` is being called right now (its synchronous part). */
+  readonly #calling = new Set<K>();
 
   constructor(options: TtlCacheOptions) {
     expectObject(options, 'options');
@@ -34,9 +40,11 @@ export class TtlCache<K, V> {
     }
     const max = options.maxEntries ?? 1000;
     expectInteger(max, 'maxEntries', 1);
+    expectOptionalFunction(options.clock, 'options.clock');
     this.#ttlMs = options.ttlMs;
     this.#maxEntries = max;
-    this.#clock = options.clock ?? systemClock;
+    const clock = options.clock ?? systemClock;
+    this.#clock = () => readClock(clock, 'options.clock');
   }
 
   /** The live value for `key`, or undefined when absent or expired (expired entries are dropped). */
@@ -61,8 +69,10 @@ export class TtlCache<K, V> {
 
   /** Stores `value` for `ttlMs` from now. */
   set(key: K, value: V): void {
+    // Read before touching the map: a refused clock leaves the old entry in place.
+    const expires = this.#clock() + this.#ttlMs;
     this.#entries.delete(key);
-    this.#entries.set(key, { value, expires: this.#clock() + this.#ttlMs });
+    this.#entries.set(key, { value, expires });
     while (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value as K);
   }
 
@@ -73,17 +83,27 @@ export class TtlCache<K, V> {
 
   /**
    * The live value for `key`, or the result of `load` (stored). Concurrent calls for the same key
-   * share one load; a failed load is not cached.
+   * share one load; a failed load is not cached. A `load` that calls `getOrLoad` for its own key
+   * (before its first `await`) is refused with INVALID_PARAMS naming `load`: it would wait for
+   * itself forever.
    */
   async getOrLoad(key: K, load: (key: K) => Promise<V> | V): Promise<V> {
     expectFunction(load, 'load');
+    if (this.#calling.has(key)) throw reentrantLoad('load', 'getOrLoad() for the key it is loading');
     const live = this.#entries.get(key);
     if (live !== undefined && this.#clock() < live.expires) return live.value;
     const pending = this.#loading.get(key);
     if (pending) return pending;
     const p = (async () => {
       try {
-        const v = await load(key);
+        let loading: Promise<V> | V;
+        this.#calling.add(key);
+        try {
+          loading = load(key);
+        } finally {
+          this.#calling.delete(key);
+        }
+        const v = await loading;
         this.set(key, v);
         return v;
       } finally {
@@ -132,6 +152,8 @@ export class VersionedCache<V> {
   #current: { version: string; value: V; checkedAt: number } | undefined;
   #inflight: Promise<V> | undefined;
   #loads = 0;
+  /** `options.version` or `options.load` while it is being called (its synchronous part). */
+  #calling: string | undefined;
 
   constructor(options: VersionedCacheOptions<V>) {
     expectObject(options, 'options');
@@ -139,12 +161,19 @@ export class VersionedCache<V> {
     expectFunction(options.load, 'options.load');
     const interval = options.checkIntervalMs ?? 0;
     if (typeof interval !== 'number' || !(interval >= 0)) throw invalidParams('checkIntervalMs', `must be zero or a positive number; got ${described(interval)}`);
+    expectOptionalFunction(options.clock, 'options.clock');
     this.#options = options;
-    this.#clock = options.clock ?? systemClock;
+    const clock = options.clock ?? systemClock;
+    this.#clock = () => readClock(clock, 'options.clock');
   }
 
-  /** The value for the source's current version. */
+  /**
+   * The value for the source's current version. A `version` or `load` that calls `get()` of this
+   * cache (before its first `await`) is refused with INVALID_PARAMS naming it: the refresh would
+   * wait for itself forever.
+   */
   async get(): Promise<V> {
+    if (this.#calling !== undefined) throw reentrantLoad(this.#calling, 'get() of its own cache');
     const cur = this.#current;
     if (cur && this.#clock() - cur.checkedAt < (this.#options.checkIntervalMs ?? 0)) return cur.value;
     this.#inflight ??= this.#refresh().finally(() => (this.#inflight = undefined));
@@ -152,16 +181,25 @@ export class VersionedCache<V> {
   }
 
   async #refresh(): Promise<V> {
-    const version = await this.#options.version();
+    const version = await this.#call('options.version', () => this.#options.version());
     const now = this.#clock();
     if (this.#current && this.#current.version === version) {
       this.#current.checkedAt = now;
       return this.#current.value;
     }
-    const value = await this.#options.load(version);
+    const value = await this.#call('options.load', () => this.#options.load(version));
     this.#loads++;
     this.#current = { version, value, checkedAt: now };
     return value;
+  }
+
+  #call<R>(field: string, f: () => R): R {
+    this.#calling = field;
+    try {
+      return f();
+    } finally {
+      this.#calling = undefined;
+    }
   }
 
   /** Version of the cached value, if any. */
@@ -179,4 +217,9 @@ export class VersionedCache<V> {
     this.#current = undefined;
     this.#inflight = undefined;
   }
+}
+
+/** INVALID_PARAMS: a loader called back into the cache it is filling, which would never settle. */
+function reentrantLoad(field: string, what: string): Error {
+  return invalidParams(field, `called ${what}; a load cannot wait for its own result. Load the value without going through this cache.`);
 }

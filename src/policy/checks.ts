@@ -36,6 +36,60 @@ export function expectPattern(value: unknown, field: string): asserts value is R
   throw wrongKind(field, 'a RegExp', value);
 }
 
+// ---------------------------------------------------------------- data nested too deep
+
+/**
+ * Deepest nesting of arrays and objects the policy accepts in outputs and limit tables: the same
+ * 100 levels as agent-context values (src/store/json-safety.ts). Tool output is read by a model and
+ * limits by a reviewer; neither is ever legitimately this deep, and refusing at a fixed depth gives
+ * the same answer in every runtime, whatever its stack size.
+ */
+export const MAX_DATA_DEPTH = 100;
+
+/**
+ * Path (`$.a.a[3]`) of the first array or object in `root` nested more than {@link MAX_DATA_DEPTH}
+ * levels deep, or undefined. With `followToJSON`, values are replaced by their `toJSON()` first, as
+ * JSON.stringify does. The walk stops at the limit, so it never goes deeper than the limit itself.
+ */
+export function findTooDeep(root: unknown, followToJSON = false): string | undefined {
+  const open = new Set<object>();
+  const visit = (input: unknown, key: string, path: string, depth: number): string | undefined => {
+    let v = input;
+    if (followToJSON && v !== null && typeof v === 'object') {
+      const toJSON = (v as { toJSON?: unknown }).toJSON;
+      if (typeof toJSON === 'function') v = toJSON.call(v, key);
+    }
+    if (v === null || typeof v !== 'object' || open.has(v)) return undefined;
+    if (depth >= MAX_DATA_DEPTH) return path;
+    open.add(v);
+    try {
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) {
+          const found = visit(v[i], String(i), `${path}[${i}]`, depth + 1);
+          if (found !== undefined) return found;
+        }
+      } else {
+        for (const k of Object.keys(v)) {
+          const found = visit((v as Record<string, unknown>)[k], k, `${path}.${k}`, depth + 1);
+          if (found !== undefined) return found;
+        }
+      }
+    } finally {
+      open.delete(v);
+    }
+    return undefined;
+  };
+  return visit(root, '', '$', 0);
+}
+
+/** UNSUPPORTED_VALUE: `field` holds data nested deeper than {@link MAX_DATA_DEPTH}, at `path` when known. */
+export function tooDeep(field: string, path: string | undefined): CtxgateError {
+  const at = path === undefined ? '' : ` (at ${path.length > 120 ? `${path.slice(0, 120)}…` : path})`;
+  return new CtxgateError('UNSUPPORTED_VALUE', `${field} is nested deeper than ${MAX_DATA_DEPTH} levels${at}; flatten the data.`, {
+    details: { field, maxDepth: MAX_DATA_DEPTH, ...(path === undefined ? {} : { path: path.slice(0, 120) }) },
+  });
+}
+
 // ---------------------------------------------------------------- data that cannot be copied
 
 /** Path of the first function or symbol in `root` (what structured clone refuses in plain data). */

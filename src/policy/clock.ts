@@ -1,3 +1,4 @@
+import { kindOf } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 
 /**
@@ -26,4 +27,31 @@ export function isoFromMillis(ms: number): string {
     throw invalidParams('clock', 'must return milliseconds since the epoch (a finite number in the Date range), like Date.now.');
   }
   return date.toISOString();
+}
+
+/**
+ * The time `clock` returns now, checked: a finite number of milliseconds, else INVALID_PARAMS
+ * naming `field` (a NaN time would make every comparison false: entries that never expire).
+ */
+export function readClock(clock: Clock, field: string): number {
+  const ms: unknown = clock();
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) {
+    throw invalidParams(field, `must return milliseconds since the epoch (a finite number), like Date.now (returned ${typeof ms === 'number' ? String(ms) : kindOf(ms)}).`, {
+      expected: 'a finite number',
+      got: kindOf(ms),
+    });
+  }
+  return ms;
+}
+
+/**
+ * ISO-8601 text of a Date a `() => Date` clock returned; INVALID_PARAMS naming `field` unless it is
+ * a valid Date (by its tag, so a Date from another realm counts; an Invalid Date does not).
+ */
+export function isoFromDate(at: unknown, field: string): string {
+  if (Object.prototype.toString.call(at) !== '[object Date]' || Number.isNaN(Date.prototype.getTime.call(at))) {
+    const got = Object.prototype.toString.call(at) === '[object Date]' ? 'an Invalid Date' : kindOf(at);
+    throw invalidParams(field, `must return a valid Date (returned ${got}).`, { expected: 'a valid Date', got });
+  }
+  return Date.prototype.toISOString.call(at);
 }

@@ -5,9 +5,9 @@
  */
 import { z } from 'zod';
 import { expectNumberNotNaN, expectObject, expectString } from '../args.ts';
-import { invalidParams } from '../errors.ts';
+import { CtxgateError, invalidParams } from '../errors.ts';
 import { KB } from './bytes.ts';
-import { clonePlainData } from './checks.ts';
+import { clonePlainData, findTooDeep, MAX_DATA_DEPTH, tooDeep } from './checks.ts';
 
 /**
  * How a list is cut when it has more items than its tool allows.
@@ -110,12 +110,31 @@ const toolLimitsSchema = z
   })
   .strict();
 
-/** Freezes a value and everything reachable from it, so shared limit objects cannot drift. */
+/**
+ * Freezes a value and everything reachable from it (through own enumerable keys), so shared limit
+ * objects cannot drift. Objects already frozen are not descended into. Refused with
+ * UNSUPPORTED_VALUE, before anything is frozen: data nested deeper than 100 levels
+ * (`MAX_DATA_DEPTH`), and byte arrays (a Buffer, a Uint8Array, any typed array or DataView), whose
+ * bytes no freeze can make read-only; store such data as an array of numbers or a string.
+ */
 export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  }
+  const pending: object[] = [];
+  const seen = new Set<object>();
+  const visit = (v: unknown, path: string, depth: number): void => {
+    if (v === null || typeof v !== 'object' || Object.isFrozen(v) || seen.has(v)) return;
+    if (depth >= MAX_DATA_DEPTH) throw tooDeep('The value to freeze', path);
+    if (ArrayBuffer.isView(v)) {
+      throw new CtxgateError('UNSUPPORTED_VALUE', `Cannot freeze the byte array at ${path}: its bytes stay writable; keep bytes out of limits, or store them as an array of numbers or a string.`, {
+        details: { path, what: 'a byte array' },
+      });
+    }
+    seen.add(v);
+    pending.push(v);
+    for (const key of Object.keys(v)) visit((v as Record<string, unknown>)[key], `${path}.${key}`, depth + 1);
+  };
+  visit(value, '$', 0);
+  // Only once everything passed: a refused value is left exactly as it was, not half frozen.
+  for (const o of pending) Object.freeze(o);
   return value;
 }
 
@@ -152,10 +171,14 @@ export function defineToolLimits<const T extends Record<string, ToolLimits>>(tab
  * Declares a domain's named constants (the spec's `UNIVERSE`, `MARKET`, ... classes) as one
  * deep-frozen object with literal types, so `UNIVERSE.searchMaxLimit` is both a value and a type.
  * `values` must be an object (else INVALID_PARAMS) of plain data: a function or symbol inside it
- * is UNSUPPORTED_VALUE, since the table is copied.
+ * is UNSUPPORTED_VALUE, since the table is copied, and so are nesting deeper than 100 levels and
+ * byte arrays (see {@link deepFreeze}).
  */
 export function defineLimits<const T extends Record<string, unknown>>(values: T): Readonly<T> {
   expectObject(values, 'values');
+  // Before the copy: how deep structured clone can go depends on the runtime's stack.
+  const deep = findTooDeep(values);
+  if (deep !== undefined) throw tooDeep('values', deep);
   return deepFreeze(clonePlainData(values, 'values'));
 }
 

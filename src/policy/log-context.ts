@@ -5,7 +5,7 @@
  * the call, never its payload: outputs are measured, not logged, and parameters are redacted.
  */
 import { expectFunction, expectMethods, expectOptions, expectString } from '../args.ts';
-import { isCtxgateError } from '../errors.ts';
+import { errorName, isCtxgateError } from '../errors.ts';
 import { toJsonText, utf8ByteLength } from './bytes.ts';
 import { expectOptionalFunction } from './checks.ts';
 import { isoFromMillis, systemClock } from './clock.ts';
@@ -180,7 +180,7 @@ export function withLogContext<A extends unknown[], R>(
         timestamp: isoFromMillis(ended),
         elapsedMs: ended - started,
         error: errorText(error, redact),
-        errorType: error instanceof Error ? error.name : typeof error,
+        errorType: errorName(error),
         errorCode: isCtxgateError(error) ? error.code : null,
       });
       throw error;
@@ -204,6 +204,6 @@ function checkLogContextOptions(options: unknown): void {
 function errorText(error: unknown, redact: Redactor | undefined): string {
   const max = GLOBAL_LIMITS.errorMessageMaxChars;
   if (isCtxgateError(error)) return limitChars(redact ? redact(error.message) : error.message, max);
-  if (redact && error instanceof Error) return limitChars(redact(error.message), max);
+  if (redact && error instanceof Error && typeof error.message === 'string') return limitChars(redact(error.message), max);
   return '[message withheld: not a ctxgate error and no redactor configured]';
 }

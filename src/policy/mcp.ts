@@ -217,9 +217,9 @@ function boundTextResult(raw: CallToolResult, maxBytes: number, clock: Clock): C
  * its texts cut head+tail; an `isError` result is converted to the spec's error format, its text
  * redacted (`options.redact`, else the secret scanner if the core is loaded, else withheld).
  *
- * Any `raw` value is accepted, but it must be JSON data: a cycle or a BigInt in it is
- * UNSUPPORTED_VALUE. A `toolName` that is not a string, options of the wrong kind, or a
- * `CallToolResult` whose content blocks are not objects are INVALID_PARAMS.
+ * Any `raw` value is accepted, but it must be JSON data: a cycle, a BigInt or nesting deeper than
+ * 100 levels in it is UNSUPPORTED_VALUE. A `toolName` that is not a string, options of the wrong
+ * kind, or a `CallToolResult` whose content blocks are not objects are INVALID_PARAMS.
  */
 export function boundToolResult(toolName: string, raw: unknown, options: McpPolicyOptions = {}): CallToolResult {
   expectString(toolName, 'toolName');
@@ -371,19 +371,43 @@ interface ServerInternals {
  * (`registerToolTask`) are left as they are. A callback swapped in later with
  * `RegisteredTool.update({ callback })` is not wrapped; wrap it with {@link withToolPolicy}.
  *
- * A `server` that is not an `McpServer` (no `registerTool` method) or options of the wrong kind are
- * INVALID_PARAMS, and the server is left untouched.
+ * A `server` that is not an `McpServer` (no `registerTool` method), one whose methods or registered
+ * tools cannot be replaced (a frozen or sealed server, a read-only `registerTool`), or options of
+ * the wrong kind are INVALID_PARAMS, and the server is left untouched. For such a server, wrap
+ * each callback with {@link withToolPolicy} before registering it instead.
  */
 export function applyToolPolicy(server: McpServer, options: McpPolicyOptions = {}): AppliedPolicy {
   expectMethods(server, 'server', ['registerTool'], 'an McpServer (an object with a registerTool method)');
   checkPolicyOptions(options);
   const s = server as unknown as ServerInternals;
-  const ownRegister = Object.prototype.hasOwnProperty.call(s, 'registerTool') ? s.registerTool : undefined;
-  const ownTool = Object.prototype.hasOwnProperty.call(s, 'tool') ? s.tool : undefined;
   const register = s.registerTool;
   const tool = s.tool;
   // The deprecated `tool` is wrapped only where the server has it.
   const patchTool = typeof tool === 'function';
+  // Already registered tools: the SDK keeps them in a private map; wrap in place when it is there.
+  const registry = s._registeredTools;
+  const toWrap: [string, { handler: unknown }][] = [];
+  for (const [name, registered] of Object.entries(registry !== null && typeof registry === 'object' ? registry : {})) {
+    if (registered === null || typeof registered !== 'object') continue;
+    if (typeof registered.handler === 'function' && !wrappedHandlers.has(registered.handler)) toWrap.push([name, registered]);
+  }
+  // Every assignment below is checked first, so a refusal never leaves the server half patched.
+  const fixed = (patchTool ? ['registerTool', 'tool'] : ['registerTool']).filter((m) => !canAssign(s, m));
+  if (fixed.length > 0) {
+    throw invalidParams(
+      'server',
+      `must let ${fixed.map((m) => `${m}()`).join(' and ')} be replaced (got a frozen or sealed server, or a read-only method); wrap each tool callback with withToolPolicy() instead.`,
+      { methods: fixed },
+    );
+  }
+  const stuck = toWrap.filter(([, registered]) => !canAssign(registered, 'handler')).map(([name]) => name);
+  if (stuck.length > 0) {
+    throw invalidParams('server', `has ${stuck.length} registered tool(s) whose handler cannot be replaced (a frozen registration); wrap their callbacks with withToolPolicy() instead.`, {
+      tools: stuck.slice(0, 20),
+    });
+  }
+  const ownRegister = Object.prototype.hasOwnProperty.call(s, 'registerTool') ? s.registerTool : undefined;
+  const ownTool = Object.prototype.hasOwnProperty.call(s, 'tool') ? s.tool : undefined;
   s.registerTool = function (this: unknown, name: unknown, config: unknown, cb: unknown) {
     const wrapped = typeof cb === 'function' ? withToolPolicy(String(name), cb as AnyHandler as (...a: unknown[]) => unknown, options) : cb;
     return register.call(this, name, config, wrapped);
@@ -395,15 +419,10 @@ export function applyToolPolicy(server: McpServer, options: McpPolicyOptions = {
       return tool.call(this, name, ...rest);
     };
   }
-  // Already registered tools: the SDK keeps them in a private map; wrap in place when it is there.
   const previous = new Map<{ handler: unknown }, unknown>();
-  const registry = s._registeredTools;
-  for (const [name, registered] of Object.entries(registry !== null && typeof registry === 'object' ? registry : {})) {
-    if (registered === null || typeof registered !== 'object') continue;
-    if (typeof registered.handler === 'function' && !wrappedHandlers.has(registered.handler)) {
-      previous.set(registered, registered.handler);
-      registered.handler = withToolPolicy(name, registered.handler as (...a: unknown[]) => unknown, options);
-    }
+  for (const [name, registered] of toWrap) {
+    previous.set(registered, registered.handler);
+    registered.handler = withToolPolicy(name, registered.handler as (...a: unknown[]) => unknown, options);
   }
   return {
     restore() {
@@ -416,4 +435,21 @@ export function applyToolPolicy(server: McpServer, options: McpPolicyOptions = {
       for (const [registered, handler] of previous) registered.handler = handler;
     },
   };
+}
+
+/**
+ * True when `obj[key] = value` would succeed in strict mode and make an own data property: an own
+ * writable data property, or none (then the object must be extensible and an inherited `key` a
+ * writable data property, like a class method). Accessors are refused: what they do with the
+ * value, and whether `restore` could undo it, is unknown.
+ */
+function canAssign(obj: object, key: string): boolean {
+  const own = Object.getOwnPropertyDescriptor(obj, key);
+  if (own !== undefined) return 'value' in own && own.writable === true;
+  if (!Object.isExtensible(obj)) return false;
+  for (let p = Object.getPrototypeOf(obj) as object | null; p !== null; p = Object.getPrototypeOf(p) as object | null) {
+    const inherited = Object.getOwnPropertyDescriptor(p, key);
+    if (inherited !== undefined) return 'value' in inherited && inherited.writable === true;
+  }
+  return true;
 }

@@ -3,7 +3,7 @@
  * so a reader can tell static data from calculations and live values. Formats are templates with
  * `{name}` placeholders; define your own sources with {@link defineCitationFormats}.
  */
-import { expectObject, expectOptions, expectString, kindOf } from '../args.ts';
+import { expectObject, expectOptions, expectString, kindOf, wrongKind } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 
 /** Citation templates keyed by source. */
@@ -80,14 +80,31 @@ export function citeSde(description: string): string {
   return cite('SDE', { description });
 }
 
-/** "Calculated: {value} (EOS)" */
+/** "Calculated: {value} (EOS)". A `value` that is not a string or a finite number (NaN, ±Infinity) is INVALID_PARAMS. */
 export function citeEos(value: string | number): string {
+  expectCitedValue(value);
   return cite('EOS', { value });
 }
 
-/** "Current: {value} (as of {timestamp})"; a Date becomes ISO-8601. */
+/**
+ * "Current: {value} (as of {timestamp})"; a Date becomes ISO-8601, a string is kept as written.
+ * A `value` that is not a string or a finite number, or a `timestamp` that is not a valid Date or a
+ * string `Date.parse` reads as a time (ISO-8601), is INVALID_PARAMS: a citation must say when.
+ */
 export function citeEsi(value: string | number, timestamp: string | Date): string {
+  expectCitedValue(value);
+  if (typeof timestamp === 'string' && Number.isNaN(Date.parse(timestamp))) {
+    throw invalidParams('timestamp', 'must be a date and time, such as an ISO-8601 string or a Date (got a string that is not one).');
+  }
+  if (typeof timestamp !== 'string' && !(timestamp instanceof Date)) throw wrongKind('timestamp', 'an ISO-8601 string or a Date', timestamp);
   return cite('ESI', { value, timestamp });
+}
+
+/** A cited value is shown to a reader: NaN or Infinity there is a calculation bug, not a fact. */
+function expectCitedValue(value: unknown): void {
+  if (typeof value === 'string') return;
+  if (typeof value !== 'number') throw wrongKind('value', 'a string or a finite number', value);
+  if (!Number.isFinite(value)) throw invalidParams('value', `must be a finite number or a string (got ${value}).`);
 }
 
 /** "Reference: wiki.eveuniversity.org" */

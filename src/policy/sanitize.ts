@@ -128,25 +128,44 @@ export function sanitizeOutput(text: string, options: SanitizeOutputOptions = {}
  */
 export const SENSITIVE_KEY_PATTERN = /token|secret|passw(?:or)?d|authori[sz]ation|api[-_]?key|cookie|credential|private[-_]?key|corp(?:oration)?[-_]?key|session[-_]?key/i;
 
-function isSensitive(key: string, value: unknown, pattern: RegExp): boolean {
-  return pattern.test(key) && value !== null && (typeof value === 'string' || typeof value === 'object');
+/**
+ * A test of one key against `pattern` that gives the same answer for every key. A `g` or `y` flag
+ * makes `RegExp#test` resume at `lastIndex` from the previous key, so `/token/gi` would let every
+ * other credential through; a flagless copy is made once instead, which also leaves the caller's
+ * RegExp (and its `lastIndex`) untouched. A RegExp-like object that is not a RegExp (no `source`
+ * and `flags`) is tested as it is.
+ */
+function keyTester(pattern: RegExp): (key: string) => boolean {
+  const isRegExp = pattern instanceof RegExp || Object.prototype.toString.call(pattern) === '[object RegExp]';
+  if (!isRegExp || typeof pattern.source !== 'string' || typeof pattern.flags !== 'string') return (key) => pattern.test(key);
+  const stateless = /[gy]/.test(pattern.flags) ? new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, '')) : pattern;
+  return (key) => stateless.test(key);
+}
+
+function isSensitive(key: string, value: unknown, test: (key: string) => boolean): boolean {
+  return test(key) && value !== null && (typeof value === 'string' || typeof value === 'object');
 }
 
 /**
  * A copy of JSON-like data without credential fields (spec 000 §6 "OAuth tokens: never in tool
  * output"). Keys matching `pattern` with string or object values are removed at any depth.
- * A `pattern` that is not a RegExp is INVALID_PARAMS.
+ * Every key is tested on its own: the `g` and `y` flags are ignored and `pattern.lastIndex` is left
+ * as it was. A `pattern` that is not a RegExp is INVALID_PARAMS.
  */
 export function dropSensitiveFields<T>(value: T, pattern: RegExp = SENSITIVE_KEY_PATTERN): T {
   expectPattern(pattern, 'pattern');
-  return mapJson(value, 0, (key, v) => (isSensitive(key, v, pattern) ? DROP : v), (s) => s) as T;
+  const test = keyTester(pattern);
+  return mapJson(value, 0, (key, v) => (isSensitive(key, v, test) ? DROP : v), (s) => s) as T;
 }
 
 /** Options of {@link redactForLog}. */
 export interface RedactForLogOptions {
   /** Replaces secrets inside strings (the secret scanner's redactor). */
   redact?: Redactor;
-  /** Keys whose values are replaced by `[REDACTED]` (default {@link SENSITIVE_KEY_PATTERN}). */
+  /**
+   * Keys whose values are replaced by `[REDACTED]` (default {@link SENSITIVE_KEY_PATTERN}). Each key
+   * is tested on its own: `g` and `y` flags are ignored and `lastIndex` is left as it was.
+   */
   sensitiveKeys?: RegExp;
   /** Longest string kept in a log record (default 200 characters). */
   maxStringLength?: number;
@@ -165,10 +184,11 @@ export function redactForLog<T>(value: T, options: RedactForLogOptions = {}): un
   expectOptionalInteger(max, 'options.maxStringLength', 0);
   const redact = options.redact;
   expectOptionalFunction(redact, 'options.redact');
+  const test = keyTester(pattern);
   return mapJson(
     value,
     0,
-    (key, v) => (isSensitive(key, v, pattern) ? '[REDACTED]' : v),
+    (key, v) => (isSensitive(key, v, test) ? '[REDACTED]' : v),
     (s) => (redact ? limitChars(redact(s), max) : `[${s.length} chars]`),
   );
 }

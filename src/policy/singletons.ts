@@ -3,6 +3,7 @@
  * tests never see state from an earlier test. Singletons are created lazily on first use.
  */
 import { expectFunction, expectString } from '../args.ts';
+import { invalidParams } from '../errors.ts';
 import { expectOptionalFunction } from './checks.ts';
 
 const resets = new Map<string, () => void>();
@@ -20,6 +21,9 @@ export interface Singleton<T> {
 /**
  * Defines a module-level singleton and registers its reset with {@link resetAllSingletons}.
  * Defining the same name twice replaces the earlier registration (module reloads in tests).
+ * A `create` that calls `get()` of the singleton it is creating is INVALID_PARAMS naming `create`
+ * (it would otherwise recurse until the stack overflows); nothing is stored, so a later `get`
+ * tries again.
  *
  * @example const marketCache = defineSingleton('marketCache', () => new TtlCache({ ttlMs: 5 * 60_000 }));
  */
@@ -28,9 +32,18 @@ export function defineSingleton<T>(name: string, create: () => T, dispose?: (val
   expectFunction(create, 'create');
   expectOptionalFunction(dispose, 'dispose');
   let value: { v: T } | undefined;
+  let creating = false;
   const singleton: Singleton<T> = {
     get() {
-      if (value === undefined) value = { v: create() };
+      if (value === undefined) {
+        if (creating) throw invalidParams('create', `the create function of singleton "${name}" called its get(); a singleton cannot be built from itself.`, { name });
+        creating = true;
+        try {
+          value = { v: create() };
+        } finally {
+          creating = false;
+        }
+      }
       return value.v;
     },
     reset() {

@@ -4,7 +4,7 @@
  * so an agent can branch on `errorCode` without parsing prose.
  */
 import { expectOptions } from '../args.ts';
-import { isCtxgateError } from '../errors.ts';
+import { errorName, isCtxgateError } from '../errors.ts';
 import type { CtxgateErrorCode } from '../errors.ts';
 import { expectOptionalFunction, expectOptionalInteger } from './checks.ts';
 import { isoTimestamp, systemClock } from './clock.ts';
@@ -118,7 +118,8 @@ export interface ToToolErrorOptions extends ErrorOutputOptions {
 /**
  * Turns anything a tool threw into the spec's error output. ctxgate errors keep their code (policy
  * refusals map to `CAPABILITY_DENIED`, unknown codes pass through); other errors become
- * `INTERNAL_ERROR`. Any thrown value is accepted; options of the wrong kind are INVALID_PARAMS.
+ * `INTERNAL_ERROR`. Any thrown value is accepted (an Error whose `name` is not a string, such as a
+ * Symbol, is named `Error`); options of the wrong kind are INVALID_PARAMS.
  */
 export function toToolError(error: unknown, options: ToToolErrorOptions = {}): ToolErrorOutput {
   expectOptions(options);
@@ -129,10 +130,10 @@ export function toToolError(error: unknown, options: ToToolErrorOptions = {}): T
     const code = CODE_MAP[error.code] ?? error.code;
     return createErrorMeta(code, redact(error.message), options);
   }
-  const name = error instanceof Error ? error.name : typeof error;
+  const name = limitChars(errorName(error), 100);
   const message =
     options.redact && error instanceof Error
-      ? `The tool failed unexpectedly (${name}): ${options.redact(error.message)}`
+      ? `The tool failed unexpectedly (${name}): ${options.redact(messageText(error.message))}`
       : `The tool failed unexpectedly (${name}). Check the server log; retrying with different parameters may help.`;
   return createErrorMeta('INTERNAL_ERROR', message, options);
 }

@@ -8,6 +8,7 @@
 import { described, expectObject, expectString } from '../args.ts';
 import { expectOptionalInteger } from './checks.ts';
 import { invalidParams } from '../errors.ts';
+import { checkedCounter } from '../tokens/counter.ts';
 import type { TokenCounter } from '../tokens/counter.ts';
 import { estimator } from '../tokens/estimator.ts';
 import { jsonStringByteLength, utf8ByteLength } from './bytes.ts';
@@ -106,7 +107,8 @@ export function prepareText(text: string): PreparedText {
  * Cuts `text` to the given limits, keeping head and tail around `… [N lines omitted] …` (or
  * `…[N chars omitted]…` inside a line). Returns the text unchanged, with `truncated` absent, when it
  * already fits. `keptLines + omittedLines === totalLines` always holds. A `text` that is not a
- * string, `options` that is not an object, or a limit that is not an integer is INVALID_PARAMS.
+ * string, `options` that is not an object, a limit that is not an integer, or a `counter` that
+ * returns anything but a TokenCount is INVALID_PARAMS.
  */
 export function truncateText(text: string, options: TruncateTextOptions): TruncatedText {
   expectString(text, 'text');
@@ -123,7 +125,7 @@ export function truncatePrepared(prepared: PreparedText, options: TruncateTextOp
   expectOptionalInteger(maxBytes, 'maxBytes', 0);
   expectOptionalInteger(maxTokens, 'maxTokens', 0);
   if (options.counter !== undefined && typeof options.counter !== 'function') throw invalidParams('counter', 'must be a TokenCounter function; leave it out to use the built-in estimator');
-  const counter = options.counter ?? (maxTokens !== undefined ? estimator() : undefined);
+  const counter = options.counter !== undefined ? checkedCounter(options.counter, 'counter') : maxTokens !== undefined ? estimator() : undefined;
   if (typeof ratio !== 'number' || !(ratio >= 0 && ratio <= 1)) throw invalidParams('headRatio', `must be between 0 and 1; got ${described(ratio)}`);
   const byteSize = options.measure === 'json' ? jsonStringByteLength : utf8ByteLength;
   const fitsSize = (s: string): boolean =>

@@ -259,7 +259,8 @@ export function wrapOutputMulti<T extends Data>(data: T, lists: readonly ListSpe
 
 /**
  * Adds `_meta` to a single-item output (`count: 1`). If the output is over the byte limit, its
- * longest strings are shortened (head and tail kept) and listed in `_meta.shortenedFields`.
+ * longest strings are shortened (head and tail kept) and listed in `_meta.shortenedFields`. Data
+ * JSON cannot hold (a cycle, a BigInt, nesting deeper than 100 levels) is UNSUPPORTED_VALUE.
  *
  * @example wrapScalarOutput({ item: itemData })
  */

@@ -1,9 +1,11 @@
+import { checkedCounter } from './counter.ts';
 import type { TokenCounter } from './counter.ts';
 import { estimator } from './estimator.ts';
 import type { BudgetLog } from './budget-log.ts';
 import { requireInt, truncateToTokenBudget } from './truncate.ts';
 import { expectFunction, expectObject, expectOptionalNumber, expectOptionalString, expectOptions } from '../args.ts';
 import { invalidParams } from '../errors.ts';
+import { isoFromDate } from '../policy/clock.ts';
 
 /** Spec 003 `contextBudgetResult`. */
 export interface ContextBudgetResult {
@@ -41,6 +43,8 @@ export interface ApplyContextBudgetOptions {
 /**
  * Fits assembled context into `maxTokens` (spec 003): unchanged when `maxTokens <= 0` or when it
  * already fits, else {@link truncateToTokenBudget}. Logs one entry per call when a log is given.
+ * A `counter` that returns anything but a TokenCount, or a `now` that returns anything but a valid
+ * Date, is INVALID_PARAMS naming it (and nothing is logged).
  */
 export function applyContextBudget(context: string, maxTokens: number, options: ApplyContextBudgetOptions = {}): ContextBudgetOutcome {
   if (typeof context !== 'string') throw invalidParams('context', 'expected a string.');
@@ -54,7 +58,7 @@ export function applyContextBudget(context: string, maxTokens: number, options: 
   expectOptionalString(options.runId, 'options.runId');
   expectOptionalNumber(options.phase, 'options.phase');
   if (options.now !== undefined) expectFunction(options.now, 'options.now');
-  const counter = options.counter ?? estimator();
+  const counter = options.counter !== undefined ? checkedCounter(options.counter, 'options.counter') : estimator();
   const original = counter(context);
   let out = context;
   let truncatedTokens = original.tokens;
@@ -77,7 +81,7 @@ export function applyContextBudget(context: string, maxTokens: number, options: 
     budget_tokens: outcome.budgetTokens,
     truncated_tokens: outcome.truncatedTokens,
     was_truncated: outcome.wasTruncated,
-    ts: (options.now?.() ?? new Date()).toISOString(),
+    ts: options.now ? isoFromDate(options.now(), 'options.now') : new Date().toISOString(),
     encoder: outcome.encoder,
   });
   return outcome;

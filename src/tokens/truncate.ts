@@ -1,6 +1,7 @@
 import { safeCutIndex } from '../encoding/utf16.ts';
 import { described, expectFunction } from '../args.ts';
 import { invalidParams } from '../errors.ts';
+import { checkedCounter } from './counter.ts';
 import type { TokenCounter } from './counter.ts';
 import { estimator } from './estimator.ts';
 
@@ -16,7 +17,9 @@ export function requireInt(field: string, v: unknown): number {
  * Truncates `text` to fit `budget` tokens (spec 003): cuts after the last `. ` or `.\n` that fits,
  * else at the last word boundary, else mid-word, and appends `...`. A budget of 0 means
  * unlimited. The result never exceeds the budget (counted with `counter`, ellipsis included) and is
- * never longer than the input; when not even `...` fits, the result is empty.
+ * never longer than the input; when not even `...` fits, the result is empty. A `counter` that
+ * returns anything but a TokenCount (`undefined`, a bare number, `{ tokens: NaN }`) is
+ * INVALID_PARAMS naming `counter`.
  *
  * @param counter Token counter; default the core's estimator for o200k_base (needs `await init()`).
  */
@@ -25,6 +28,8 @@ export function truncateToTokenBudget(text: string, budget: number, counter: Tok
   requireInt('budget', budget);
   if (budget < 0) throw invalidParams('budget', `expected 0 (unlimited) or a positive token count, got ${budget}.`);
   expectFunction(counter, 'counter');
+  // A NaN or missing count would fail every `<=` and cut the text to nothing without a word.
+  counter = checkedCounter(counter, 'counter');
   if (budget === 0 || counter(text).tokens <= budget) return text;
 
   const fits = (s: string): boolean => counter(s).tokens <= budget;
