@@ -131,14 +131,46 @@ export function expectFunction(value: unknown, field: string): asserts value is 
   if (typeof value !== 'function') wrong(field, 'a function', value);
 }
 
-/** Bytes: a Uint8Array (a Buffer is one). */
+/** Bytes: a live Uint8Array (a Buffer is one); a detached one is refused ({@link expectLive}). */
 export function expectBytes(value: unknown, field: string): asserts value is Uint8Array {
   if (!(value instanceof Uint8Array)) wrong(field, 'a Uint8Array', value);
+  expectLive(value, field);
 }
 
-/** A string or bytes (a Uint8Array). */
+/** A string or bytes (a live Uint8Array; a detached one is refused, see {@link expectLive}). */
 export function expectText(value: unknown, field: string): asserts value is string | Uint8Array {
   if (typeof value !== 'string' && !(value instanceof Uint8Array)) wrong(field, 'a string or a Uint8Array', value);
+  expectLive(value, field);
+}
+
+/**
+ * True when `bytes` is a view of an ArrayBuffer that was transferred (postMessage,
+ * structuredClone with `transfer`) or otherwise detached. Such a view reads as empty, so the
+ * functions that take bytes would silently treat it as `''`, or fail with a TypeError when they
+ * copy it. Only an empty view can be detached, so live data costs one comparison.
+ */
+export function isDetached(bytes: Uint8Array): boolean {
+  if (bytes.byteLength !== 0) return false;
+  const buffer = bytes.buffer as ArrayBuffer & { detached?: unknown };
+  // `detached` is ES2024; Node 20 and older engines lack it, and there a new view on a detached
+  // buffer is the one check that throws.
+  if (typeof buffer.detached === 'boolean') return buffer.detached;
+  try {
+    new Uint8Array(buffer, 0, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** INVALID_PARAMS (`field`) when `value` is a detached Uint8Array; any other value passes. */
+export function expectLive(value: unknown, field: string): void {
+  if (value instanceof Uint8Array && isDetached(value)) throw detachedBytes(field);
+}
+
+/** The INVALID_PARAMS error for a detached Uint8Array in `field`. */
+export function detachedBytes(field: string): CtxgateError {
+  return invalidParams(field, 'is detached (its ArrayBuffer was transferred); pass a live copy.', { expected: 'a live Uint8Array', got: 'a detached Uint8Array' });
 }
 
 /** An object (or function) with the named methods: a store, a server, an adapter. */

@@ -2,9 +2,8 @@
 // the source of truth), then one batched, transferred call into the engine, which does all the
 // scanning, estimation, hashing and sorting for every candidate.
 import { transfer } from 'comlink';
-import { expectMethods, expectOptions, kindOf, wrongKind } from '../args.ts';
+import { expectMethods, expectOptions, isDetached, kindOf, wrongKind } from '../args.ts';
 import { CtxgateError, invalidParams, isCtxgateError } from '../errors.ts';
-import { isDetached } from '../core/live-bytes.ts';
 import { sharedEngine } from '../ctxgate.ts';
 import type { Engine } from '../worker/engine.ts';
 import { establishCandidates } from './candidates.ts';

@@ -1,7 +1,7 @@
 // The project index: paths, sizes, SHA-256 hashes and encodings of a project's files, plus the
 // symbols, dependency edges and line ranges the caller's indexer provides. Content is hashed in the
 // core in one batched call.
-import { expectArray, expectObject, expectOptions, wrongKind } from '../args.ts';
+import { detachedBytes, expectArray, expectObject, expectOptions, isDetached, wrongKind } from '../args.ts';
 import { CtxgateError, invalidParams } from '../errors.ts';
 import { sha256ManySync } from '../core/sha256.ts';
 import { fingerprintSync } from '../fingerprint/fingerprint.ts';
@@ -9,7 +9,6 @@ import { countLines } from './lines.ts';
 import type { BuilderGates } from './gates.ts';
 import type { DependencyEdge, IndexedFile, IndexedSymbol, ProjectIndex } from './types.ts';
 import { utf8ByteLength } from '../encoding/utf8-size.ts';
-import { detachedBytes, isDetached } from '../core/live-bytes.ts';
 import { normalizeProjectPath } from '../secrets/paths.ts';
 
 /** One file given to {@link indexProjectSync}. */

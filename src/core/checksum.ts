@@ -1,6 +1,5 @@
 import { expectBytes, expectNumber, expectText } from '../args.ts';
 import { withCore } from './core.ts';
-import { expectLive } from './live-bytes.ts';
 
 /**
  * CRC-32 (IEEE) of a string's UTF-8 bytes or of raw bytes, computed in the core. Pass the previous
@@ -9,7 +8,6 @@ import { expectLive } from './live-bytes.ts';
  */
 export function crc32(input: string | Uint8Array, seed = 0): number {
   expectText(input, 'input');
-  expectLive(input, 'input');
   expectNumber(seed, 'seed');
   return withCore((core) => {
     const { ptr, len } = core.writeInput(input);
@@ -35,7 +33,6 @@ export interface Utf8Check {
  */
 export function utf8Check(bytes: Uint8Array): Utf8Check {
   expectBytes(bytes, 'bytes');
-  expectLive(bytes, 'bytes');
   return withCore((core) => {
     const ptr = core.writeBytes(bytes);
     const r = core.raw.utf8Validate(ptr, bytes.byteLength);

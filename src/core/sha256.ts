@@ -1,8 +1,7 @@
-import { expectArray, expectText, kindOf, wrongItem, wrongKind } from '../args.ts';
+import { detachedBytes, expectArray, expectText, isDetached, kindOf, wrongItem, wrongKind } from '../args.ts';
 import { CtxgateError, invalidParams } from '../errors.ts';
 import { withCore, type Core } from './core.ts';
 import { toHex, toHexRecords } from './hex.ts';
-import { detachedBytes, expectLive, isDetached } from './live-bytes.ts';
 
 /** Inputs above this size are hashed in chunks through a fixed window instead of copied whole. */
 export const SHA256_CHUNK = 1 << 20;
@@ -33,19 +32,20 @@ function digestOf(core: Core, input: HashInput): Uint8Array<ArrayBuffer> {
   return core.readOutput();
 }
 
-/** SHA-256 digest (32 bytes) computed in the core. Synchronous: needs the core loaded. */
+/**
+ * SHA-256 digest (32 bytes) computed in the core. Synchronous: needs the core loaded. `input` must
+ * be a string or a live Uint8Array: INVALID_PARAMS otherwise.
+ */
 export function sha256BytesSync(input: HashInput): Uint8Array<ArrayBuffer> {
-  expectLive(input, 'input');
+  expectText(input, 'input');
   return withCore((core) => digestOf(core, input));
 }
 
 /**
- * Lowercase hex SHA-256 computed in the core. Synchronous: needs the core loaded. `input` must be a
- * string or a live Uint8Array (not one whose buffer was transferred): INVALID_PARAMS otherwise.
+ * Lowercase hex SHA-256 computed in the core. Synchronous: needs the core loaded. `input` is
+ * checked as {@link sha256BytesSync} checks it.
  */
 export function sha256HexSync(input: HashInput): string {
-  expectText(input, 'input');
-  expectLive(input, 'input');
   return toHex(sha256BytesSync(input));
 }
 
@@ -161,7 +161,6 @@ export function createSha256Sync(): Sha256Hasher {
   const hasher: Sha256Hasher = {
     update(chunk) {
       expectText(chunk, 'chunk');
-      expectLive(chunk, 'chunk');
       const s = live();
       const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
       withCore((core) => {

@@ -1,6 +1,5 @@
-import { expectBytes, expectObject, expectOptions } from '../args.ts';
+import { expectBytes, expectLive, expectObject, expectOptions } from '../args.ts';
 import { invalidParams } from '../errors.ts';
-import { expectLive } from '../core/live-bytes.ts';
 
 /** The text encodings a context block can declare (spec 001, ContextBlock.encoding). */
 export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'ascii' | 'windows-1252' | 'unknown';
@@ -102,7 +101,6 @@ function detect(bytes: Uint8Array): { detection: EncodingDetection; text?: strin
  */
 export function decodeText(bytes: Uint8Array, detection: EncodingDetection): string {
   expectBytes(bytes, 'bytes');
-  expectLive(bytes, 'bytes');
   expectObject(detection, 'detection');
   const body = detection.bom ? bytes.subarray(detection.encoding === 'utf-8' ? 3 : 2) : bytes;
   switch (detection.encoding) {

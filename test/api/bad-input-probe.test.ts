@@ -8,7 +8,8 @@ import { indexProject } from '../../src/builder/index-project.ts';
 import type { BuildContextInput, ProjectIndex } from '../../src/builder/types.ts';
 import { crc32 as crc32Sync, utf8Check as utf8CheckSync } from '../../src/core/checksum.ts';
 import { loadCore } from '../../src/core/load.ts';
-import { createSha256Sync, sha256HexStream, sha256HexSync, sha256ManySync } from '../../src/core/sha256.ts';
+import { createSha256Sync, sha256BytesSync, sha256HexStream, sha256HexSync, sha256ManySync } from '../../src/core/sha256.ts';
+import { createMemoryStore } from '../../src/store/backends/memory.ts';
 import { createCtxgate } from '../../src/ctxgate.ts';
 import { isCtxgateError } from '../../src/errors.ts';
 import { checkContent, decodeText, detectEncoding, isBinary } from '../../src/secrets/content.ts';
@@ -117,6 +118,11 @@ describe('detached byte arrays and locked streams are INVALID_PARAMS', () => {
   for (const [name, field, call] of sync) {
     it(name, () => expectInvalid(thrown(call), field, message));
   }
+  // Refused by the shared byte check (args.ts), so every function taking bytes refuses them alike.
+  it('sha256BytesSync and a store artifact', async () => {
+    expectInvalid(thrown(() => sha256BytesSync(detached())), 'input', message);
+    expectInvalid(await rejected(() => createMemoryStore().putArtifact(detached())), 'data', message);
+  });
 
   it('sha256Hex and sha256HexStream (a detached chunk); live empty arrays are not mistaken for detached ones', async () => {
     expectInvalid(await rejected(() => sha256Hex(detached())), 'input', message);
