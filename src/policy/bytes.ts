@@ -6,6 +6,7 @@
 
 import { jsonStringBytes, utf8ByteLength } from '../encoding/utf8-size.ts';
 import { CtxgateError } from '../errors.ts';
+import { jsonTextNestingExceeds } from '../json-depth.ts';
 import { findJsonFault } from '../json-fault.ts';
 import { findTooDeep, MAX_DATA_DEPTH, tooDeep } from './checks.ts';
 
@@ -40,7 +41,7 @@ export function toJsonText(value: unknown): string {
     });
   }
   // Checked on the text, not by a second walk of the value: no getter or toJSON runs twice.
-  if (jsonNestingExceeds(text, MAX_DATA_DEPTH)) throw tooDeep('The value', findTooDeepQuietly(value));
+  if (jsonTextNestingExceeds(text, MAX_DATA_DEPTH)) throw tooDeep('The value', findTooDeepQuietly(value));
   return text;
 }
 
@@ -50,33 +51,6 @@ function findTooDeepQuietly(value: unknown): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** True when JSON `text` nests arrays and objects more than `max` levels deep. Linear in the text. */
-function jsonNestingExceeds(text: string, max: number): boolean {
-  // Each level takes two characters at least.
-  if (text.length <= 2 * max) return false;
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      // Skip the string: its closing quote is the next one not escaped by an odd run of `\`.
-      let j = text.indexOf('"', i + 1);
-      while (j !== -1) {
-        let slashes = 0;
-        while (text.charCodeAt(j - 1 - slashes) === 0x5c) slashes++;
-        if (slashes % 2 === 0) break;
-        j = text.indexOf('"', j + 1);
-      }
-      if (j === -1) return false;
-      i = j;
-    } else if (c === 0x7b || c === 0x5b) {
-      if (++depth > max) return true;
-    } else if (c === 0x7d || c === 0x5d) {
-      depth--;
-    }
-  }
-  return false;
 }
 
 /**

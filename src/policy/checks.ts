@@ -5,6 +5,7 @@
  * name the kind of a wrong value, never the value itself (it may be a secret); numbers, which are
  * limits and counts, are quoted.
  */
+import { pathBeyondDepth } from '../json-depth.ts';
 import { described, expectFunction, wrongKind } from '../args.ts';
 import { CtxgateError, invalidParams, isDataCloneError, quietCause } from '../errors.ts';
 
@@ -52,34 +53,8 @@ export const MAX_DATA_DEPTH = 100;
  * JSON.stringify does. The walk stops at the limit, so it never goes deeper than the limit itself.
  */
 export function findTooDeep(root: unknown, followToJSON = false): string | undefined {
-  const open = new Set<object>();
-  const visit = (input: unknown, key: string, path: string, depth: number): string | undefined => {
-    let v = input;
-    if (followToJSON && v !== null && typeof v === 'object') {
-      const toJSON = (v as { toJSON?: unknown }).toJSON;
-      if (typeof toJSON === 'function') v = toJSON.call(v, key);
-    }
-    if (v === null || typeof v !== 'object' || open.has(v)) return undefined;
-    if (depth >= MAX_DATA_DEPTH) return path;
-    open.add(v);
-    try {
-      if (Array.isArray(v)) {
-        for (let i = 0; i < v.length; i++) {
-          const found = visit(v[i], String(i), `${path}[${i}]`, depth + 1);
-          if (found !== undefined) return found;
-        }
-      } else {
-        for (const k of Object.keys(v)) {
-          const found = visit((v as Record<string, unknown>)[k], k, `${path}.${k}`, depth + 1);
-          if (found !== undefined) return found;
-        }
-      }
-    } finally {
-      open.delete(v);
-    }
-    return undefined;
-  };
-  return visit(root, '', '$', 0);
+  const segments = pathBeyondDepth(root, MAX_DATA_DEPTH, followToJSON);
+  return segments?.reduce<string>((path, k) => (typeof k === 'number' ? `${path}[${k}]` : `${path}.${String(k)}`), '$');
 }
 
 /** UNSUPPORTED_VALUE: `field` holds data nested deeper than {@link MAX_DATA_DEPTH}, at `path` when known. */

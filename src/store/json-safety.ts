@@ -1,5 +1,6 @@
 import { isWellFormed } from '../encoding/utf16.ts';
 import { CtxgateError, invalidParams } from '../errors.ts';
+import { pathBeyondDepth } from '../json-depth.ts';
 
 /**
  * Object keys the store refuses anywhere in stored data. Assigning them while copying or merging
@@ -34,32 +35,8 @@ function tooDeep(path: string, limit: number): CtxgateError {
  * TypeError, structured clone). The recursion is bounded by the limit, so this never overflows.
  */
 export function assertWalkDepth(value: unknown, field: string, depth = 0): void {
-  const chain: object[] = [];
-  const segments: PropertyKey[] = [];
-  if (reachesDepth(value, MAX_WALK_DEPTH - depth, chain, segments)) throw tooDeep(formatPath(field, segments), MAX_WALK_DEPTH);
-}
-
-/** True if an object of `value` lies `left` levels down; `segments` then holds its path. */
-function reachesDepth(value: unknown, left: number, chain: object[], segments: PropertyKey[]): boolean {
-  if (value === null || typeof value !== 'object' || chain.includes(value)) return false;
-  if (left <= 0) return true;
-  chain.push(value);
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      segments.push(i);
-      if (reachesDepth(value[i], left - 1, chain, segments)) return true;
-      segments.pop();
-    }
-  } else {
-    const obj = value as Record<string, unknown>;
-    for (const key of Object.keys(obj)) {
-      segments.push(key);
-      if (reachesDepth(obj[key], left - 1, chain, segments)) return true;
-      segments.pop();
-    }
-  }
-  chain.pop();
-  return false;
+  const segments = pathBeyondDepth(value, MAX_WALK_DEPTH - depth);
+  if (segments !== undefined) throw tooDeep(formatPath(field, segments), MAX_WALK_DEPTH);
 }
 
 /** Formats a path like `reasoning.intents[0].confidence` from its segments. */

@@ -3,7 +3,8 @@ import { TAPE_ARRAY, TAPE_OBJECT } from './json-tape.ts';
 import { jsonStringBytes, utf8ByteLength } from '../encoding/utf8-size.ts';
 import { LITERAL_BOUND, arrayBound, numberBound, objectBound, stringBound } from './json-bound.ts';
 import { memberNameBytes, numberBytes } from './json-exact.ts';
-import { assertWalkDepth } from './json-safety.ts';
+import { jsonTextNestingExceeds } from '../json-depth.ts';
+import { MAX_WALK_DEPTH, assertWalkDepth } from './json-safety.ts';
 
 /**
  * UTF-8 byte sizes of JSON text, counted without writing the text: a value's JSON size is counted
@@ -20,14 +21,22 @@ import { assertWalkDepth } from './json-safety.ts';
 /**
  * Bytes of `value` as UTF-8 JSON; 0 for `undefined`, which JSON omits. INVALID_PARAMS naming the
  * place (under `field`, `value` itself `depth` levels below its root) if the data is nested deeper
- * than MAX_WALK_DEPTH levels (json-safety.ts), checked before JSON.stringify, whose own recursion
- * would overflow at a depth that differs between engines. A cycle or a BigInt is still
- * JSON.stringify's TypeError, which the measuring functions diagnose (json-fault.ts).
+ * than MAX_WALK_DEPTH levels (json-safety.ts): seen in the text, or in JSON.stringify's stack
+ * running out, whose depth differs between engines, and only then walked to name the place. A
+ * cycle or a BigInt is still JSON.stringify's TypeError, which the measuring functions diagnose
+ * (json-fault.ts).
  */
 export function jsonByteLength(value: unknown, field = 'value', depth = 0): number {
-  if (value !== null && typeof value === 'object') assertWalkDepth(value, field, depth);
-  const text = JSON.stringify(value) as string | undefined;
-  return text === undefined ? 0 : utf8ByteLength(text);
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value) as string | undefined;
+  } catch (error) {
+    if (error instanceof RangeError) assertWalkDepth(value, field, depth);
+    throw error;
+  }
+  if (text === undefined) return 0;
+  if (jsonTextNestingExceeds(text, MAX_WALK_DEPTH - depth)) assertWalkDepth(value, field, depth);
+  return utf8ByteLength(text);
 }
 
 /** The count under way. */
