@@ -173,6 +173,14 @@ export function detachedBytes(field: string): CtxgateError {
   return invalidParams(field, 'is detached (its ArrayBuffer was transferred); pass a live copy.', { expected: 'a live Uint8Array', got: 'a detached Uint8Array' });
 }
 
+/**
+ * A Date holding a time (not an Invalid Date), recognised by its tag rather than `instanceof`, so a
+ * Date from another realm (an iframe, a vm context) counts too.
+ */
+export function isValidDate(value: unknown): value is Date {
+  return Object.prototype.toString.call(value) === '[object Date]' && !Number.isNaN(Date.prototype.getTime.call(value));
+}
+
 /** An object (or function) with the named methods: a store, a server, an adapter. */
 export function expectMethods(value: unknown, field: string, methods: readonly string[], what: string): void {
   const isHolder = value !== null && (typeof value === 'object' || typeof value === 'function');

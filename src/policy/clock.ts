@@ -1,4 +1,4 @@
-import { kindOf } from '../args.ts';
+import { isValidDate, kindOf } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 
 /**
@@ -49,7 +49,7 @@ export function readClock(clock: Clock, field: string): number {
  * a valid Date (by its tag, so a Date from another realm counts; an Invalid Date does not).
  */
 export function isoFromDate(at: unknown, field: string): string {
-  if (Object.prototype.toString.call(at) !== '[object Date]' || Number.isNaN(Date.prototype.getTime.call(at))) {
+  if (!isValidDate(at)) {
     const got = Object.prototype.toString.call(at) === '[object Date]' ? 'an Invalid Date' : kindOf(at);
     throw invalidParams(field, `must return a valid Date (returned ${got}).`, { expected: 'a valid Date', got });
   }

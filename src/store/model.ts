@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { expectOptions, expectString, kindOf, notOneOf } from '../args.ts';
+import { expectOptions, expectString, isValidDate, kindOf, notOneOf } from '../args.ts';
 import { CtxgateError, invalidParams } from '../errors.ts';
 import { assertSafeJson, assertStorableJson, formatPath } from './json-safety.ts';
 
@@ -680,10 +680,8 @@ export function createAgentContext(sessionId: string, traceId: string, options: 
   let createdAt: string;
   if (given === undefined) createdAt = new Date().toISOString();
   else if (typeof given === 'string') createdAt = given;
-  // By its tag, not instanceof, so a Date from another realm (a vm context, an iframe) still counts.
-  else if (Object.prototype.toString.call(given) === '[object Date]' && !Number.isNaN(Date.prototype.getTime.call(given))) {
-    createdAt = Date.prototype.toISOString.call(given);
-  } else {
+  else if (isValidDate(given)) createdAt = Date.prototype.toISOString.call(given);
+  else {
     const got = Object.prototype.toString.call(given) === '[object Date]' ? 'an invalid Date' : kindOf(given);
     throw invalidParams('options.createdAt', `must be a valid Date or an ISO-8601 timestamp string (got ${got}).`, { expected: 'a valid Date or a string', got });
   }
