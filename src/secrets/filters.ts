@@ -821,17 +821,21 @@ function nameBefore(text: string, end: number, floor: number): { name: string; a
 }
 
 /**
- * Where a query string's or form body's value ends: a name right after `?` or `&` given its value
- * with `=` (`?api_key=…&page=2`, `-d "user=a&password=…&grant_type=password"`, a JDBC URL's
- * `&password=…&useSSL=false`) ends at the next `&` or `#`, which the core's value class takes in.
- * Such a value's own `&` or `#` is percent-encoded.
+ * Whether the value at `start` is a query string's or form body's: a name right after `?` or `&`
+ * given its value with `=` (`?api_key=…&page=2`, `-d "user=a&password=…&grant_type=password"`, a
+ * JDBC URL's `&password=…&useSSL=false`). Such a value ends at the next `&` or `#`
+ * ({@link queryValueEnd}), which the core's value class takes in; its own are percent-encoded.
  */
-export function queryValueEnd(text: string, start: number, end: number): number {
+export function isQueryValue(text: string, start: number): boolean {
   // One `=` right before the value: `a==b` and `&&` are code's operators, not a query's.
-  if (text.charCodeAt(start - 1) !== 0x3d || text.charCodeAt(start - 2) === 0x3d || text.charCodeAt(start) === 0x3d) return end;
+  if (text.charCodeAt(start - 1) !== 0x3d || text.charCodeAt(start - 2) === 0x3d || text.charCodeAt(start) === 0x3d) return false;
   const { name, at } = nameBefore(text, start, Math.max(0, start - 160));
   const before = text.charCodeAt(at - 1);
-  if (name === '' || (before !== 0x3f && (before !== 0x26 || text.charCodeAt(at - 2) === 0x26))) return end;
+  return name !== '' && (before === 0x3f || (before === 0x26 && text.charCodeAt(at - 2) !== 0x26));
+}
+
+/** The end of a query value ({@link isQueryValue}) found at `start`..`end`: its first `&` or `#`. */
+export function queryValueEnd(text: string, start: number, end: number): number {
   for (let k = start; k < end; k++) {
     const c = text.charCodeAt(k);
     if (c === 0x26 || c === 0x23) return k;

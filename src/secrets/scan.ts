@@ -2,7 +2,7 @@ import { invalidParams } from '../errors.ts';
 import { scanSecretRecords } from '../core/scan.ts';
 import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from './rules.generated.ts';
 import { mapUtf16Offsets } from './offsets.ts';
-import { amongConnectionPairs, lonePairEnd, queryValueEnd, insideDataUrl, isBasicCredential, isCredentialArgument, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, quotedValueEnd, unquotedValueEnd } from './filters.ts';
+import { amongConnectionPairs, lonePairEnd, isQueryValue, queryValueEnd, insideDataUrl, isBasicCredential, isCredentialArgument, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, quotedValueEnd, unquotedValueEnd } from './filters.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
 import type { NameReading } from './filters.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
@@ -112,10 +112,12 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
       if (isNonSecretAssignment(text, start, end)) continue;
     }
     if ((kind & ASSIGNMENT) !== 0) {
-      end = queryValueEnd(text, start, end);
+      const query = isQueryValue(text, start);
+      if (query) end = queryValueEnd(text, start, end);
       if (isNonSecretAssignment(text, start, end, RULE_READING[rule]!, RULE_NAME_KEYWORDS[rule])) continue;
+      end = unquotedValueEnd(text, start, end);
       // Read to its token's end only where a query string's value does not end first.
-      end = queryValueEnd(text, start, unquotedValueEnd(text, start, end));
+      if (query) end = queryValueEnd(text, start, end);
     }
     if ((kind & ARGUMENT) !== 0 && !isCredentialArgument(text, start, text.slice(start, end))) continue;
     if ((kind & PASSWORD) !== 0 && isNonSecretPassword(value)) continue;

@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { amongConnectionPairs, lonePairEnd, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
+import { amongConnectionPairs, lonePairEnd, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
 import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from '../../../src/secrets/rules.generated.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
 import type { NameReading } from '../../../src/secrets/filters.ts';
@@ -109,11 +109,13 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
       }
       if (ASSIGNMENT_RULES.has(m.rule)) {
         // FILTERS_VERSION 17: a query string's value ends at `&` or `#`; the host's own.
-        end = queryValueEnd(text, start, end);
+        const query = isQueryValue(text, start);
+        if (query) end = queryValueEnd(text, start, end);
         if (isNonSecretAssignment(text, start, end, POSITIONAL_RULES.has(m.rule) ? 'none' : DECLARED_RULES.has(m.rule) ? 'declared' : 'assigned', RULE_NAME_KEYWORDS[m.rule]!)) continue;
         // A judgement added after the speed work (FILTERS_VERSION 7): the host's own; FILTERS_VERSION
         // 13: a shell default ends at its `}`.
-        end = queryValueEnd(text, start, unquotedValueEnd(text, start, end));
+        end = unquotedValueEnd(text, start, end);
+        if (query) end = queryValueEnd(text, start, end);
       }
       // A judgement added after the speed work (FILTERS_VERSION 3): the host's own.
       // FILTERS_VERSION 9: translation calls and slugs too.
