@@ -1,6 +1,6 @@
 import ignore, { type Ignore } from 'ignore';
 import { expectArray, expectOptions, wrongItem, wrongKind } from '../args.ts';
-import { CtxgateError, invalidParams } from '../errors.ts';
+import { invalidParams } from '../errors.ts';
 import type { ExclusionReason } from './reasons.ts';
 
 /**
@@ -269,8 +269,7 @@ function optionalFlag(value: unknown, field: string): boolean | undefined {
  * package. As in git, a file cannot be re-included when a parent directory is excluded.
  *
  * Refusals: `deny` or `allow` that is not an array of strings, or holding a pattern longer than
- * {@link MAX_PATTERN_LENGTH} characters or one the matcher cannot compile, is INVALID_PARAMS
- * naming the entry (`deny[2]`). `check()` with a `path` that is not a string (and `checkAll()` with
+ * {@link MAX_PATTERN_LENGTH} characters, is INVALID_PARAMS naming the entry (`deny[2]`). `check()` with a `path` that is not a string (and `checkAll()` with
  * such an item, `paths[3]`) is INVALID_PARAMS; a string that is not a usable path, such as one
  * longer than {@link MAX_PATH_BYTES} bytes or deeper than {@link MAX_PATH_SEGMENTS} segments, is
  * an `outside_sandbox` decision.
@@ -307,27 +306,6 @@ export function createPathGate(options: PathGateOptions = {}): PathGate {
       });
     },
   };
-}
-
-/**
- * INVALID_PARAMS naming the first of `patterns` whose regular expression the engine refuses.
- * `ignore` compiles a rule when a path first reaches it, which would turn a bad rule into a
- * SyntaxError from some later `check()`; each rule is compiled here, alone, to find it up front.
- */
-function checkCompiles(field: string, patterns: readonly string[], ignoreCase: boolean, asRule: (p: string) => string): void {
-  for (let i = 0; i < patterns.length; i++) {
-    try {
-      // One rule (or one entry's lines) alone: test() reaches, and so compiles, every rule it holds
-      // unless an earlier one matches first; a path no rule is written for is tested per line.
-      for (const line of asRule(patterns[i]!).split(/\r?\n/)) ignore({ ignorecase: ignoreCase }).add(line).test('.ctxgate-probe');
-    } catch (cause) {
-      const name = cause instanceof Error ? cause.name : 'error';
-      // The engine's message quotes the whole expression; only its kind is kept.
-      throw new CtxgateError('INVALID_PARAMS', `${field}[${i}]: is a pattern the matcher cannot compile (${name}); simplify or shorten it.`, {
-        details: { field: `${field}[${i}]`, index: i, error: name },
-      });
-    }
-  }
 }
 
 /** A deny/allow matcher shared by every gate with the same rules (see {@link sharedMatcher}). */
@@ -375,10 +353,6 @@ function sharedMatcher(defaults: boolean, ignoreCase: boolean, deny: readonly st
   ];
   const key = JSON.stringify([defaults, ignoreCase, deny, allow]);
   const build = (): { matcher: Ignore; checks: number } => ({ matcher: ignore({ ignorecase: ignoreCase }).add(rules), checks: 0 });
-  if (!matchers.has(key)) {
-    checkCompiles('deny', deny, ignoreCase, (p) => p);
-    checkCompiles('allow', allow, ignoreCase, (p) => (p.startsWith('!') ? p : `!${p}`));
-  }
   const current = (): { matcher: Ignore; checks: number } => {
     let entry = matchers.get(key);
     if (entry === undefined || entry.checks >= MAX_CHECKS_PER_MATCHER) {
