@@ -232,12 +232,8 @@ export function withCore<T>(op: (core: Core) => T): T {
 function replace(failed: Core): void {
   if (ready !== failed) return;
   ready = undefined;
-  const module = moduleOf.get(failed);
-  if (!module) {
-    corePromise = undefined;
-    return;
-  }
-  const pending: Promise<Core> = instantiateCore(module).then((core) => {
+  // Every instance is made by instantiateCore, which records its module.
+  const pending: Promise<Core> = instantiateCore(moduleOf.get(failed)!).then((core) => {
     if (corePromise === pending) ready = core;
     return core;
   });

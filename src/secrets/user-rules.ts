@@ -99,19 +99,17 @@ export function matchUserRules(text: string, rules: readonly CompiledUserRule[],
   let steps = 0;
   for (const rule of rules) {
     let from = 0;
-    // The run of rule characters measured last: [runStart, runEnd), runEnd at a unit not in the
-    // set (or the text's end).
-    let runStart = 0;
+    // The end of the run of rule characters measured last (a unit not in the set, or the text's
+    // end). Hits come in order, so a body that starts before it lies inside that run.
     let runEnd = 0;
     for (let at = text.indexOf(rule.prefix, from); at !== -1; at = text.indexOf(rule.prefix, from)) {
       from = at + 1;
       if (at > 0 && isWordUnit(text.charCodeAt(at - 1))) continue;
       const bodyStart = at + rule.prefix.length;
-      if (bodyStart < runStart || bodyStart >= runEnd) {
+      if (bodyStart >= runEnd) {
         let end = bodyStart;
         while (end < text.length && rule.allowed[text.charCodeAt(end)]) end++;
         steps += end - bodyStart + 1;
-        runStart = bodyStart;
         runEnd = end;
       }
       const n = runEnd - bodyStart;
