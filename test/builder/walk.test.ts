@@ -1,12 +1,19 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { isCtxgateError } from '../../src/errors.ts';
 import { projectFileReader, readProjectFiles } from '../../src/fs/walk.ts';
 
+// Every tree made here is removed when the file's tests end, so runs leave nothing in the temp dir.
+const made: string[] = [];
+afterAll(() => {
+  for (const root of made) rmSync(root, { recursive: true, force: true });
+});
+
 function tree(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'ctxgate-walk-'));
+  made.push(root);
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(join(root, path, '..'), { recursive: true });
     writeFileSync(join(root, path), text);
