@@ -276,6 +276,9 @@ export default [
       P('db:\n  password: ', 'Xk29mPq7zL(' + F(C.alnum, 12), '\n'),
       P('spring.datasource.password=', 'Xk29mPq7zL[' + F(C.alnum, 12)),
       P('<password>', 'Xk29mPq7zL.' + F(C.alnum, 6) + '(' + F(C.alnum, 6), '</password>'),
+      // A line of configuration keeps a value shaped like a name: INI, properties, .env.
+      P('[client]\npassword = ', 'correct_horse_battery_staple', '\n'),
+      P('DB_PASSWORD=', 'CorrectHorseBatteryStaple'),
     ],
     neg: [
       'password_changed_at: 2024-05-01T10:22:31Z',
@@ -301,6 +304,18 @@ export default [
       'db_password = vaultSecrets[environmentName]',
       // Shell's `${DB_PASSWORD:-…}` is read by the shell-default rules, without the `-`.
       'PGPASSWORD=${POSTGRES_PASSWORD:-' + F(C.alnum, 16) + '}',
+      // Code names with acronyms, types of members.
+      '  private password: HTMLInputElement;',
+      'interface Options {\n  password: IDataType;\n}',
+      // At a line's end, a variable named after a secret assigned in a statement of code: in a
+      // function's body, to a member, to a sigilled variable.
+      'def reset(user, new_password):\n    password = new_password\n    return password',
+      'user.password = hashedPassword',
+      '    self.password = password_hash',
+      '  @password = user_password',
+      'func f() {\n\tpassword := newPassword\n}',
+      // PHP reading a member.
+      '$this->password = $request->password;',
     ],
   }),
   generic('generic-secret', 'Secret assigned in configuration or code', KIND.secret, {

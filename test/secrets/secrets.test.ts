@@ -256,6 +256,63 @@ describe('what a name or a value says (host judgements)', () => {
     }
   });
 
+  it('a name with acronyms, PHP reading a member, and a variable named after a secret assigned in a statement of code are no values', () => {
+    for (const code of [
+      // Acronyms in types and names (lib.dom's URLPattern, hash-wasm's options, undici's exports).
+      '  password: HTMLInputElement;',
+      'interface Options {\n  password: IDataType;\n  salt: IDataType;\n}',
+      '  username: URLPatternComponentResult;\n  password: URLPatternComponentResult;\n',
+      'module.exports = { getAPIToken: getAPITokenInternal, isValidHTTPToken: isValidHTTPToken$2 };',
+      // PHP: the core's value stops at the `>` of `->`.
+      '$pass = $request->password;',
+      // At the end of its line (Python, Ruby, Go, Kotlin and JavaScript without semicolons): a
+      // variable that names a secret, in a function's body, to a member or a sigilled variable.
+      'def reset(user, new_password):\n    password = new_password\n',
+      '    self.password = password_hash\n',
+      'user.password = hashedPassword\n',
+      '  @password = user_password\n',
+      '\tsecret := clientSecret\n',
+      '$password = $hashed_password\n',
+    ]) {
+      expect(found(code), code).toEqual([]);
+    }
+    // A line of configuration starts at its name: INI, properties, .env and YAML keep such a value.
+    expect(found('[client]\npassword = correct_horse_battery\n')).toEqual(['generic-password correct_horse_battery']);
+    expect(found('spring.datasource.password=prod_db_password\n')).toEqual(['generic-password prod_db_password']);
+    expect(found('POSTGRES_PASSWORD=postgres_password\n')).toEqual(['generic-password postgres_password']);
+    expect(found('db:\n  password: new_password\n')).toEqual(['generic-password new_password']);
+    // Quoted, a literal is a value in code too.
+    expect(found("    password = 'new_password_2024'\n")).toEqual(['generic-password new_password_2024']);
+  });
+
+  it('a random value is reported in every statement of code a variable could stand in, even holding a secret word (seeded property)', () => {
+    const forms = [
+      (v: string) => `def f():\n    password = ${v}\n`,
+      (v: string) => `    self.api_token = ${v}\n`,
+      (v: string) => `user.secret = ${v}\n`,
+      (v: string) => `  @password = ${v}\n`,
+      (v: string) => `\tclientSecret := ${v}\n`,
+    ];
+    const stems = ['pass', 'Pass', 'pwd', 'secret', 'Token', 'key', 'Cred'];
+    const value = fc
+      .tuple(fc.integer({ min: 12, max: 40 }), fc.integer({ min: 1, max: 2 ** 31 }), fc.constantFrom(...stems), fc.integer({ min: 0, max: 40 }))
+      .map(([n, seed, stem, at]) => {
+        const s = token('', n, seed);
+        const k = at % (n + 1);
+        return s.slice(0, k) + stem + s.slice(k);
+      })
+      // A value of word-sized pieces reads as a name: that judgement is the test above's.
+      .filter((v) => hasGeneratedShape(v));
+    fc.assert(
+      fc.property(value, fc.integer({ min: 0, max: forms.length - 1 }), (v, form) => {
+        const text = forms[form]!(v);
+        const at = text.indexOf(v);
+        expect(scanSecrets(text).map((f) => [f.start, f.end])).toEqual([[at, at + v.length]]);
+      }),
+      { numRuns: 1_000, seed: 0x5eed18 },
+    );
+  });
+
   it('random unquoted passwords with a `.`, `(` or `[` in .env, YAML, INI, properties and XML are redacted whole (seeded property)', () => {
     const forms = [
       (v: string) => `DB_PASSWORD=${v}\n`,
