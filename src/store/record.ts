@@ -105,7 +105,7 @@ export function cloneImportedRecord(record: StoredRecord): StoredRecord {
 }
 
 /** INVALID_PARAMS unless `options` is undefined or an object whose `migrations`, if given, is a MigrationRegistry. */
-export function checkStoreOptions(options: unknown): void {
+export function checkStoreOptions(options: unknown): asserts options is Record<string, unknown> | undefined {
   expectOptions(options);
   const migrations = options?.migrations;
   if (migrations !== undefined) expectMethods(migrations, 'options.migrations', ['migrate'], 'a MigrationRegistry');

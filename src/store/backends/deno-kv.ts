@@ -1,10 +1,23 @@
+import { expectArray, expectMethods, expectOptionalString, wrongItem } from '../../args.ts';
 import { CtxgateError, isCtxgateError } from '../../errors.ts';
 import { artifactKey, assertArtifactKey, verifyArtifact } from '../artifacts.ts';
 import type { ContextStore, DeleteOptions, LoadedContext, SaveOptions } from '../context-store.ts';
 import type { MigrationRegistry } from '../migrations.ts';
 import type { AgentContext } from '../model.ts';
 import type { StoredRecord } from '../record.ts';
-import { assertContextId, corruptRecord, deleteOptions, importedRecord, openRecord, saveOptions, sealRecord, throwIfAborted, versionConflict } from '../record.ts';
+import {
+  assertContextId,
+  checkStoreOptions,
+  corruptRecord,
+  deleteOptions,
+  importedRecord,
+  openRecord,
+  saveOptions,
+  sealRecord,
+  storedVersion,
+  throwIfAborted,
+  versionConflict,
+} from '../record.ts';
 import { chunkRecord, isArtifactHead, isChunkedHead, joinChunks, splitChunks, unchunkRecord, type ArtifactHead, type ChunkedHead } from './chunked.ts';
 
 // Minimal local typing of the Deno KV API: only what this backend calls, so no Deno types package
@@ -126,6 +139,36 @@ export interface DenoKvStoreOptions {
   migrations?: MigrationRegistry;
 }
 
+/** The methods of a Deno KV handle this backend calls (`close` only on a database it opened itself). */
+const KV_METHODS = ['get', 'list', 'atomic'] as const;
+
+/** True for a value Deno KV accepts as one part of a key. */
+function isKvKeyPart(part: unknown): part is KvKeyPart {
+  const kind = typeof part;
+  return kind === 'string' || kind === 'number' || kind === 'bigint' || kind === 'boolean' || kind === 'symbol' || part instanceof Uint8Array;
+}
+
+/**
+ * The checked options of a Deno KV store, each read once: INVALID_PARAMS unless `options` is an
+ * object or undefined (`options`), its `migrations`, if given, a MigrationRegistry
+ * (`options.migrations`) and its `prefix`, if given, an array of key parts (`options.prefix`). The
+ * prefix is copied, so a caller changing its array later cannot move the store's keys.
+ */
+function denoKvOptions(options: unknown): DenoKvStoreOptions {
+  checkStoreOptions(options);
+  const prefix: unknown = options?.prefix;
+  const checked: DenoKvStoreOptions = { migrations: options?.migrations as MigrationRegistry | undefined };
+  if (prefix !== undefined) {
+    expectArray(prefix, 'options.prefix');
+    const parts = prefix.slice();
+    parts.forEach((part, i) => {
+      if (!isKvKeyPart(part)) throw wrongItem('options.prefix', i, 'a Deno KV key part (a string, number, bigint, boolean, symbol or Uint8Array)', part);
+    });
+    checked.prefix = parts as KvKeyPart[];
+  }
+  return checked;
+}
+
 function storageFailure(operation: string, error: unknown): unknown {
   if (isCtxgateError(error)) return error;
   return new CtxgateError('STORAGE_FAILURE', `${operation} failed in Deno KV; retry, and check the KV database and its permissions if it persists`, {
@@ -231,7 +274,9 @@ class DenoKvContextStore implements ContextStore {
       async () => {
         const current = await this.kv.get(this.headKey(id));
         const oldHead = isChunkedHead(current.value) ? current.value : undefined;
-        const actual = current.value === null ? 0 : (oldHead?.version ?? 0);
+        // A malformed head, or one restored by importRecord with a negative version, counts as 0:
+        // otherwise no save could ever replace it (expectedVersion cannot be negative).
+        const actual = storedVersion(oldHead);
         if (actual !== expected) throw versionConflict(id, expected, actual);
         const { head, parts } = chunkRecord(record, CHUNK_SIZE);
         await this.writeChunks((i) => this.chunkKey(id, head.gen, i), parts);
@@ -245,7 +290,7 @@ class DenoKvContextStore implements ContextStore {
             .commit();
           if (!result.ok) {
             const now = await this.kv.get(this.headKey(id));
-            throw versionConflict(id, expected, isChunkedHead(now.value) ? now.value.version : 0);
+            throw versionConflict(id, expected, storedVersion(isChunkedHead(now.value) ? now.value : undefined));
           }
         } catch (error) {
           await this.dropGeneration(id, head);
@@ -264,13 +309,13 @@ class DenoKvContextStore implements ContextStore {
     return this.run('delete', async () => {
       const current = await this.kv.get(this.headKey(id));
       const head = isChunkedHead(current.value) ? current.value : undefined;
-      const actual = current.value === null ? 0 : (head?.version ?? 0);
+      const actual = storedVersion(head);
       if (expectedVersion !== undefined && actual !== expectedVersion) throw versionConflict(id, expectedVersion, actual);
       if (current.value === null) return false;
       const result = await this.kv.atomic().check({ key: this.headKey(id), versionstamp: current.versionstamp }).delete(this.headKey(id)).commit();
       if (!result.ok) {
         const now = await this.kv.get(this.headKey(id));
-        throw versionConflict(id, expectedVersion ?? actual, isChunkedHead(now.value) ? now.value.version : 0);
+        throw versionConflict(id, expectedVersion ?? actual, storedVersion(isChunkedHead(now.value) ? now.value : undefined));
       }
       if (head !== undefined) await this.dropGeneration(id, head);
       return true;
@@ -351,20 +396,35 @@ class DenoKvContextStore implements ContextStore {
  * writes its chunks, then switches the record in one atomic commit that `.check()`s the head's
  * versionstamp, so a concurrent writer gets ConflictError and a failed save leaves the previous
  * version loadable. `close()` leaves a database you passed in open.
+ *
+ * INVALID_PARAMS, before anything is read or written, unless `kv` has the `get`, `list` and
+ * `atomic` methods of a `Deno.Kv` (`kv`), and `options` is an object or undefined (`options`) whose
+ * `prefix`, if given, is an array of key parts (`options.prefix`) and whose `migrations`, if given,
+ * is a MigrationRegistry (`options.migrations`).
  */
 export function createDenoKvStore(kv: DenoKvLike, options: DenoKvStoreOptions = {}): ContextStore {
-  return new DenoKvContextStore(kv, options, false);
+  // Checked here, not at the first call: a wrong handle (a Deno.KvEntry, a Workers KVNamespace)
+  // would otherwise pass and fail later as a TypeError wrapped in STORAGE_FAILURE.
+  expectMethods(kv, 'kv', KV_METHODS, 'a Deno.Kv from Deno.openKv()');
+  return new DenoKvContextStore(kv, denoKvOptions(options), false);
 }
 
-/** Opens Deno KV with `Deno.openKv(path)` and wraps it; `close()` closes it. Deno only. */
+/**
+ * Opens Deno KV with `Deno.openKv(path)` and wraps it; `close()` closes it. Deno only. Its options
+ * are checked as {@link createDenoKvStore}'s are, and `path`, if given, must be a string
+ * (`options.path`): INVALID_PARAMS before the database is opened, so a refusal leaves no handle
+ * open.
+ */
 export async function openDenoKvStore(options: DenoKvStoreOptions & { path?: string } = {}): Promise<ContextStore> {
+  const checked = denoKvOptions(options);
+  const path: unknown = options?.path;
+  expectOptionalString(path, 'options.path');
   const deno = (globalThis as unknown as { Deno?: { openKv?(path?: string): Promise<DenoKvLike> } }).Deno;
   if (deno === undefined || typeof deno.openKv !== 'function') {
     throw new CtxgateError('STORAGE_FAILURE', 'Deno.openKv is not available; run under Deno (with --unstable-kv where required) or use another backend', {
       details: { operation: 'open' },
     });
   }
-  const { path, ...rest } = options;
   const kv = await deno.openKv(path);
-  return new DenoKvContextStore(kv, rest, true);
+  return new DenoKvContextStore(kv, checked, true);
 }

@@ -1,10 +1,23 @@
+import { expectMethods, expectOptionalString } from '../../args.ts';
 import { CtxgateError, isCtxgateError } from '../../errors.ts';
 import { artifactKey, assertArtifactKey, verifyArtifact } from '../artifacts.ts';
 import type { ContextStore, DeleteOptions, LoadedContext, SaveOptions } from '../context-store.ts';
 import type { MigrationRegistry } from '../migrations.ts';
 import type { AgentContext } from '../model.ts';
 import type { StoredRecord } from '../record.ts';
-import { assertContextId, corruptRecord, deleteOptions, importedRecord, openRecord, saveOptions, sealRecord, throwIfAborted, versionConflict } from '../record.ts';
+import {
+  assertContextId,
+  checkStoreOptions,
+  corruptRecord,
+  deleteOptions,
+  importedRecord,
+  openRecord,
+  saveOptions,
+  sealRecord,
+  storedVersion,
+  throwIfAborted,
+  versionConflict,
+} from '../record.ts';
 import { chunkRecord, isArtifactHead, isChunkedHead, joinChunks, splitChunks, unchunkRecord, type ArtifactHead, type ChunkedHead } from './chunked.ts';
 
 // Minimal local typing of a Durable Object's `state.storage`: only what this backend calls, so
@@ -110,7 +123,9 @@ class DurableObjectContextStore implements ContextStore {
         this.storage.transaction(async (txn) => {
           const current = await txn.get(this.headKey(id));
           const oldHead = isChunkedHead(current) ? current : undefined;
-          const actual = current === undefined ? 0 : (oldHead?.version ?? 0);
+          // A malformed head, or one restored by importRecord with a negative version, counts as
+          // 0: otherwise no save could ever replace it (expectedVersion cannot be negative).
+          const actual = storedVersion(oldHead);
           if (actual !== expected) throw versionConflict(id, expected, actual);
           await this.writeRecord(txn, record, oldHead);
           // Throwing inside the transaction rolls back everything written above.
@@ -128,7 +143,7 @@ class DurableObjectContextStore implements ContextStore {
       this.storage.transaction(async (txn) => {
         const current = await txn.get(this.headKey(id));
         const head = isChunkedHead(current) ? current : undefined;
-        const actual = current === undefined ? 0 : (head?.version ?? 0);
+        const actual = storedVersion(head);
         if (expectedVersion !== undefined && actual !== expectedVersion) throw versionConflict(id, expectedVersion, actual);
         if (current === undefined) return false;
         await txn.delete(this.headKey(id));
@@ -202,7 +217,19 @@ class DurableObjectContextStore implements ContextStore {
  * A {@link ContextStore} in a Durable Object's `state.storage`. Each save reads the version,
  * writes the chunks and switches the head inside one `storage.transaction`, so a conflict or an
  * abort rolls everything back and the previous version stays intact.
+ *
+ * INVALID_PARAMS, before anything is read or written, unless `storage` has the `transaction` and
+ * `list` methods of a `DurableObjectStorage` (`storage`), and `options` is an object or undefined
+ * (`options`) whose `prefix`, if given, is a string (`options.prefix`) and whose `migrations`, if
+ * given, is a MigrationRegistry (`options.migrations`).
  */
 export function createDurableObjectStore(storage: DurableObjectStorageLike, options: DurableObjectStoreOptions = {}): ContextStore {
-  return new DurableObjectContextStore(storage, options);
+  // The methods the store calls on the handle itself (get, put and delete go through the
+  // transaction's). Passing the object's `state` or a Workers KVNamespace instead of
+  // `state.storage` is refused here rather than failing at the first load as STORAGE_FAILURE.
+  expectMethods(storage, 'storage', ['transaction', 'list'], 'a DurableObjectStorage (state.storage)');
+  checkStoreOptions(options);
+  const prefix: unknown = options?.prefix;
+  expectOptionalString(prefix, 'options.prefix');
+  return new DurableObjectContextStore(storage, { prefix, migrations: options?.migrations as MigrationRegistry | undefined });
 }

@@ -1,12 +1,25 @@
 import type { DBSchema, IDBPDatabase } from 'idb';
 import { openDB } from 'idb';
+import { expectFunction, expectOptionalString } from '../../args.ts';
 import { CtxgateError } from '../../errors.ts';
 import { artifactKey, assertArtifactKey, verifyArtifact } from '../artifacts.ts';
 import type { ContextStore, DeleteOptions, LoadedContext, SaveOptions } from '../context-store.ts';
 import type { MigrationRegistry } from '../migrations.ts';
 import type { AgentContext } from '../model.ts';
 import type { StoredRecord } from '../record.ts';
-import { assertContextId, deleteOptions, openRecord, saveOptions, sealRecord, throwIfAborted, versionConflict } from '../record.ts';
+import {
+  assertContextId,
+  checkStoreOptions,
+  cloneImportedRecord,
+  deleteOptions,
+  importedRecord,
+  openRecord,
+  saveOptions,
+  sealRecord,
+  storedVersion,
+  throwIfAborted,
+  versionConflict,
+} from '../record.ts';
 import { mapIdbError } from '../../idb-error.ts';
 
 /**
@@ -120,8 +133,10 @@ class IndexedDbContextStore implements ContextStore {
     return this.run('save', async (db) => {
       const tx = db.transaction('contexts', 'readwrite');
       try {
-        const current = await tx.store.get(id);
-        const actual = typeof current?.version === 'number' ? current.version : 0;
+        // A damaged version (NaN, negative, fractional: restored by importRecord) counts as 0, as
+        // in every other backend, so a save at 0 can replace the record instead of conflicting
+        // with a version no caller can ever pass.
+        const actual = storedVersion(await tx.store.get(id));
         if (actual !== expectedVersion) throw versionConflict(id, expectedVersion, actual);
         await tx.store.put(record);
         throwIfAborted(signal);
@@ -142,7 +157,7 @@ class IndexedDbContextStore implements ContextStore {
       const tx = db.transaction('contexts', 'readwrite');
       try {
         const current = await tx.store.get(id);
-        const actual = typeof current?.version === 'number' ? current.version : 0;
+        const actual = storedVersion(current);
         if (expectedVersion !== undefined && actual !== expectedVersion) throw versionConflict(id, expectedVersion, actual);
         if (current !== undefined) await tx.store.delete(id);
         await tx.done;
@@ -166,9 +181,12 @@ class IndexedDbContextStore implements ContextStore {
   }
 
   async importRecord(record: StoredRecord): Promise<void> {
-    assertContextId(record?.id, 'record.id');
+    // Checked and copied before the database is touched: what cannot be a record is INVALID_PARAMS
+    // with nothing written, and a value IndexedDB cannot clone (a function) is refused here rather
+    // than as a DataCloneError, whose message quotes the value.
+    const checked = cloneImportedRecord(importedRecord(record));
     await this.run('importRecord', async (db) => {
-      await db.put('contexts', record);
+      await db.put('contexts', checked);
     });
   }
 
@@ -215,10 +233,36 @@ function abortQuietly(tx: { abort(): void }): void {
 }
 
 /**
+ * The checked options of an IndexedDB store, each read once: INVALID_PARAMS unless `options` is an
+ * object or undefined (`options`), its `name`, if given, a string (`options.name`), its
+ * `migrations` a MigrationRegistry (`options.migrations`) and its callbacks functions
+ * (`options.onBlocked`, `options.onVersionChange`).
+ */
+function indexedDbOptions(options: unknown): IndexedDbStoreOptions {
+  checkStoreOptions(options);
+  const { name, migrations, onBlocked, onVersionChange } = options ?? {};
+  expectOptionalString(name, 'options.name');
+  // Checked now: a wrong callback would otherwise throw inside idb's event handler, long after
+  // this call, where the caller cannot catch it.
+  if (onBlocked !== undefined) expectFunction(onBlocked, 'options.onBlocked');
+  if (onVersionChange !== undefined) expectFunction(onVersionChange, 'options.onVersionChange');
+  return {
+    name,
+    migrations: migrations as MigrationRegistry | undefined,
+    onBlocked: onBlocked as IndexedDbStoreOptions['onBlocked'],
+    onVersionChange: onVersionChange as IndexedDbStoreOptions['onVersionChange'],
+  };
+}
+
+/**
  * A {@link ContextStore} in IndexedDB (browsers and browser workers). Each save runs the version
  * check and the write in one readwrite transaction, so a conflict, an abort or a quota error
- * leaves the previous version intact. The database opens lazily on first use.
+ * leaves the previous version intact. The database opens lazily on first use. INVALID_PARAMS,
+ * before the database is opened, unless `options` is an object or undefined (`options`) whose
+ * `name`, if given, is a string (`options.name`), `migrations` a MigrationRegistry
+ * (`options.migrations`) and `onBlocked` and `onVersionChange` functions
+ * (`options.onBlocked`, `options.onVersionChange`).
  */
 export function createIndexedDbStore(options: IndexedDbStoreOptions = {}): ContextStore {
-  return new IndexedDbContextStore(options);
+  return new IndexedDbContextStore(indexedDbOptions(options));
 }
