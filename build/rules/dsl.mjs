@@ -20,6 +20,8 @@
 //   'pairs'        one of a connection string's `;`-separated pairs: with no `;` before it on its
 //                  line or right after the value, it ranks after every other built-in rule, so a
 //                  lone `export PASSWORD=…` is named by the generic rule that found it too
+//   'generated'    a value whose name holds no kind word (`STRIPE_KEY`): it must look generated,
+//                  and the name must not be a public or lookup key's (isGeneratedKey)
 // `nameKeywords`, for an 'assignment' rule keyed on a statement (`ENV `, `#define `) rather than on
 // the name: the value's name must hold one of these words (lowercase; a word ending in `$` must end
 // the name).

@@ -360,6 +360,39 @@ export default [
     }),
     steps: [['qsp', 0, 4], ['assign', 1, 2], ...VALUE_GAP, ['val', KIND.password.minLen, 256]],
   },
+  {
+    // An environment variable named for what the key unlocks (`STRIPE_KEY`, `OPENAI_KEY`, `JWT_KEY`,
+    // `SESSION_KEY`, `AZURE_STORAGE_KEY`, `ALGOLIA_ADMIN_KEY`): the name ends at `_KEY`, in capitals
+    // as environment variables are written, so `cache_key`, `sortKey` and `KEYBOARD` are not read.
+    // With no kind word in the name, the value itself must look generated (host: 'generated',
+    // isGeneratedKey): letters and digits, 16 or more characters; and a name for a public or
+    // lookup key (`STRIPE_PUBLISHABLE_KEY`, `RECAPTCHA_SITE_KEY`, `CACHE_KEY`) is no secret's.
+    ...generic('generic-key', 'Key under an environment-style name ending in _KEY (STRIPE_KEY, JWT_KEY, SESSION_KEY)', { keywords: ['_KEY'], minLen: 16, entropy: 3.5 }, {
+      pos: [
+        P('STRIPE_KEY=', F(C.alnum, 32)),
+        P('JWT_KEY="', F(C.alnum, 40), '"'),
+        P('  SESSION_KEY: ', F(C.alnum, 40), '\n'),
+        P('AZURE_STORAGE_KEY=', F(C.b64, 86) + '=='),
+        P('ALGOLIA_ADMIN_KEY=', F(C.hex, 32)),
+        P('{"OPENAI_KEY": "', F(C.alnum, 40), '"}'),
+      ],
+      neg: [
+        'STRIPE_PUBLISHABLE_KEY=pk_live_' + F(C.alnum, 24),
+        'RECAPTCHA_SITE_KEY=' + F(C.alnum, 40),
+        'VAPID_PUBLIC_KEY=' + F(C.b64url, 87),
+        'CACHE_KEY=user-profile-cache-version',
+        'PRIMARY_KEY=id',
+        'const IDEMPOTENCY_KEY = "' + F(C.alnum, 24) + '";',
+        'SESSION_KEY=${SESSION_KEY}',
+        'JWT_KEY=please-change-this-in-production',
+        'SORT_KEY=created_at_descending_order',
+        'cache_key = "' + F(C.alnum, 24) + '"',
+      ],
+    }),
+    ci: false,
+    steps: [['qsp', 0, 4], ['assign', 1, 2], ...VALUE_GAP, ['val', 16, 256]],
+    host: ['assignment', 'generated'],
+  },
   typed('generic-password-typed', 'Password in a declaration with a type (TypeScript, Kotlin, Swift, Scala, Rust, Python, Go, C)', KIND.password, {
     pos: [
       P('const dbPassword: string = "', F(C.alnum, 16), '";'),

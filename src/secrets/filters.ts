@@ -33,7 +33,8 @@
  * a value in a query string or form body (its name after `?` or `&`) ends at the next `&` or `#`.
  * 18: code names with acronyms (`HTMLInputElement`) are names; so are, at a line's end, names of
  * secrets assigned in a statement of code (`    password = new_password`), and PHP's member reads
- * (`$request->password`).
+ * (`$request->password`); a value under a name ending in `_KEY` with no kind word (`STRIPE_KEY`)
+ * must look generated, and its name must not be a public or lookup key's.
  */
 export const FILTERS_VERSION = 18;
 
@@ -496,7 +497,8 @@ export function isCodeReference(text: string, start: number, end: number, value:
   // A generated shape is a value wherever it stands (`<password>Xk9vQ2mL.7pR4</password>`): of
   // CODE_NAME's forms only a dotted one can have it.
   if (!endsLine(text, end)) return CODE_NAME.test(value) && !hasGeneratedShape(value);
-  return namesSecret(value) && isCodeStatement(text, start) && CODE_NAME.test(value) && !hasGeneratedShape(value);
+  // The statement first: a line of configuration fails it at its first characters.
+  return isCodeStatement(text, start) && namesSecret(value) && CODE_NAME.test(value) && !hasGeneratedShape(value);
 }
 
 /**
@@ -881,6 +883,40 @@ function nameBefore(text: string, end: number, floor: number): { name: string; a
   while (i > floor && isIn(NAME, text.charCodeAt(i - 1))) i--;
   return { name: text.slice(i, stop), at: i };
 }
+
+/**
+ * The words before `KEY` that name a key no one keeps secret, or one that only finds a record:
+ * published client keys (`STRIPE_PUBLISHABLE_KEY`, `RECAPTCHA_SITE_KEY`, `VAPID_PUBLIC_KEY`) and
+ * lookup keys of data and caches (`PRIMARY_KEY`, `PARTITION_KEY`, `CACHE_KEY`, `IDEMPOTENCY_KEY`).
+ */
+const LOOKUP_KEY_WORDS = new Set([
+  'public', 'publishable', 'pub', 'site', 'primary', 'foreign', 'partition', 'sort', 'range', 'row', 'cache', 'idempotency', 'dedupe',
+  'dedup', 'routing', 'lookup', 'hash', 'index', 'cursor', 'shard', 'group', 'unique', 'composite', 'object', 'i18n',
+  'translation', 'message', 'event', 'map', 'sequence',
+]);
+
+/**
+ * The judgement of a value whose name holds no kind word, only `_KEY` at its end (`STRIPE_KEY`,
+ * `JWT_KEY`, `SESSION_KEY`): a secret only when it looks generated, with letters and digits (a
+ * random 16-character base62 value has no digit once in 17), and when no word of its name makes
+ * it a public or lookup key ({@link LOOKUP_KEY_WORDS}).
+ */
+export function isGeneratedKey(text: string, start: number, value: string): boolean {
+  if (!/\d/.test(value) || !/[A-Za-z]/.test(value)) return false;
+  const { name } = assignedName(text, start);
+  const lower = name.toLowerCase();
+  // A name with a kind word (`STRIPE_SECRET_KEY`, `SENDGRID_API_KEY`) is that kind's rule's, which
+  // finds the same value under laxer bounds: this one leaves it, and the host does the work once.
+  if (KIND_WORDS.some((word) => lower.includes(word))) return false;
+  return !words(name).some((word) => LOOKUP_KEY_WORDS.has(word));
+}
+
+/**
+ * The keywords of the other generic rules that a name ending in `_KEY` can hold (build/rules/
+ * generic.mjs): `pass` and `pwd` for passwords, `secret`, `credential`, `token`, and the `*_key`
+ * forms of secrets and API keys.
+ */
+const KIND_WORDS = ['pass', 'pwd', 'secret', 'credential', 'token', 'api_key', 'apikey', 'api-key', 'access_key', 'auth_key', 'app_key', 'client_key', 'license_key', 'subscription_key', 'private_key', 'signing_key', 'encryption_key', 'master_key', 'hmac_key'];
 
 /**
  * Whether the value at `start` is a query string's or form body's: a name right after `?` or `&`

@@ -2,7 +2,7 @@ import { invalidParams } from '../errors.ts';
 import { scanSecretRecords } from '../core/scan.ts';
 import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from './rules.generated.ts';
 import { mapUtf16Offsets } from './offsets.ts';
-import { amongConnectionPairs, lonePairEnd, isQueryValue, queryValueEnd, insideDataUrl, isBasicCredential, isCredentialArgument, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, quotedValueEnd, unquotedValueEnd } from './filters.ts';
+import { amongConnectionPairs, lonePairEnd, isQueryValue, queryValueEnd, insideDataUrl, isBasicCredential, isCredentialArgument, isGeneratedKey, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, quotedValueEnd, unquotedValueEnd } from './filters.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
 import type { NameReading } from './filters.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
@@ -18,10 +18,11 @@ import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
  * which need its `kty` near (JWK), arguments by position, with no name before them (POSITIONAL), and
  * values whose name is the nearest one holding a keyword: past a declaration's type, before an
  * environment read's fallback (DECLARED), and a connection string's pairs, which rank last when
- * they stand alone (PAIRS). An assignment keyed on a statement (`ENV `, `#define `) also has words
- * its name must hold (RULE_NAME_KEYWORDS).
+ * they stand alone (PAIRS), and values under a name with no kind word (`STRIPE_KEY`), which must
+ * look generated (GENERATED). An assignment keyed on a statement (`ENV `, `#define `) also has
+ * words its name must hold (RULE_NAME_KEYWORDS).
  */
-const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, declared: DECLARED, pairs: PAIRS } = HOST_JUDGEMENT;
+const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, declared: DECLARED, pairs: PAIRS, generated: GENERATED } = HOST_JUDGEMENT;
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 /**
  * Where each rule's assignment reads its value's name (isNonSecretAssignment), by rule index:
@@ -102,6 +103,8 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     if (isPlaceholderHinted(value, structural || material, records[n * 6 + k]!)) continue;
     if (material && isKeyStandIn(value)) continue;
     if ((kind & JWK) !== 0 && !isJwkMember(text, start)) continue;
+    // Before the assignment's judgement: most such values are another rule's (isGeneratedKey).
+    if ((kind & GENERATED) !== 0 && !isGeneratedKey(text, start, value)) continue;
     // A key block holds key material: at least one long base64 run, not prose or `...`.
     if (structural && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
     // A connection string's pair standing alone (`f(user=u, password=password)`) is an assignment,

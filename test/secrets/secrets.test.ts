@@ -285,6 +285,29 @@ describe('what a name or a value says (host judgements)', () => {
     expect(found("    password = 'new_password_2024'\n")).toEqual(['generic-password new_password_2024']);
   });
 
+  it('a key under a name ending in _KEY with no kind word is reported when it looks generated and its name is no public or lookup key', () => {
+    const v = token('', 32, 0x4b3e);
+    for (const name of ['STRIPE_KEY', 'OPENAI_KEY', 'JWT_KEY', 'SESSION_KEY', 'SSH_KEY', 'AZURE_STORAGE_KEY', 'ALGOLIA_ADMIN_KEY']) {
+      expect(found(`${name}=${v}\n`), name).toEqual([`generic-key ${v}`]);
+    }
+    expect(found(`export JWT_KEY="${v}"\n`)).toEqual([`generic-key ${v}`]);
+    expect(found(`  SESSION_KEY: ${v}\n`)).toEqual([`generic-key ${v}`]);
+    // Public and lookup keys, lowercase code names, and values that do not look generated.
+    for (const text of [
+      `STRIPE_PUBLISHABLE_KEY=${v}`,
+      `NEXT_PUBLIC_MAPBOX_KEY=${v}`,
+      `RECAPTCHA_SITE_KEY=${v}`,
+      `const IDEMPOTENCY_KEY = "${v}";`,
+      `PARTITION_KEY=${v}`,
+      `cache_key = "${v}"`,
+      'SESSION_KEY=correct-horse-battery-staple',
+      'JWT_KEY=' + 'a'.repeat(31) + '1',
+      'ENCRYPTION_KEY_ID=' + v,
+    ]) {
+      expect(found(text), text).toEqual([]);
+    }
+  });
+
   it('a random value is reported in every statement of code a variable could stand in, even holding a secret word (seeded property)', () => {
     const forms = [
       (v: string) => `def f():\n    password = ${v}\n`,

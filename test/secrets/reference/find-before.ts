@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { amongConnectionPairs, lonePairEnd, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
+import { amongConnectionPairs, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
 import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from '../../../src/secrets/rules.generated.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
 import type { NameReading } from '../../../src/secrets/filters.ts';
@@ -41,6 +41,8 @@ const POSITIONAL_RULES = rulesWith(HOST_JUDGEMENT.positional);
 const DECLARED_RULES = rulesWith(HOST_JUDGEMENT.declared);
 /** Came with FILTERS_VERSION 16: a connection string's pair, which alone ranks after the other built-in rules. */
 const PAIRS_RULES = rulesWith(HOST_JUDGEMENT.pairs);
+/** Came with FILTERS_VERSION 18: values under a name with no kind word (`STRIPE_KEY`), which must look generated. */
+const GENERATED_RULES = rulesWith(HOST_JUDGEMENT.generated);
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 
 /** A candidate in UTF-16 offsets before overlapping candidates are merged. */
@@ -98,6 +100,8 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
       if (isPlaceholder(value, STRUCTURAL_RULES.has(m.rule) || material)) continue;
       if (material && isKeyStandIn(value)) continue;
       if (JWK_RULES.has(m.rule) && !isJwkMember(text, start)) continue;
+      // FILTERS_VERSION 18: the host's own.
+      if (GENERATED_RULES.has(m.rule) && !isGeneratedKey(text, start, value)) continue;
       // A key block holds key material: at least one long base64 run, not prose or `...`.
       if (STRUCTURAL_RULES.has(m.rule) && !/[A-Za-z0-9+/]{40}/.test(value)) continue;
       // FILTERS_VERSION 16: a lone connection string's pair ranks after the other built-in rules;
