@@ -316,6 +316,9 @@ export default [
       'func f() {\n\tpassword := newPassword\n}',
       // PHP reading a member.
       '$this->password = $request->password;',
+      // What a server keeps instead of the password: crypt-format hashes.
+      '  "password": "$2b$12$' + F('./' + C.alnum, 53) + '"',
+      'password: $argon2id$v=19$m=65536,t=3,p=4$' + F(C.b64, 22) + '$' + F(C.b64, 43),
     ],
   }),
   generic('generic-secret', 'Secret assigned in configuration or code', KIND.secret, {
@@ -336,7 +339,9 @@ export default [
       'token_expires_at = "2031-01-01T00:00:00.000Z"',
       'max_tokens = 4096', 'tokenizer = "cl100k_base"', 'token = self.get_token()', 'csrf_token = request.cookies.get("csrftoken")', 'token: "{{ .Values.token }}"',
       // Strings that hold code: a regex class, a call with a string argument; a key path.
-      'const TOKEN_STRINGS = "[A-Za-z0-9._~+/-]+=*";', "url_token: `url('./icon.png')`", '"accessToken": "auth.form.accessToken"'],
+      'const TOKEN_STRINGS = "[A-Za-z0-9._~+/-]+=*";', "url_token: `url('./icon.png')`", '"accessToken": "auth.form.accessToken"',
+      // Mapbox's public token (its secret ones begin `sk.`).
+      "mapboxgl.accessToken = 'pk.eyJ" + F(C.b64url, 40) + '.' + F(C.b64url, 22) + "';"],
   }),
   generic('generic-api-key', 'API key assigned in configuration or code', KIND.apiKey, {
     pos: [
@@ -378,6 +383,8 @@ export default [
       ],
       neg: [
         'STRIPE_PUBLISHABLE_KEY=pk_live_' + F(C.alnum, 24),
+        // A publishable key is public whatever its name.
+        'STRIPE_KEY=pk_live_' + F(C.alnum, 24),
         'RECAPTCHA_SITE_KEY=' + F(C.alnum, 40),
         'VAPID_PUBLIC_KEY=' + F(C.b64url, 87),
         'CACHE_KEY=user-profile-cache-version',
@@ -685,9 +692,24 @@ export default [
     ],
     neg: ['req.SetBasicAuth(user, pass)', 'req.SetBasicAuth("admin", os.Getenv("ADMIN_PASSWORD"))', 'server.login("alerts@acme.io", "changeme")', 'auth=("admin", "")', 'page.login("Sign in", "Forgot password?")'],
   }),
-  call('generic-password-connect', 'Password passed by position to a database connect call (mysqli_connect, new mysqli)', KIND.password, ['mysqli_connect(', 'mysql_connect(', 'mysqli('], 2, {
-    pos: [P('$conn = mysqli_connect("localhost", "root", "', F(C.alnum, 14), '", "shop");'), P("$db = new mysqli('db', 'app', '", F(C.alnum, 16), "');")],
-    neg: ['$conn = mysqli_connect($host, $user, $pass);', "$db = new mysqli('db', 'app', getenv('DB_PASSWORD'));", '$conn = mysqli_connect("localhost", "root", "");'],
+  // PHP's `new PDO(dsn, user, password)` and Java's `DriverManager.getConnection(url, user,
+  // password)` too: a DSN's `;` and a URL's `:` and `/` are read inside its quotes. Keyed on the
+  // class, not on `getConnection(` (whose first bytes, `getc`, begin getClass and getContext).
+  call('generic-password-connect', 'Password passed by position to a database connect call (mysqli_connect, new mysqli, new PDO, DriverManager.getConnection)', KIND.password, ['mysqli_connect(', 'mysql_connect(', 'mysqli(', 'pdo(', 'drivermanager.getconnection('], 2, {
+    pos: [
+      P('$conn = mysqli_connect("localhost", "root", "', F(C.alnum, 14), '", "shop");'),
+      P("$db = new mysqli('db', 'app', '", F(C.alnum, 16), "');"),
+      P("$pdo = new PDO('mysql:host=localhost;dbname=shop', 'root', '", F(C.alnum, 16), "');"),
+      P('Connection c = DriverManager.getConnection("jdbc:mysql://localhost:3306/shop", "root", "', F(C.alnum, 18), '");'),
+    ],
+    neg: [
+      '$conn = mysqli_connect($host, $user, $pass);',
+      "$db = new mysqli('db', 'app', getenv('DB_PASSWORD'));",
+      '$conn = mysqli_connect("localhost", "root", "");',
+      "$pdo = new PDO($dsn, $user, $password);",
+      "$pdo = new PDO('mysql:host=localhost;dbname=shop', 'root', getenv('DB_PASSWORD'));",
+      'Connection c = DriverManager.getConnection(url, "root", password);',
+    ],
   }),
   call('generic-password-setter', 'Password given to a setter or wrapper (setPassword("…"), SecretStr("…"))', KIND.password, ['setpassword(', 'secretstr('], 0, {
     pos: [P('dataSource.setPassword("', F(C.alnum, 16), '");'), P("config.setPassword('", F(C.alnum, 12), "')"), P('password: SecretStr = SecretStr("', F(C.alnum, 16), '")')],

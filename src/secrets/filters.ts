@@ -34,7 +34,8 @@
  * 18: code names with acronyms (`HTMLInputElement`) are names; so are, at a line's end, names of
  * secrets assigned in a statement of code (`    password = new_password`), and PHP's member reads
  * (`$request->password`); a value under a name ending in `_KEY` with no kind word (`STRIPE_KEY`)
- * must look generated, and its name must not be a public or lookup key's.
+ * must look generated, and its name must not be a public or lookup key's; vendors' public client keys
+ * (`pk_live_`, Mapbox's `pk.eyJ`) and crypt-format password hashes are not secrets.
  */
 export const FILTERS_VERSION = 18;
 
@@ -323,9 +324,20 @@ function hasRunOfSix(value: string): boolean {
  */
 const LOCATION_OR_STAND_IN = /^(arn:aws[\w-]*:|vault:|ssm:|secretsmanager:|azurekeyvault:|keyvault:)|^(__[A-Za-z0-9_]+__|#\{[\w.-]+\}#)$|^0x[0-9a-fA-F]{40}$/;
 
-/** True when an assigned value is a reference to a secret or a stand-in for one (see LOCATION_OR_STAND_IN). */
+/**
+ * Values published or stored in a secret's place, not the secret: a client key its vendor means to
+ * be public (Stripe's publishable `pk_live_`/`pk_test_`, Mapbox's public `pk.eyJ…`; their secret
+ * keys are `sk_` and `sk.`), and a password hash in crypt's formats (bcrypt's `$2b$12$…`,
+ * `$argon2id$…`), which is what a server keeps instead of the password.
+ */
+const PUBLIC_OR_HASHED = /^(?:pk_(?:live|test)_[0-9A-Za-z]{10,}$|pk\.eyJ[\w-]*\.[\w-]+$|\$2[abxy]?\$\d\d\$[./0-9A-Za-z]{53}$|\$argon2(?:id|i|d)\$)/;
+
+/**
+ * True when an assigned value is a reference to a secret or a stand-in for one (see
+ * LOCATION_OR_STAND_IN), or what is published or stored in a secret's place (PUBLIC_OR_HASHED).
+ */
 export function isSecretReference(value: string): boolean {
-  return LOCATION_OR_STAND_IN.test(value);
+  return LOCATION_OR_STAND_IN.test(value) || PUBLIC_OR_HASHED.test(value);
 }
 
 /**

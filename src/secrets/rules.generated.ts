@@ -11,7 +11,7 @@ export interface BuiltinRule {
 }
 
 /** Fingerprint of the rule set the core was built with. */
-export const RULESET_VERSION = '40aa52365c820cfa';
+export const RULESET_VERSION = 'e2b77249f0b1c464';
 
 /** The host's judgements of a rule's match, as bits of {@link RULE_JUDGEMENTS} (see src/secrets/scan.ts). */
 export const HOST_JUDGEMENT = {"assignment":1,"password":2,"structural":4,"basic":8,"argument":16,"keyMaterial":32,"jwk":64,"positional":128,"declared":256,"pairs":512,"generated":1024} as const;
@@ -1205,7 +1205,7 @@ export const RULES: readonly BuiltinRule[] = [
   },
   {
     "id": "generic-password-connect",
-    "description": "Password passed by position to a database connect call (mysqli_connect, new mysqli)",
+    "description": "Password passed by position to a database connect call (mysqli_connect, new mysqli, new PDO, DriverManager.getConnection)",
     "confidence": "medium"
   },
   {
