@@ -44,13 +44,17 @@ const NAMED = {
   ident: [...U, ...L, ...D, ...chars('_.-')],
   dotted: [...U, ...L, ...D, ...chars('_.=-')],
   sentry: [...U, ...L, ...D, ...chars('+/=_')],
-  qsp: chars(' \t"\'`]'),
+  // Between a name and its assignment: blanks, a closing quote or `]`, and the backslash of an
+  // escaped quote (`{\"password\": \"…\"}`: JSON inside a string).
+  qsp: chars(' \t"\'`]\\'),
   // Between a name and the `value` field after it: first quotes, blanks or a line break (no
   // comma, so that `a.token,b` in minified code stops at the prefilter), then also commas.
   qspnl: chars(' \t\r\n"\'`]'),
   qspc: chars(' \t\r\n"\'`],'),
   qspeq: chars(' \t"\'='),
   quote: chars('"\'`'),
+  // A backslash escaping the quote that opens a value (`\"…\"` in JSON inside a string).
+  bs: chars('\\'),
   // SQL string quotes only: a backtick there quotes an identifier (`identified by \`_endpoint\``).
   sqlquote: chars('"\''),
   ws: chars(' \t\r\n'),

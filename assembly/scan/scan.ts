@@ -191,8 +191,10 @@ function plainRun(cls: i32, pos: i32, limit: i32): i32 {
 /**
  * Length of a quoted value's run of class `cls` at `pos`, at most `max`: as runForward, but a
  * backslash takes the printable byte after it with it (`\"` inside "…" is the value's own quote).
+ * `close`, when not 0, is the quote of a value opened by an escaped quote (`\"…\"`: JSON inside a
+ * string, a notebook cell's source): there a backslash before that quote ends the value.
  */
-function quotedRun(cls: i32, pos: i32, max: i32): i32 {
+function quotedRun(cls: i32, pos: i32, max: i32, close: u32): i32 {
   const at = base + <usize>pos;
   const set = CLASS_BITS + (<usize>cls << 5);
   const limit = min(max, size - pos);
@@ -201,6 +203,7 @@ function quotedRun(cls: i32, pos: i32, max: i32): i32 {
     const b = <u32>load<u8>(at + <usize>n);
     if (b == 0x5c && n + 1 < limit) {
       const next = <u32>load<u8>(at + <usize>(n + 1));
+      if (next == close) break;
       if (next >= 0x21 && next <= 0x7e) {
         n += 2;
         continue;
@@ -352,7 +355,9 @@ function tryRule(r: i32, kwStart: i32, kwEnd: i32): void {
       // Two quotes before it (`password: "",`) are an empty string, and what follows is not in one.
       const q = pos > 0 ? byteAt(pos - 1) : 0;
       const open = pos < 2 || byteAt(pos - 2) != q;
-      n = !open || !isQuote(q) ? runForward(arg, pos, smax) : quotedRun(q == 0x22 ? VALUE_DQ : q == 0x27 ? VALUE_SQ : VALUE_BQ, pos, smax);
+      // An escaped opening quote (`\"…\"`) closes escaped too: its backslash is not the value's.
+      const close: u32 = pos >= 2 && byteAt(pos - 2) == 0x5c ? q : 0;
+      n = !open || !isQuote(q) ? runForward(arg, pos, smax) : quotedRun(q == 0x22 ? VALUE_DQ : q == 0x27 ? VALUE_SQ : VALUE_BQ, pos, smax, close);
       if (n < smin) return;
     } else if (kind == STEP_LIT || kind == STEP_LIT_CI) {
       n = litAt(arg, pos, kind == STEP_LIT_CI);

@@ -35,9 +35,11 @@ const ENV_NAMES = {
 /**
  * Between an assignment (or a flag) and its value: blanks, then at most one quote, which opens the
  * value. A second quote would be read as the value's opening one (`"'abc…"` read as a single-quoted
- * value running past its closing `"`), and a `]` as a value's first character left out.
+ * value running past its closing `"`), and a `]` as a value's first character left out. The quote
+ * may be escaped (`API_KEY = \"…\"` in a Jupyter cell's JSON, JSON inside a JSON string): the core
+ * then ends the value before the backslash of its escaped closing quote.
  */
-const VALUE_GAP = [['sp', 0, 4], ['quote', 0, 1]];
+const VALUE_GAP = [['sp', 0, 4], ['bs', 0, 1], ['quote', 0, 1]];
 
 const generic = (id, description, { keywords, minLen, entropy }, examples) => ({
   id,
@@ -279,6 +281,8 @@ export default [
       // A line of configuration keeps a value shaped like a name: INI, properties, .env.
       P('[client]\npassword = ', 'correct_horse_battery_staple', '\n'),
       P('DB_PASSWORD=', 'CorrectHorseBatteryStaple'),
+      // JSON inside a JSON string (Terraform state, a log line's payload).
+      P('{"body": "{\\"user\\": \\"app\\", \\"password\\": \\"', F(C.alnum, 16), '\\"}"}'),
     ],
     neg: [
       'password_changed_at: 2024-05-01T10:22:31Z',
@@ -316,6 +320,9 @@ export default [
       'func f() {\n\tpassword := newPassword\n}',
       // PHP reading a member.
       '$this->password = $request->password;',
+      // Escaped quotes around an empty value, and code after an escaped string closed.
+      '{"body": "{\\"password\\": \\"\\"}"}',
+      'msg = "password: \\"" + n + "\\" is too short"',
       // What a server keeps instead of the password: crypt-format hashes.
       '  "password": "$2b$12$' + F('./' + C.alnum, 53) + '"',
       'password: $argon2id$v=19$m=65536,t=3,p=4$' + F(C.b64, 22) + '$' + F(C.b64, 43),
@@ -349,6 +356,8 @@ export default [
       P("apiKey: '", F(C.alnum, 24), "',"),
       P('[service]\napi_key = "', F(C.b64url, 40), '"'),
       P('TYPESENSE_API_KEY=', F(C.alnum, 32)),
+      // A Jupyter notebook's cell: the source is JSON, its quotes escaped.
+      P('{"cell_type": "code", "source": ["API_KEY = \\"', F(C.alnum, 32), '\\"\\n", "print(1)"]}'),
     ],
     neg: [
       'api_key_env: "ANTHROPIC_API_KEY"',
@@ -372,7 +381,7 @@ export default [
     // With no kind word in the name, the value itself must look generated (host: 'generated',
     // isGeneratedKey): letters and digits, 16 or more characters; and a name for a public or
     // lookup key (`STRIPE_PUBLISHABLE_KEY`, `RECAPTCHA_SITE_KEY`, `CACHE_KEY`) is no secret's.
-    ...generic('generic-key', 'Key under an environment-style name ending in _KEY (STRIPE_KEY, JWT_KEY, SESSION_KEY)', { keywords: ['_KEY'], minLen: 16, entropy: 3.5 }, {
+    ...generic('generic-key', 'Key under an environment-style name ending in _KEY (STRIPE_KEY, JWT_KEY, SESSION_KEY)', { keywords: ['_KEY'], minLen: 16, entropy: 3.3 }, {
       pos: [
         P('STRIPE_KEY=', F(C.alnum, 32)),
         P('JWT_KEY="', F(C.alnum, 40), '"'),

@@ -34,7 +34,8 @@
  * 18: code names with acronyms (`HTMLInputElement`) are names; so are, at a line's end, names of
  * secrets assigned in a statement of code (`    password = new_password`), and PHP's member reads
  * (`$request->password`); a value under a name ending in `_KEY` with no kind word (`STRIPE_KEY`)
- * must look generated, and its name must not be a public or lookup key's; vendors' public client keys
+ * must look generated, and its name must not be a public or lookup key's; a value may open with an
+ * escaped quote (`\"…\"`), and a name end with one; vendors' public client keys
  * (`pk_live_`, Mapbox's `pk.eyJ`) and crypt-format password hashes are not secrets.
  */
 export const FILTERS_VERSION = 18;
@@ -968,8 +969,11 @@ function asciiSet(chars: string): Uint8Array {
   return set;
 }
 const DIGITS_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-/** What separates a name from its value: blanks, quotes, `]`, `:`, `=`, `>`, and `,` between a quoted name and its argument. */
-const SEPARATOR = asciiSet(' \t"\'`]:=>,');
+/**
+ * What separates a name from its value: blanks, quotes, `]`, `:`, `=`, `>`, `,` between a quoted
+ * name and its argument, and the backslash of an escaped quote (`{\"password\": \"…\"}`).
+ */
+const SEPARATOR = asciiSet(' \t"\'`]:=>,\\');
 /** Between the name and `value` of a pair: blanks, quotes, `]`, commas and line breaks. */
 const PAIR_GAP = asciiSet(' \t\r\n"\'`],');
 /** Name characters: `[\w.-]`. */

@@ -308,6 +308,21 @@ describe('what a name or a value says (host judgements)', () => {
     }
   });
 
+  it('a value between escaped quotes (a notebook cell, JSON inside a string) is found without its backslash, and redaction keeps the JSON valid', () => {
+    const key = token('', 32, 0x1b7e);
+    const password = token('', 16, 0x2b7e);
+    const notebook = JSON.stringify({ cells: [{ cell_type: 'code', source: [`API_KEY = "${key}"\n`, 'print(API_KEY)'] }] });
+    const nested = JSON.stringify({ body: JSON.stringify({ user: 'app', password }) });
+    expect(found(notebook)).toEqual([`generic-api-key ${key}`]);
+    expect(found(nested)).toEqual([`generic-password ${password}`]);
+    const cell = JSON.parse(redactSecrets(notebook).text).cells[0].source[0];
+    expect(cell).toBe('API_KEY = "[REDACTED:generic-api-key:1]"\n');
+    expect(JSON.parse(JSON.parse(redactSecrets(nested).text).body)).toEqual({ user: 'app', password: '[REDACTED:generic-password:1]' });
+    // An escaped empty value is no value; an escaped quote inside a plain quoted value is the value's own.
+    expect(found(JSON.stringify({ body: JSON.stringify({ password: '' }) }))).toEqual([]);
+    expect(found(`password = "${password}\\"x"`)).toEqual([`generic-password ${password}\\"x`]);
+  });
+
   it('a random value is reported in every statement of code a variable could stand in, even holding a secret word (seeded property)', () => {
     const forms = [
       (v: string) => `def f():\n    password = ${v}\n`,

@@ -303,8 +303,9 @@ function isBasicCredential(value: string): boolean {
 
 function nameBefore(text: string, end: number, floor: number): { name: string; at: number } {
   let i = end;
-  // `,` added with the argument rules (a quoted name, then its argument).
-  while (i > floor && ' \t"\'`]:=>,'.includes(text[i - 1]!)) i--;
+  // `,` added with the argument rules (a quoted name, then its argument); `\\` with escaped
+  // quotes (FILTERS_VERSION 18).
+  while (i > floor && ' \t"\'`]:=>,\\'.includes(text[i - 1]!)) i--;
   const stop = i;
   while (i > floor && /[\w.-]/.test(text[i - 1]!)) i--;
   return { name: text.slice(i, stop), at: i };
