@@ -547,9 +547,12 @@ export default [
     pos: [P('public string ApiKey { get; set; } = "', F(C.alnum, 32), '";'), P('NSString *apiKey = @"', F(C.alnum, 32), '";')],
     neg: ['public string ApiKeyHeader { get; set; } = "X-Api-Key-Header-Name";', 'public string ApiKey { get; set; } = "your-api-key-here";', 'NSString *apiKey = @"";'],
   }),
-  envEntry('generic-password-env-entry', 'Password as a name/value entry (Kubernetes, Compose, CI, ECS, .NET appSettings)', KIND.password, {
+  // Also keyed on `pass` (`- name: DB_PASS`): its bytes begin `password`, so the prefilter has
+  // them already; the host's name judgement tells DB_PASS from PASSENGER_NAME.
+  envEntry('generic-password-env-entry', 'Password as a name/value entry (Kubernetes, Compose, CI, ECS, .NET appSettings)', { ...KIND.password, keywords: [...KIND.password.keywords, 'pass'] }, {
     pos: [
       P('      - name: DB_PASSWORD\n        value: "', F(C.alnum, 16), '"'),
+      P('            - name: DB_PASS\n              value: ', F(C.alnum, 16), '\n'),
       P('- name: "SMTP_PASSWORD"\r\n  value: ', F(C.alnum, 14)),
       P('<add key="DbPassword" value="', F(C.alnum, 16), '" />'),
       P('{"name": "DB_PASSWORD", "value": "', F(C.alnum, 14), '"}'),
@@ -559,6 +562,7 @@ export default [
       '      - name: DB_PASSWORD\n        valueFrom:\n          secretKeyRef: { name: db, key: password }',
       '      - name: DB_PASSWORD\n        value: "${DB_PASSWORD}"',
       '      - name: PASSWORD_MIN_LENGTH\n        value: "12345678901"',
+      '      - name: PASSENGER_APP_ENV\n        value: "' + F(C.alnum, 16) + '"',
       '<add key="DbPassword" value="" />',
       '{"name": "DB_PASSWORD", "valueFrom": "arn:aws:ssm:eu-west-1:1:parameter/db"}',
       '<add key="PasswordMinLength" value="1234567890" />',
@@ -663,16 +667,25 @@ export default [
     pos: [P('bind 127.0.0.1\nrequirepass ', F(C.alnum, 24), '\n'), P('masterauth "', F(C.alnum, 20), '"'), P('binddn cn=nslcd,dc=acme,dc=dev\nbindpw ', F(C.alnum, 16), '\n')],
     neg: ['# requirepass foobared', 'requirepass ${REDIS_PASSWORD}', 'masterauth <master-password>', 'CONFIG SET requirepass ""'],
   }),
-  flag('generic-secret-flag', 'Secret given to a command-line flag (--client-secret VALUE)', KIND.secret, ['--client-secret', '--secret-key'], {
-    pos: [P('az login --service-principal -u app --client-secret ', F(C.alnum, 34), ' --tenant t'), P('tool --secret-key ', F(C.b64url, 40))],
-    neg: ['kubectl create secret generic db --secret prod-db-credentials', 'tool --client-secret "${CLIENT_SECRET}"', 'tool --client-secret-file /run/secrets/app'],
+  flag('generic-secret-flag', 'Secret given to a command-line flag (--client-secret VALUE, aws configure set aws_secret_access_key VALUE)', KIND.secret, ['--client-secret', '--secret-key', 'aws_secret_access_key'], {
+    pos: [
+      P('az login --service-principal -u app --client-secret ', F(C.alnum, 34), ' --tenant t'),
+      P('tool --secret-key ', F(C.b64url, 40)),
+      P('aws configure set aws_secret_access_key ', F(C.b64, 40), ' --profile ci'),
+    ],
+    neg: [
+      'kubectl create secret generic db --secret prod-db-credentials',
+      'tool --client-secret "${CLIENT_SECRET}"',
+      'tool --client-secret-file /run/secrets/app',
+      'Set aws_secret_access_key and aws_access_key_id in ~/.aws/credentials.',
+    ],
   }),
   flag('generic-token-flag', 'Token given to a command-line flag (--token VALUE, ngrok add-authtoken VALUE)', KIND.token, ['--token', '--auth-token', '--access-token', '--api-token', 'add-authtoken', 'ngrok authtoken'], {
     pos: [P('vault login --token ', F(C.alnum, 28), ' -method=token'), P('gh-cli --auth-token=x --access-token ', F(C.alnum, 40)), P('ngrok config add-authtoken ', '2' + F(C.alnum, 26) + '_' + F(C.alnum, 21))],
     neg: ['tool --token $GITHUB_TOKEN', 'tool --token-file ~/.config/token', 'tool --token <token>'],
   }),
-  flag('generic-api-key-flag', 'API key given to a command-line flag (--api-key VALUE)', KIND.apiKey, ['--api-key', '--apikey', '--access-key'], {
-    pos: [P('newrelic-cli --api-key ', F(C.alnum, 32), ' deploy'), P('tool --apikey "', F(C.hex, 32), '"')],
+  flag('generic-api-key-flag', 'API key given to a command-line flag (--api-key VALUE, az storage --account-key VALUE)', KIND.apiKey, ['--api-key', '--apikey', '--access-key', '--account-key'], {
+    pos: [P('newrelic-cli --api-key ', F(C.alnum, 32), ' deploy'), P('tool --apikey "', F(C.hex, 32), '"'), P('az storage blob upload --account-name acct --account-key ', F(C.b64, 86) + '==', ' -c c')],
     neg: ['tool --api-key "$API_KEY"', 'tool --api-key-header X-Api-Key-Header-Name', 'tool --api-key your-api-key-here'],
   }),
   sql('generic-password-sql', "Password set in SQL (IDENTIFIED BY '…', WITH PASSWORD '…')", KIND.password, ['identified by', 'password by', 'password'], {

@@ -11,7 +11,7 @@ export interface BuiltinRule {
 }
 
 /** Fingerprint of the rule set the core was built with. */
-export const RULESET_VERSION = '2f4c3e9894dbe63f';
+export const RULESET_VERSION = '6d62f6058304ed5c';
 
 /** The host's judgements of a rule's match, as bits of {@link RULE_JUDGEMENTS} (see src/secrets/scan.ts). */
 export const HOST_JUDGEMENT = {"assignment":1,"password":2,"structural":4,"basic":8,"argument":16,"keyMaterial":32,"jwk":64,"positional":128,"declared":256,"pairs":512,"generated":1024} as const;
@@ -1180,7 +1180,7 @@ export const RULES: readonly BuiltinRule[] = [
   },
   {
     "id": "generic-secret-flag",
-    "description": "Secret given to a command-line flag (--client-secret VALUE)",
+    "description": "Secret given to a command-line flag (--client-secret VALUE, aws configure set aws_secret_access_key VALUE)",
     "confidence": "medium"
   },
   {
@@ -1190,7 +1190,7 @@ export const RULES: readonly BuiltinRule[] = [
   },
   {
     "id": "generic-api-key-flag",
-    "description": "API key given to a command-line flag (--api-key VALUE)",
+    "description": "API key given to a command-line flag (--api-key VALUE, az storage --account-key VALUE)",
     "confidence": "medium"
   },
   {
