@@ -7,7 +7,7 @@ import { createIndexedDbStore } from '../../src/store/backends/indexeddb.ts';
 import type { ContextStore } from '../../src/store/context-store.ts';
 import { MigrationRegistry } from '../../src/store/migrations.ts';
 import type { StoredRecord } from '../../src/store/record.ts';
-import { thrown } from '../fixtures/thrown.ts';
+import { rejection, thrown } from '../fixtures/thrown.ts';
 import { sampleContext } from './contract.ts';
 import { FakeDenoKv, FakeDurableObjectStorage } from './fakes.ts';
 
@@ -19,15 +19,6 @@ const freshName = () => `ctxgate-bad-input-${++dbCounter}`;
 
 /** A value too large to belong in any message: a refusal names its kind and never echoes it. */
 const LARGE = 'SECRET-'.repeat(20_000);
-
-async function rejection(fn: () => unknown): Promise<any> {
-  try {
-    await fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection, but the call resolved');
-}
 
 /** INVALID_PARAMS for `field`, its message containing `message` and nothing of LARGE. */
 function expectInvalid(error: unknown, field: string, message: string): void {

@@ -14,7 +14,7 @@ import { createAgentContext } from '../../src/store/model.ts';
 import type { StoredRecord } from '../../src/store/record.ts';
 import { recordChecksum } from '../../src/store/record.ts';
 import { cloneContext, deserializeContext, serializeContext } from '../../src/store/serialize.ts';
-import { thrown } from '../fixtures/thrown.ts';
+import { rejection, thrown } from '../fixtures/thrown.ts';
 
 // Bad input found by a probe of the store: each call used to end in a raw RangeError or TypeError
 // (or write something the store then refused); each is now a typed refusal that changes nothing.
@@ -37,15 +37,6 @@ function deepContext(): AgentContext {
   const ctx = context();
   ctx.reasoning.entities.k = deep(100_000);
   return ctx;
-}
-
-async function rejection(fn: () => unknown): Promise<any> {
-  try {
-    await fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection, but the call resolved');
 }
 
 function expectInvalid(error: unknown, field: string | RegExp, message: string): void {
