@@ -143,6 +143,8 @@ describe('createDenoKvStore and openDenoKvStore check their arguments', () => {
       [{ prefix: null }, 'options.prefix', 'must be an array (got null)'],
       [{ prefix: ['app', { LARGE }] }, 'options.prefix', 'item 1 must be a Deno KV key part'],
       [{ prefix: ['app', undefined] }, 'options.prefix', 'item 1 must be a Deno KV key part (a string, number, bigint, boolean, symbol or Uint8Array) (got undefined)'],
+      // A hole in a sparse array is an item too.
+      [{ prefix: ['app', , 'x'] }, 'options.prefix', 'item 1 must be a Deno KV key part (a string, number, bigint, boolean, symbol or Uint8Array) (got undefined)'],
       [{ migrations: {} }, 'options.migrations', 'must be a MigrationRegistry (got an object without migrate())'],
       [{ migrations: LARGE }, 'options.migrations', 'must be a MigrationRegistry (got a string)'],
     ];

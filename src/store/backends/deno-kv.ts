@@ -152,7 +152,8 @@ function isKvKeyPart(part: unknown): part is KvKeyPart {
  * The checked options of a Deno KV store, each read once: INVALID_PARAMS unless `options` is an
  * object or undefined (`options`), its `migrations`, if given, a MigrationRegistry
  * (`options.migrations`) and its `prefix`, if given, an array of key parts (`options.prefix`). The
- * prefix is copied, so a caller changing its array later cannot move the store's keys.
+ * prefix array is copied, so a caller adding or replacing parts later cannot move the store's keys
+ * (a Uint8Array part itself is not copied).
  */
 function denoKvOptions(options: unknown): DenoKvStoreOptions {
   checkStoreOptions(options);
@@ -160,10 +161,11 @@ function denoKvOptions(options: unknown): DenoKvStoreOptions {
   const checked: DenoKvStoreOptions = { migrations: options?.migrations as MigrationRegistry | undefined };
   if (prefix !== undefined) {
     expectArray(prefix, 'options.prefix');
+    // An index loop, not forEach: a hole in a sparse array is refused too, not skipped.
     const parts = prefix.slice();
-    parts.forEach((part, i) => {
-      if (!isKvKeyPart(part)) throw wrongItem('options.prefix', i, 'a Deno KV key part (a string, number, bigint, boolean, symbol or Uint8Array)', part);
-    });
+    for (let i = 0; i < parts.length; i++) {
+      if (!isKvKeyPart(parts[i])) throw wrongItem('options.prefix', i, 'a Deno KV key part (a string, number, bigint, boolean, symbol or Uint8Array)', parts[i]);
+    }
     checked.prefix = parts as KvKeyPart[];
   }
   return checked;
