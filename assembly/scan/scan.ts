@@ -204,6 +204,11 @@ function quotedRun(cls: i32, pos: i32, max: i32, close: u32): i32 {
     if (b == 0x5c && n + 1 < limit) {
       const next = <u32>load<u8>(at + <usize>(n + 1));
       if (next == close) break;
+      // Inside escaped quotes the value's own quote is escaped twice (`\\\"`): four bytes of it.
+      if (close != 0 && next == 0x5c && n + 3 < limit && <u32>load<u8>(at + <usize>(n + 2)) == 0x5c && <u32>load<u8>(at + <usize>(n + 3)) == close) {
+        n += 4;
+        continue;
+      }
       if (next >= 0x21 && next <= 0x7e) {
         n += 2;
         continue;

@@ -281,6 +281,9 @@ export default [
       // A line of configuration keeps a value shaped like a name: INI, properties, .env.
       P('[client]\npassword = ', 'correct_horse_battery_staple', '\n'),
       P('DB_PASSWORD=', 'CorrectHorseBatteryStaple'),
+      // Properties and indented INI lines are configuration, whatever the value's shape.
+      P('spring.datasource.password = ', 'MyDbPassword', '\n'),
+      P('[client]\n\tpassword = ', 'keyboard_cat', '\n'),
       // JSON inside a JSON string (Terraform state, a log line's payload).
       P('{"body": "{\\"user\\": \\"app\\", \\"password\\": \\"', F(C.alnum, 16), '\\"}"}'),
     ],
@@ -314,7 +317,6 @@ export default [
       // At a line's end, a variable named after a secret assigned in a statement of code: in a
       // function's body, to a member, to a sigilled variable.
       'def reset(user, new_password):\n    password = new_password\n    return password',
-      'user.password = hashedPassword',
       '    self.password = password_hash',
       '  @password = user_password',
       'func f() {\n\tpassword := newPassword\n}',
@@ -389,11 +391,18 @@ export default [
         P('AZURE_STORAGE_KEY=', F(C.b64, 86) + '=='),
         P('ALGOLIA_ADMIN_KEY=', F(C.hex, 32)),
         P('{"OPENAI_KEY": "', F(C.alnum, 40), '"}'),
+        // Words that only look like other kinds' or lookups' (passport, hash).
+        P('PASSPORT_KEY=', F(C.alnum, 32)),
+        P('HASH_KEY=', F(C.alnum, 32)),
       ],
       neg: [
         'STRIPE_PUBLISHABLE_KEY=pk_live_' + F(C.alnum, 24),
         // A publishable key is public whatever its name.
         'STRIPE_KEY=pk_live_' + F(C.alnum, 24),
+        // Names of things, not keys: a storage slot, a query, a GPG key's public fingerprint.
+        'const STORAGE_KEY = "persist:root:v12345";',
+        "const QUERY_KEY = 'userProfileQuery2';",
+        'ENV GPG_KEY=' + F(C.HEX, 40),
         'RECAPTCHA_SITE_KEY=' + F(C.alnum, 40),
         'VAPID_PUBLIC_KEY=' + F(C.b64url, 87),
         'CACHE_KEY=user-profile-cache-version',
@@ -563,6 +572,8 @@ export default [
       '      - name: DB_PASSWORD\n        value: "${DB_PASSWORD}"',
       '      - name: PASSWORD_MIN_LENGTH\n        value: "12345678901"',
       '      - name: PASSENGER_APP_ENV\n        value: "' + F(C.alnum, 16) + '"',
+      // `pass` inside a word is no password's name.
+      '      - name: BYPASS\n        value: "' + F(C.alnum, 16) + '"',
       '<add key="DbPassword" value="" />',
       '{"name": "DB_PASSWORD", "valueFrom": "arn:aws:ssm:eu-west-1:1:parameter/db"}',
       '<add key="PasswordMinLength" value="1234567890" />',
@@ -717,22 +728,28 @@ export default [
   // PHP's `new PDO(dsn, user, password)` and Java's `DriverManager.getConnection(url, user,
   // password)` too: a DSN's `;` and a URL's `:` and `/` are read inside its quotes. Keyed on the
   // class, not on `getConnection(` (whose first bytes, `getc`, begin getClass and getContext).
-  call('generic-password-connect', 'Password passed by position to a database connect call (mysqli_connect, new mysqli, new PDO, DriverManager.getConnection)', KIND.password, ['mysqli_connect(', 'mysql_connect(', 'mysqli(', 'pdo(', 'drivermanager.getconnection('], 2, {
-    pos: [
-      P('$conn = mysqli_connect("localhost", "root", "', F(C.alnum, 14), '", "shop");'),
-      P("$db = new mysqli('db', 'app', '", F(C.alnum, 16), "');"),
-      P("$pdo = new PDO('mysql:host=localhost;dbname=shop', 'root', '", F(C.alnum, 16), "');"),
-      P('Connection c = DriverManager.getConnection("jdbc:mysql://localhost:3306/shop", "root", "', F(C.alnum, 18), '");'),
-    ],
-    neg: [
-      '$conn = mysqli_connect($host, $user, $pass);',
-      "$db = new mysqli('db', 'app', getenv('DB_PASSWORD'));",
-      '$conn = mysqli_connect("localhost", "root", "");',
-      "$pdo = new PDO($dsn, $user, $password);",
-      "$pdo = new PDO('mysql:host=localhost;dbname=shop', 'root', getenv('DB_PASSWORD'));",
-      'Connection c = DriverManager.getConnection(url, "root", password);',
-    ],
-  }),
+  {
+    // Not inside a longer name (`$this->getPdo(…)`, `getMysqli(`).
+    ...call('generic-password-connect', 'Password passed by position to a database connect call (mysqli_connect, new mysqli, new PDO, DriverManager.getConnection)', KIND.password, ['mysqli_connect(', 'mysql_connect(', 'mysqli(', 'pdo(', 'drivermanager.getconnection('], 2, {
+      pos: [
+        P('$conn = mysqli_connect("localhost", "root", "', F(C.alnum, 14), '", "shop");'),
+        P("$db = new mysqli('db', 'app', '", F(C.alnum, 16), "');"),
+        P("$pdo = new PDO('mysql:host=localhost;dbname=shop', 'root', '", F(C.alnum, 16), "');"),
+        P('Connection c = DriverManager.getConnection("jdbc:mysql://localhost:3306/shop", "root", "', F(C.alnum, 18), '");'),
+      ],
+      neg: [
+        '$conn = mysqli_connect($host, $user, $pass);',
+        "$db = new mysqli('db', 'app', getenv('DB_PASSWORD'));",
+        '$conn = mysqli_connect("localhost", "root", "");',
+        "$pdo = new PDO($dsn, $user, $password);",
+        "$pdo = new PDO('mysql:host=localhost;dbname=shop', 'root', getenv('DB_PASSWORD'));",
+        // A method whose name ends in the keyword.
+        "$db = $this->getPdo('mysql', 'reporting', 'analytics_readonly');",
+        'Connection c = DriverManager.getConnection(url, "root", password);',
+      ],
+    }),
+    before: 'alnum',
+  },
   call('generic-password-setter', 'Password given to a setter or wrapper (setPassword("…"), SecretStr("…"))', KIND.password, ['setpassword(', 'secretstr('], 0, {
     pos: [P('dataSource.setPassword("', F(C.alnum, 16), '");'), P("config.setPassword('", F(C.alnum, 12), "')"), P('password: SecretStr = SecretStr("', F(C.alnum, 16), '")')],
     neg: ['dataSource.setPassword(password);', 'dataSource.setPassword(System.getenv("DB_PASSWORD"));', 'user.setPassword("")'],

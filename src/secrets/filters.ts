@@ -185,14 +185,21 @@ const MAX_NAME_VERDICTS = 4096;
 function judgeName(name: string): boolean {
   const lower = name.toLowerCase();
   let end = -1;
+  let embedded = false;
   for (const k of NAME_KEYWORDS) {
     const at = lower.lastIndexOf(k);
     if (at < 0) continue;
+    // `pass` ending a word that is no password's (`BYPASS`, `compass`) is no keyword; `storepass`,
+    // `requirepass` and `smtpPass` are passwords' names.
+    if (k === 'pass' && at > 0 && NOT_PASS_WORDS.some((w) => at + 4 >= w.length && lower.startsWith(w, at + 4 - w.length))) {
+      embedded = true;
+      continue;
+    }
     let e = at + k.length;
     if (k === 'pass') e += PASS_ENDINGS.find((ending) => lower.startsWith(ending, e))?.length ?? 0;
     if (e > end) end = e;
   }
-  if (end < 0) return words(name).some((w) => NON_SECRET_WORD.test(w));
+  if (end < 0) return embedded || words(name).some((w) => NON_SECRET_WORD.test(w));
   if (end === name.length) return false;
   // The keyword's own word goes on in lowercase (not a plural's `s` at a boundary): a compound.
   const next = name.charCodeAt(end);
@@ -202,6 +209,9 @@ function judgeName(name: string): boolean {
   }
   return words(name.slice(end)).some((w) => NON_SECRET_WORD.test(w));
 }
+
+/** Words ending in `pass` that name no password. */
+const NOT_PASS_WORDS = ['bypass', 'compass', 'encompass', 'surpass', 'trespass', 'overpass', 'underpass'];
 
 function isLowerAt(s: string, i: number): boolean {
   const c = s.charCodeAt(i);
@@ -329,9 +339,11 @@ const LOCATION_OR_STAND_IN = /^(arn:aws[\w-]*:|vault:|ssm:|secretsmanager:|azure
  * Values published or stored in a secret's place, not the secret: a client key its vendor means to
  * be public (Stripe's publishable `pk_live_`/`pk_test_`, Mapbox's public `pk.eyJ…`; their secret
  * keys are `sk_` and `sk.`), and a password hash in crypt's formats (bcrypt's `$2b$12$…`,
- * `$argon2id$…`), which is what a server keeps instead of the password.
+ * `$argon2id$…`), which is what a server keeps instead of the password. An unquoted argon2 hash
+ * reaches the judgement cut at its first `,` (the core's value stops there), so its parameters'
+ * head (`$argon2id$v=19$m=65536`) is judged on its own too.
  */
-const PUBLIC_OR_HASHED = /^(?:pk_(?:live|test)_[0-9A-Za-z]{10,}$|pk\.eyJ[\w-]*\.[\w-]+$|\$2[abxy]?\$\d\d\$[./0-9A-Za-z]{53}$|\$argon2(?:id|i|d)\$)/;
+const PUBLIC_OR_HASHED = /^(?:pk_(?:live|test)_[0-9A-Za-z]{10,}|pk\.eyJ[\w-]*\.[\w-]+|\$2[abxy]?\$\d\d\$[./0-9A-Za-z]{53}|\$argon2(?:id|i|d)\$v=\d+\$m=\d+(?:,t=\d+,p=\d+\$[A-Za-z0-9+/]{11,}\$[A-Za-z0-9+/]{16,})?)$/;
 
 /**
  * True when an assigned value is a reference to a secret or a stand-in for one (see
@@ -470,8 +482,8 @@ export function isSlotOrQuotedCode(text: string, start: number, value: string): 
  * perhaps a member chain (`result.groups?.password`). At least two words, each a capital and
  * lowercase letters or a lowercase run: a random value almost never splits that way.
  * With acronyms (`HTMLInputElement`, `IDataType`, `getAPIToken`) or a one-letter prefix
- * (`kEnumerableProperty`), the words must be longer: an acronym stands before a capital and three
- * lowercase letters, and so does every capitalised word. Measured on random base62 values
+ * (`kEnumerableProperty`), the words must be longer: a capitalised first word has two lowercase
+ * letters or more, and an acronym and every later word stand before a capital and three. Measured on random base62 values
  * (scratch probe, 2026-11-25), that form adds 0.26 points to the 0.52% of 12-character values
  * that read as names (0.05 to 0.10% at 16), where every looser form tried added 0.5 to 2.6.
  * Each alternative ends where only it can (an acronym before a capital and a lowercase letter),
@@ -494,9 +506,10 @@ const CODE_OPERATOR = /\?\.[A-Za-z_$]|\|\||&&|[=!]==/;
  * its line is still judged as a secret, whatever its shape (`PASSWORD=CorrectHorseBatteryStaple`).
  * An unquoted value with an operator only code writes (`options?.token`, `a||b`, `x===y`) is code
  * wherever it stands. So is, at the end of its line, a name that itself names a secret
- * ({@link namesSecret}: `new_password`, `hashedPassword`) assigned in a statement of code
- * ({@link isCodeStatement}: `    password = new_password` in a function body, `self.password =
- * password_hash`, `@password = user_password`). And so is PHP reading a member, `$request->password`.
+ * ({@link namesSecret}: `new_password`, `hashedPassword`) assigned in a statement only code writes
+ * ({@link isCodeStatement}: `self.password = password_hash`, `@password = user_password`,
+ * `secret := clientSecret`, and in a function's body `    password = new_password`). And so is PHP
+ * reading a member, `$request->password`.
  */
 export function isCodeReference(text: string, start: number, end: number, value: string): boolean {
   if (isIn(QUOTES, text.charCodeAt(start - 1))) return false;
@@ -511,50 +524,70 @@ export function isCodeReference(text: string, start: number, end: number, value:
   // CODE_NAME's forms only a dotted one can have it.
   if (!endsLine(text, end)) return CODE_NAME.test(value) && !hasGeneratedShape(value);
   // The statement first: a line of configuration fails it at its first characters.
-  return isCodeStatement(text, start) && namesSecret(value) && CODE_NAME.test(value) && !hasGeneratedShape(value);
+  const statement = isCodeStatement(text, start);
+  if (statement === NOT_CODE || !namesSecret(value)) return false;
+  if (statement === INDENTED && !SNAKE_NAME.test(value)) return false;
+  return CODE_NAME.test(value) && !hasGeneratedShape(value);
 }
 
+/** A lowercase snake_case name of two words or more: a Python or Ruby local (`new_password`). */
+const SNAKE_NAME = /^[a-z]+(?:_[a-z]+)+$/;
+
 /**
- * Whether a value, with no digit in it, has a word that begins with one of the stems secrets are
- * named with (`pass`, `pwd`, `secret`, `token`, `key`, `cred`): `new_password`, `hashedPassword`,
- * `password_hash`, `clientSecret`. A name of that shape is a variable holding a secret, or about one;
- * a credential seldom spells out what it is, and a generated one has digits.
+ * Whether a value, with no digit in it, has a word that is one of the words secrets are named
+ * with ({@link SECRET_WORDS}): `new_password`, `hashedPassword`, `password_hash`, `clientSecret`,
+ * but not `keyboard_cat` or `passage`. A name of that shape is a variable holding a secret, or about
+ * one; a credential seldom spells out what it is, and a generated one has digits.
  */
 function namesSecret(value: string): boolean {
   if (/\d/.test(value)) return false;
-  return words(value).some((word) => SECRET_STEMS.some((stem) => word.startsWith(stem)));
+  return words(value).some((word) => SECRET_WORDS.has(word));
 }
-const SECRET_STEMS = ['pass', 'pwd', 'secret', 'token', 'key', 'cred'];
+const SECRET_WORDS = new Set(['password', 'passwords', 'passwd', 'passphrase', 'pass', 'pwd', 'secret', 'secrets', 'token', 'tokens', 'key', 'keys', 'cred', 'creds', 'credential', 'credentials']);
+
+/** What {@link isCodeStatement} finds before a value. */
+const NOT_CODE = 0;
+/** A statement only code writes: an object's own member, a sigilled variable, Go's `:=`. */
+const CODE = 1;
+/** `name = value` in an indented line: a function's body, or an indented configuration file's. */
+const INDENTED = 2;
+/** The receivers of a method's own members: Python's `self.` and `cls.`, `this.` elsewhere. */
+const OWN_MEMBER = /^(?:self|cls|this)\./;
 
 /**
- * Whether the value at `start` is assigned in a statement of code rather than a line of
- * configuration: `name = value` (or Go's `:=`) with blanks around the operator, where the name is a
- * member or a sigilled variable (`self.password`, `user.password`, `@password`, `$password`,
- * `$this->password`) or the line is indented (a function's body). An `.env`, INI or properties line
- * starts at its name (`DB_PASSWORD=…`, `password = …`), and YAML assigns with `:`.
+ * How the value at `start` is assigned: `name = value` (or Go's `:=`) with blanks around the
+ * operator. CODE when only code writes it so: the name is a method's own member or a sigilled
+ * variable (`self.password`, `this.password`, `@password`, `$password`, `$this->password`), or the
+ * operator is `:=` and the name has a lowercase letter (Go; a Makefile's names are capitals).
+ * INDENTED when the line is indented, which a function's body is but so are an indented INI,
+ * HOCON or git-config file's lines: the caller asks more of the value there. NOT_CODE otherwise:
+ * `.env`, INI and properties lines start at their name (`DB_PASSWORD=…`, `db.password = …`), and
+ * YAML assigns with `:`.
  */
-function isCodeStatement(text: string, start: number): boolean {
+function isCodeStatement(text: string, start: number): number {
   const floor = Math.max(0, start - 160);
   let i = start;
-  if (i <= floor || !isIn(BLANKS, text.charCodeAt(i - 1))) return false;
+  if (i <= floor || !isIn(BLANKS, text.charCodeAt(i - 1))) return NOT_CODE;
   while (i > floor && (text.charCodeAt(i - 1) === 0x20 || text.charCodeAt(i - 1) === 0x09)) i--;
-  if (i <= floor || text.charCodeAt(i - 1) !== 0x3d) return false;
+  if (i <= floor || text.charCodeAt(i - 1) !== 0x3d) return NOT_CODE;
   i--;
-  if (i > floor && text.charCodeAt(i - 1) === 0x3a) i--;
+  const walrus = i > floor && text.charCodeAt(i - 1) === 0x3a;
+  if (walrus) i--;
   const operator = i;
   while (i > floor && (text.charCodeAt(i - 1) === 0x20 || text.charCodeAt(i - 1) === 0x09)) i--;
-  if (i === operator || i <= floor) return false;
+  if (i === operator || i <= floor) return NOT_CODE;
   const nameEnd = i;
   while (i > floor && isIn(NAME, text.charCodeAt(i - 1))) i--;
-  if (i === nameEnd) return false;
-  if (text.slice(i, nameEnd).includes('.')) return true;
+  if (i === nameEnd) return NOT_CODE;
+  const name = text.slice(i, nameEnd);
+  if (OWN_MEMBER.test(name) || (walrus && /[a-z]/.test(name))) return CODE;
   const before = i > 0 ? text.charCodeAt(i - 1) : 0x0a;
   // A sigil (`@password`, `$password`) or PHP's member arrow (`$this->password`).
-  if (before === 0x40 || before === 0x24 || (before === 0x3e && text.charCodeAt(i - 2) === 0x2d)) return true;
+  if (before === 0x40 || before === 0x24 || (before === 0x3e && text.charCodeAt(i - 2) === 0x2d)) return CODE;
   // Indented: blanks back to the line's start.
   let j = i;
   while (j > 0 && (text.charCodeAt(j - 1) === 0x20 || text.charCodeAt(j - 1) === 0x09)) j--;
-  return j < i && (j === 0 || text.charCodeAt(j - 1) === 0x0a || text.charCodeAt(j - 1) === 0x0d);
+  return j < i && (j === 0 || text.charCodeAt(j - 1) === 0x0a || text.charCodeAt(j - 1) === 0x0d) ? INDENTED : NOT_CODE;
 }
 
 /** Whether only blanks, then the end of the line or of the text or a `#` comment, follow `i`. */
@@ -904,32 +937,38 @@ function nameBefore(text: string, end: number, floor: number): { name: string; a
  */
 const LOOKUP_KEY_WORDS = new Set([
   'public', 'publishable', 'pub', 'site', 'primary', 'foreign', 'partition', 'sort', 'range', 'row', 'cache', 'idempotency', 'dedupe',
-  'dedup', 'routing', 'lookup', 'hash', 'index', 'cursor', 'shard', 'group', 'unique', 'composite', 'object', 'i18n',
-  'translation', 'message', 'event', 'map', 'sequence',
+  'dedup', 'routing', 'lookup', 'cursor', 'shard', 'unique', 'composite', 'i18n', 'translation', 'sequence', 'gpg', 'pgp', 'fingerprint',
 ]);
 
 /**
  * The judgement of a value whose name holds no kind word, only `_KEY` at its end (`STRIPE_KEY`,
- * `JWT_KEY`, `SESSION_KEY`): a secret only when it looks generated, with letters and digits (a
- * random 16-character base62 value has no digit once in 17), and when no word of its name makes
- * it a public or lookup key ({@link LOOKUP_KEY_WORDS}).
+ * `JWT_KEY`, `SESSION_KEY`): a secret only when it looks generated: base64 or base64url characters
+ * with letters and digits, cut into the short pieces of a random string ({@link hasGeneratedShape};
+ * `userProfileQuery2`, `persist:root:v1` and `myapp-state-v3` are names of things, not keys), and
+ * when no word of its name makes it a public or lookup key ({@link LOOKUP_KEY_WORDS}).
  */
 export function isGeneratedKey(text: string, start: number, value: string): boolean {
-  if (!/\d/.test(value) || !/[A-Za-z]/.test(value)) return false;
+  if (!GENERATED_KEY_CHARS.test(value) || !/\d/.test(value) || !/[A-Za-z]/.test(value) || !hasGeneratedShape(value)) return false;
   const { name } = assignedName(text, start);
   const lower = name.toLowerCase();
+  const nameWords = words(name);
   // A name with a kind word (`STRIPE_SECRET_KEY`, `SENDGRID_API_KEY`) is that kind's rule's, which
   // finds the same value under laxer bounds: this one leaves it, and the host does the work once.
-  if (KIND_WORDS.some((word) => lower.includes(word))) return false;
-  return !words(name).some((word) => LOOKUP_KEY_WORDS.has(word));
+  // Whole words only: `PASSPORT_KEY` and `BYPASS_KEY` are no passwords' names.
+  if (nameWords.some((word) => KIND_WORDS.has(word)) || KIND_COMPOUNDS.some((compound) => lower.includes(compound))) return false;
+  return !nameWords.some((word) => LOOKUP_KEY_WORDS.has(word));
 }
 
+/** A generated key's characters: base64's and base64url's, with its padding. */
+const GENERATED_KEY_CHARS = /^[A-Za-z0-9+/=_-]+$/;
+
 /**
- * The keywords of the other generic rules that a name ending in `_KEY` can hold (build/rules/
- * generic.mjs): `pass` and `pwd` for passwords, `secret`, `credential`, `token`, and the `*_key`
- * forms of secrets and API keys.
+ * The words of the other generic rules' keywords that a name ending in `_KEY` can hold
+ * (build/rules/generic.mjs): the password words, `secret`, `credential`, `token`.
  */
-const KIND_WORDS = ['pass', 'pwd', 'secret', 'credential', 'token', 'api_key', 'apikey', 'api-key', 'access_key', 'auth_key', 'app_key', 'client_key', 'license_key', 'subscription_key', 'private_key', 'signing_key', 'encryption_key', 'master_key', 'hmac_key'];
+const KIND_WORDS = new Set(['password', 'passwd', 'passphrase', 'pass', 'pwd', 'secret', 'credential', 'credentials', 'creds', 'token']);
+/** The `*_key` keywords of the secret and API-key rules. */
+const KIND_COMPOUNDS = ['api_key', 'access_key', 'auth_key', 'app_key', 'client_key', 'license_key', 'subscription_key', 'private_key', 'signing_key', 'encryption_key', 'master_key', 'hmac_key'];
 
 /**
  * Whether the value at `start` is a query string's or form body's: a name right after `?` or `&`

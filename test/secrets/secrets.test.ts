@@ -269,15 +269,21 @@ describe('what a name or a value says (host judgements)', () => {
       // variable that names a secret, in a function's body, to a member or a sigilled variable.
       'def reset(user, new_password):\n    password = new_password\n',
       '    self.password = password_hash\n',
-      'user.password = hashedPassword\n',
+      'this.password = hashedPassword\n',
       '  @password = user_password\n',
       '\tsecret := clientSecret\n',
       '$password = $hashed_password\n',
     ]) {
       expect(found(code), code).toEqual([]);
     }
-    // A line of configuration starts at its name: INI, properties, .env and YAML keep such a value.
+    // A line of configuration starts at its name: INI, properties, .env and YAML keep such a value;
+    // so do indented INI and HOCON lines, unless the value is a snake_case local's name.
     expect(found('[client]\npassword = correct_horse_battery\n')).toEqual(['generic-password correct_horse_battery']);
+    expect(found('spring.datasource.password = MyDbPassword\n')).toEqual(['generic-password MyDbPassword']);
+    expect(found('db.password = SecretKeyPassphrase\n')).toEqual(['generic-password SecretKeyPassphrase']);
+    expect(found('[client]\n\tpassword = keyboard_cat\n')).toEqual(['generic-password keyboard_cat']);
+    expect(found('db {\n    password = SuperSecretPassword\n}\n')).toEqual(['generic-password SuperSecretPassword']);
+    expect(found('user.password = hashedPassword\n')).toEqual(['generic-password hashedPassword']);
     expect(found('spring.datasource.password=prod_db_password\n')).toEqual(['generic-password prod_db_password']);
     expect(found('POSTGRES_PASSWORD=postgres_password\n')).toEqual(['generic-password postgres_password']);
     expect(found('db:\n  password: new_password\n')).toEqual(['generic-password new_password']);
@@ -318,6 +324,9 @@ describe('what a name or a value says (host judgements)', () => {
     const cell = JSON.parse(redactSecrets(notebook).text).cells[0].source[0];
     expect(cell).toBe('API_KEY = "[REDACTED:generic-api-key:1]"\n');
     expect(JSON.parse(JSON.parse(redactSecrets(nested).text).body)).toEqual({ user: 'app', password: '[REDACTED:generic-password:1]' });
+    // The value's own quote inside escaped quotes is escaped twice, and redacted with the value.
+    const quoted = JSON.stringify({ body: JSON.stringify({ password: `${password}"${password}` }) });
+    expect(found(quoted)).toEqual([`generic-password ${password}\\\\\\"${password}`]);
     // An escaped empty value is no value; an escaped quote inside a plain quoted value is the value's own.
     expect(found(JSON.stringify({ body: JSON.stringify({ password: '' }) }))).toEqual([]);
     expect(found(`password = "${password}\\"x"`)).toEqual([`generic-password ${password}\\"x`]);
