@@ -442,7 +442,7 @@ export function isDottedReference(text: string, start: number, value: string): b
  * The pieces names are made of: a lowercase run, a capitalised word, an uppercase run (not the
  * capital of the word after it), a digit run.
  */
-const NAME_PIECE = /[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g;
+export const NAME_PIECE = /[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g;
 
 /**
  * Whether a value's letters and digits are cut into the short pieces of a generated string rather
@@ -454,14 +454,40 @@ const NAME_PIECE = /[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g;
  * where a secret's name and value tests hold too.
  */
 export function hasGeneratedShape(value: string): boolean {
+  // NAME_PIECE's matches counted in one pass over the code units, without a match object each
+  // (this runs for candidates by the thousand; a test checks it against the pattern).
   let pieces = 0;
   let chars = 0;
-  for (const m of value.matchAll(NAME_PIECE)) {
+  const n = value.length;
+  let i = 0;
+  while (i < n) {
+    const c = value.charCodeAt(i);
+    let j = i + 1;
+    if (isLowerUnit(c)) {
+      while (j < n && isLowerUnit(value.charCodeAt(j))) j++;
+    } else if (isUpperUnit(c)) {
+      if (j < n && isLowerUnit(value.charCodeAt(j))) {
+        while (j < n && isLowerUnit(value.charCodeAt(j))) j++;
+      } else {
+        // A capital run (NAME_PIECE leaves its last capital to lowercase letters after it, which
+        // makes two pieces of the same letters either way).
+        while (j < n && isUpperUnit(value.charCodeAt(j))) j++;
+      }
+    } else if (c >= 0x30 && c <= 0x39) {
+      while (j < n && value.charCodeAt(j) >= 0x30 && value.charCodeAt(j) <= 0x39) j++;
+    } else {
+      i = j;
+      continue;
+    }
     pieces++;
-    chars += m[0].length;
+    chars += j - i;
+    i = j;
   }
   return pieces >= 5 && chars < 3 * pieces;
 }
+
+const isLowerUnit = (c: number) => c >= 0x61 && c <= 0x7a;
+const isUpperUnit = (c: number) => c >= 0x41 && c <= 0x5a;
 
 /**
  * A value with a format slot ({@link FORMAT_SLOT}), or code in quotes ({@link CLOSED_STRING},
@@ -948,15 +974,16 @@ const LOOKUP_KEY_WORDS = new Set([
  * when no word of its name makes it a public or lookup key ({@link LOOKUP_KEY_WORDS}).
  */
 export function isGeneratedKey(text: string, start: number, value: string): boolean {
-  if (!GENERATED_KEY_CHARS.test(value) || !/\d/.test(value) || !/[A-Za-z]/.test(value) || !hasGeneratedShape(value)) return false;
   const { name } = assignedName(text, start);
   const lower = name.toLowerCase();
-  const nameWords = words(name);
   // A name with a kind word (`STRIPE_SECRET_KEY`, `SENDGRID_API_KEY`) is that kind's rule's, which
   // finds the same value under laxer bounds: this one leaves it, and the host does the work once.
-  // Whole words only: `PASSPORT_KEY` and `BYPASS_KEY` are no passwords' names.
-  if (nameWords.some((word) => KIND_WORDS.has(word)) || KIND_COMPOUNDS.some((compound) => lower.includes(compound))) return false;
-  return !nameWords.some((word) => LOOKUP_KEY_WORDS.has(word));
+  // Whole words only: `PASSPORT_KEY` and `BYPASS_KEY` are no passwords' names. The name first: it
+  // turns most candidates away, and costs less than the value's shape.
+  if (KIND_COMPOUNDS.some((compound) => lower.includes(compound))) return false;
+  const nameWords = words(name);
+  if (nameWords.some((word) => KIND_WORDS.has(word) || LOOKUP_KEY_WORDS.has(word))) return false;
+  return GENERATED_KEY_CHARS.test(value) && /\d/.test(value) && /[A-Za-z]/.test(value) && hasGeneratedShape(value);
 }
 
 /** A generated key's characters: base64's and base64url's, with its padding. */

@@ -9,7 +9,7 @@ import { checkContent } from '../../src/secrets/content.ts';
 import { mapByteOffsets } from '../../src/secrets/offsets.ts';
 import { scanSecretBytes, scanSecretText } from '../../src/core/scan.ts';
 import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULES } from '../../src/secrets/rules.generated.ts';
-import { hasGeneratedShape, isNonSecretName, isPlaceholder, isSecretReference } from '../../src/secrets/filters.ts';
+import { NAME_PIECE, hasGeneratedShape, isNonSecretName, isPlaceholder, isSecretReference } from '../../src/secrets/filters.ts';
 
 beforeAll(async () => {
   await initCore();
@@ -745,6 +745,24 @@ describe('properties', () => {
     const key = 'kR8#vQ2!mL7@pR4$tW8%zN3^bF6&hJ1*aB3(dE5)fG{ raw }';
     const text = `define( 'NONCE_SALT', '${key}' );`;
     expect(scanSecrets(text).map((f) => [f.ruleId, text.slice(f.start, f.end)])).toEqual([['wordpress-auth-key', key]]);
+  });
+
+  it('hasGeneratedShape counts the pieces NAME_PIECE matches, for any string', () => {
+    const byPattern = (v: string) => {
+      const pieces = [...v.matchAll(NAME_PIECE)].map((m) => m[0].length);
+      return pieces.length >= 5 && pieces.reduce((a, b) => a + b, 0) < 3 * pieces.length;
+    };
+    const unit = fc.constantFrom(...'aAbBzZqQ09_.-+/$ é'.split(''));
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 40 }), (units) => {
+        const v = units.join('');
+        expect(hasGeneratedShape(v)).toBe(byPattern(v));
+      }),
+      { numRuns: 5_000, seed: 0x5eed19 },
+    );
+    for (const v of ['Xk9vQ2mL7pR4.tW8z', 'config.db.password', 'this.s3Client.token', 'HTMLInputElement', 'ABCdef12GHi', '']) {
+      expect(hasGeneratedShape(v), v).toBe(byPattern(v));
+    }
   });
 
   it('findings are sorted, non-overlapping and inside the text for any input', () => {
