@@ -637,8 +637,9 @@ const fingerprint = createHash('sha256')
       rules: rules.map((r) => [r.id, r.confidence, r.keywords, r.steps, r.back, r.before, r.after, r.secret, r.entropy, r.ci, r.host ?? [], r.nameKeywords ?? []]),
       classes: Object.keys(NAMED).sort().map((name) => [name, NAMED[name]]),
       // What the step kinds do, where that changed: 2, a value runs to its closing quote; 3, a
-      // backslash in it escapes the byte after it.
-      steps: 3,
+      // backslash in it escapes the byte after it; 4, a value opened by an escaped quote ends at
+      // its escaped closing quote.
+      steps: 4,
     }),
   )
   .digest('hex')

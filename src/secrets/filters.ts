@@ -187,14 +187,14 @@ function judgeName(name: string): boolean {
   let end = -1;
   let embedded = false;
   for (const k of NAME_KEYWORDS) {
-    const at = lower.lastIndexOf(k);
-    if (at < 0) continue;
-    // `pass` ending a word that is no password's (`BYPASS`, `compass`) is no keyword; `storepass`,
-    // `requirepass` and `smtpPass` are passwords' names.
-    if (k === 'pass' && at > 0 && NOT_PASS_WORDS.some((w) => at + 4 >= w.length && lower.startsWith(w, at + 4 - w.length))) {
+    let at = lower.lastIndexOf(k);
+    // `pass` ending a word that is no password's (`BYPASS`, `compass`) is no keyword: the one
+    // before it may be (`PASSWORD_BYPASS`). `storepass`, `requirepass` and `smtpPass` are passwords' names.
+    while (k === 'pass' && at > 0 && endsNonPasswordWord(lower, at)) {
       embedded = true;
-      continue;
+      at = lower.lastIndexOf(k, at - 1);
     }
+    if (at < 0) continue;
     let e = at + k.length;
     if (k === 'pass') e += PASS_ENDINGS.find((ending) => lower.startsWith(ending, e))?.length ?? 0;
     if (e > end) end = e;
@@ -213,9 +213,13 @@ function judgeName(name: string): boolean {
 /** Words ending in `pass` that name no password. */
 const NOT_PASS_WORDS = ['bypass', 'compass', 'encompass', 'surpass', 'trespass', 'overpass', 'underpass'];
 
+/** Whether the `pass` at `at` in a lowercased name ends one of {@link NOT_PASS_WORDS}. */
+function endsNonPasswordWord(lower: string, at: number): boolean {
+  return NOT_PASS_WORDS.some((w) => at + 4 >= w.length && lower.startsWith(w, at + 4 - w.length));
+}
+
 function isLowerAt(s: string, i: number): boolean {
-  const c = s.charCodeAt(i);
-  return c >= 0x61 && c <= 0x7a;
+  return isIn(LOWER, s.charCodeAt(i));
 }
 
 /** The words of an identifier, lowercase: split at `_`, `.`, `-` and camelCase humps. */
@@ -463,18 +467,12 @@ export function hasGeneratedShape(value: string): boolean {
   while (i < n) {
     const c = value.charCodeAt(i);
     let j = i + 1;
-    if (isLowerUnit(c)) {
-      while (j < n && isLowerUnit(value.charCodeAt(j))) j++;
-    } else if (isUpperUnit(c)) {
-      if (j < n && isLowerUnit(value.charCodeAt(j))) {
-        while (j < n && isLowerUnit(value.charCodeAt(j))) j++;
-      } else {
-        // A capital run (NAME_PIECE leaves its last capital to lowercase letters after it, which
-        // makes two pieces of the same letters either way).
-        while (j < n && isUpperUnit(value.charCodeAt(j))) j++;
-      }
-    } else if (c >= 0x30 && c <= 0x39) {
-      while (j < n && value.charCodeAt(j) >= 0x30 && value.charCodeAt(j) <= 0x39) j++;
+    // A lowercase run, a capital and the lowercase run after it, a capital run (NAME_PIECE leaves
+    // its last capital to lowercase letters after it, which makes two pieces of the same letters
+    // either way), a digit run.
+    const set = isIn(LOWER, c) ? LOWER : isIn(UPPER, c) ? (isLowerAt(value, j) ? LOWER : UPPER) : isIn(DIGITS, c) ? DIGITS : undefined;
+    if (set !== undefined) {
+      while (j < n && isIn(set, value.charCodeAt(j))) j++;
     } else {
       i = j;
       continue;
@@ -485,9 +483,6 @@ export function hasGeneratedShape(value: string): boolean {
   }
   return pieces >= 5 && chars < 3 * pieces;
 }
-
-const isLowerUnit = (c: number) => c >= 0x61 && c <= 0x7a;
-const isUpperUnit = (c: number) => c >= 0x41 && c <= 0x5a;
 
 /**
  * A value with a format slot ({@link FORMAT_SLOT}), or code in quotes ({@link CLOSED_STRING},
@@ -548,11 +543,11 @@ export function isCodeReference(text: string, start: number, end: number, value:
   // What follows on the line first: it is cheaper than the name's pattern, and ends most checks.
   // A generated shape is a value wherever it stands (`<password>Xk9vQ2mL.7pR4</password>`): of
   // CODE_NAME's forms only a dotted one can have it.
-  if (!endsLine(text, end)) return CODE_NAME.test(value) && !hasGeneratedShape(value);
-  // The statement first: a line of configuration fails it at its first characters.
-  const statement = isCodeStatement(text, start);
-  if (statement === NOT_CODE || !namesSecret(value)) return false;
-  if (statement === INDENTED && !SNAKE_NAME.test(value)) return false;
+  if (endsLine(text, end)) {
+    // The statement first: a line of configuration fails it at its first characters.
+    const statement = isCodeStatement(text, start);
+    if (statement === NOT_CODE || !namesSecret(value) || (statement === INDENTED && !SNAKE_NAME.test(value))) return false;
+  }
   return CODE_NAME.test(value) && !hasGeneratedShape(value);
 }
 
@@ -561,15 +556,14 @@ const SNAKE_NAME = /^[a-z]+(?:_[a-z]+)+$/;
 
 /**
  * Whether a value, with no digit in it, has a word that is one of the words secrets are named
- * with ({@link SECRET_WORDS}): `new_password`, `hashedPassword`, `password_hash`, `clientSecret`,
+ * with ({@link KIND_WORDS}, `key` and `keys`): `new_password`, `hashedPassword`, `password_hash`, `clientSecret`,
  * but not `keyboard_cat` or `passage`. A name of that shape is a variable holding a secret, or about
  * one; a credential seldom spells out what it is, and a generated one has digits.
  */
 function namesSecret(value: string): boolean {
   if (/\d/.test(value)) return false;
-  return words(value).some((word) => SECRET_WORDS.has(word));
+  return words(value).some((word) => KIND_WORDS.has(word) || word === 'key' || word === 'keys');
 }
-const SECRET_WORDS = new Set(['password', 'passwords', 'passwd', 'passphrase', 'pass', 'pwd', 'secret', 'secrets', 'token', 'tokens', 'key', 'keys', 'cred', 'creds', 'credential', 'credentials']);
 
 /** What {@link isCodeStatement} finds before a value. */
 const NOT_CODE = 0;
@@ -594,13 +588,13 @@ function isCodeStatement(text: string, start: number): number {
   const floor = Math.max(0, start - 160);
   let i = start;
   if (i <= floor || !isIn(BLANKS, text.charCodeAt(i - 1))) return NOT_CODE;
-  while (i > floor && (text.charCodeAt(i - 1) === 0x20 || text.charCodeAt(i - 1) === 0x09)) i--;
+  i = blanksBefore(text, i, floor);
   if (i <= floor || text.charCodeAt(i - 1) !== 0x3d) return NOT_CODE;
   i--;
   const walrus = i > floor && text.charCodeAt(i - 1) === 0x3a;
   if (walrus) i--;
   const operator = i;
-  while (i > floor && (text.charCodeAt(i - 1) === 0x20 || text.charCodeAt(i - 1) === 0x09)) i--;
+  i = blanksBefore(text, i, floor);
   if (i === operator || i <= floor) return NOT_CODE;
   const nameEnd = i;
   while (i > floor && isIn(NAME, text.charCodeAt(i - 1))) i--;
@@ -611,9 +605,14 @@ function isCodeStatement(text: string, start: number): number {
   // A sigil (`@password`, `$password`) or PHP's member arrow (`$this->password`).
   if (before === 0x40 || before === 0x24 || (before === 0x3e && text.charCodeAt(i - 2) === 0x2d)) return CODE;
   // Indented: blanks back to the line's start.
-  let j = i;
-  while (j > 0 && (text.charCodeAt(j - 1) === 0x20 || text.charCodeAt(j - 1) === 0x09)) j--;
+  const j = blanksBefore(text, i, 0);
   return j < i && (j === 0 || text.charCodeAt(j - 1) === 0x0a || text.charCodeAt(j - 1) === 0x0d) ? INDENTED : NOT_CODE;
+}
+
+/** Where the blanks (spaces and tabs) right before `i` begin, not before `floor`. */
+function blanksBefore(text: string, i: number, floor: number): number {
+  while (i > floor && isIn(SPACE_TAB, text.charCodeAt(i - 1))) i--;
+  return i;
 }
 
 /** Whether only blanks, then the end of the line or of the text or a `#` comment, follow `i`. */
@@ -880,7 +879,7 @@ function assignedName(text: string, start: number): { name: string; at: number }
   const found = nameBefore(text, start, floor);
   if (found.name.length === 5 && found.name.toLowerCase() === 'value') {
     let i = found.at;
-    while (i > floor && (text.charCodeAt(i - 1) === 0x20 || text.charCodeAt(i - 1) === 0x09)) i--;
+    i = blanksBefore(text, i, floor);
     // A name/value entry (`- name: API_KEY` / `value: …` on the next line): the entry's name counts.
     if (i > floor && text.charCodeAt(i - 1) === 0x0a) {
       i--;
@@ -974,14 +973,13 @@ const LOOKUP_KEY_WORDS = new Set([
  * when no word of its name makes it a public or lookup key ({@link LOOKUP_KEY_WORDS}).
  */
 export function isGeneratedKey(text: string, start: number, value: string): boolean {
-  const { name } = assignedName(text, start);
-  const lower = name.toLowerCase();
-  // A name with a kind word (`STRIPE_SECRET_KEY`, `SENDGRID_API_KEY`) is that kind's rule's, which
-  // finds the same value under laxer bounds: this one leaves it, and the host does the work once.
-  // Whole words only: `PASSPORT_KEY` and `BYPASS_KEY` are no passwords' names. The name first: it
-  // turns most candidates away, and costs less than the value's shape.
-  if (KIND_COMPOUNDS.some((compound) => lower.includes(compound))) return false;
-  const nameWords = words(name);
+  // A name with a kind word (`STRIPE_SECRET_KEY`), or whose `KEY` another rule's `*_key` keyword
+  // ends (`SENDGRID_API_KEY`), is that kind's rule's, which finds the same value under laxer
+  // bounds: this one leaves it, and the host does the work once. Whole words only: `PASSPORT_KEY`
+  // and `BYPASS_KEY` are no passwords' names. The name first: it turns most candidates away, and
+  // costs less than the value's shape.
+  const nameWords = words(assignedName(text, start).name);
+  if (KEY_KINDS.has(nameWords[nameWords.length - 2]!)) return false;
   if (nameWords.some((word) => KIND_WORDS.has(word) || LOOKUP_KEY_WORDS.has(word))) return false;
   return GENERATED_KEY_CHARS.test(value) && /\d/.test(value) && /[A-Za-z]/.test(value) && hasGeneratedShape(value);
 }
@@ -990,12 +988,13 @@ export function isGeneratedKey(text: string, start: number, value: string): bool
 const GENERATED_KEY_CHARS = /^[A-Za-z0-9+/=_-]+$/;
 
 /**
- * The words of the other generic rules' keywords that a name ending in `_KEY` can hold
- * (build/rules/generic.mjs): the password words, `secret`, `credential`, `token`.
+ * The words secrets are named with, as whole words, and their plurals: the other generic rules'
+ * keywords (build/rules/generic.mjs) that are words of their own: the password words, `secret`,
+ * `credential`, `creds`, `token`.
  */
-const KIND_WORDS = new Set(['password', 'passwd', 'passphrase', 'pass', 'pwd', 'secret', 'credential', 'credentials', 'creds', 'token']);
-/** The `*_key` keywords of the secret and API-key rules. */
-const KIND_COMPOUNDS = ['api_key', 'access_key', 'auth_key', 'app_key', 'client_key', 'license_key', 'subscription_key', 'private_key', 'signing_key', 'encryption_key', 'master_key', 'hmac_key'];
+const KIND_WORDS = new Set(['password', 'passwords', 'passwd', 'passphrase', 'pass', 'pwd', 'secret', 'secrets', 'credential', 'credentials', 'cred', 'creds', 'token', 'tokens']);
+/** The word before `key` in the secret and API-key rules' `*_key` keywords (`api_key`, `signing_key`). */
+const KEY_KINDS = new Set(['api', 'access', 'auth', 'app', 'client', 'license', 'subscription', 'private', 'signing', 'encryption', 'master', 'hmac']);
 
 /**
  * Whether the value at `start` is a query string's or form body's: a name right after `?` or `&`
@@ -1035,6 +1034,11 @@ function asciiSet(chars: string): Uint8Array {
   return set;
 }
 const DIGITS_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const UPPER = asciiSet(DIGITS_LETTERS.slice(0, 26));
+const LOWER = asciiSet(DIGITS_LETTERS.slice(26, 52));
+const DIGITS = asciiSet(DIGITS_LETTERS.slice(52));
+/** Blanks within a line. */
+const SPACE_TAB = asciiSet(' \t');
 /**
  * What separates a name from its value: blanks, quotes, `]`, `:`, `=`, `>`, `,` between a quoted
  * name and its argument, and the backslash of an escaped quote (`{\"password\": \"…\"}`).

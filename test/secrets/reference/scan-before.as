@@ -237,7 +237,7 @@ function tryRule(r: i32, kwStart: i32, kwEnd: i32): void {
       // Two quotes before it (`password: "",`) are an empty string, and what follows is not in one.
       const q = pos > 0 ? byteAt(pos - 1) : 0;
       const open = pos < 2 || byteAt(pos - 2) != q;
-      // Rule steps 3 (FILTERS_VERSION 18), kept in step with the core: a value opened by an escaped
+      // Rule steps 4 (FILTERS_VERSION 18), kept in step with the core: a value opened by an escaped
       // quote ends at the backslash of its escaped closing quote.
       const close: u32 = pos >= 2 && byteAt(pos - 2) == 0x5c ? q : 0;
       n = !open || (q != 0x22 && q != 0x27 && q != 0x60) ? runForward(arg, pos, smax) : quotedRun(q == 0x22 ? VALUE_DQ : q == 0x27 ? VALUE_SQ : VALUE_BQ, pos, smax, close);
