@@ -87,6 +87,8 @@ const NAMED = {
   urlpass: minus(printable, '@/"\'`<>{}\\?#[] '),
   scheme: [...U, ...L, ...D, ...chars('+.-')],
   upnumsp: [...U, ...D, ...chars(' ')],
+  // The version after a Microsoft common annotated key's signature `JQQJ9`.
+  caskver: chars('9DH'),
   bech32: chars(BECH32),
   bech32l: chars(BECH32.toLowerCase()),
   uuid: [...D, ...range('a', 'f'), ...chars('-')],
@@ -147,7 +149,7 @@ const PRINTABLE = range('!', '~');
  * The host's judgements of a rule's match (src/secrets/scan.ts), which a rule names in its `host`
  * field, as the bits of RULE_JUDGEMENTS in src/secrets/rules.generated.ts.
  */
-const HOST_JUDGEMENT = { assignment: 1, password: 2, structural: 4, basic: 8, argument: 16, keyMaterial: 32, jwk: 64, positional: 128, declared: 256, pairs: 512, generated: 1024 };
+const HOST_JUDGEMENT = { assignment: 1, password: 2, structural: 4, basic: 8, argument: 16, keyMaterial: 32, jwk: 64, positional: 128, declared: 256, pairs: 512, generated: 1024, userinfo: 2048 };
 const judgements = [];
 const steps = []; // [kind, arg, min, max]
 const ruleRows = [];

@@ -22,6 +22,8 @@
 //                  lone `export PASSWORD=…` is named by the generic rule that found it too
 //   'generated'    a value whose name holds no kind word (`STRIPE_KEY`): it must look generated,
 //                  and the name must not be a public or lookup key's (isGeneratedKey)
+//   'userinfo'     a match that reached back over `user:password` (a Go DSN's): the host takes
+//                  the password, after the user's first `:` (userinfoPassword)
 // `nameKeywords`, for an 'assignment' rule keyed on a statement (`ENV `, `#define `) rather than on
 // the name: the value's name must hold one of these words (lowercase; a word ending in `$` must end
 // the name).

@@ -418,6 +418,30 @@ export default [
     steps: [['qsp', 0, 4], ['assign', 1, 2], ...VALUE_GAP, ['val', 16, 256]],
     host: ['assignment', 'generated'],
   },
+  {
+    // A personal access token under an environment-style name ending in `_PAT`, as code hosts'
+    // docs name them (`GITHUB_PAT`, `CR_PAT`, Azure CLI's `AZURE_DEVOPS_EXT_PAT`): judged as
+    // generic-key's values are (the value must look generated; a 52-character lowercase base32
+    // value, Azure DevOps's classic PAT, does). In capitals only: `url_pat` and `filePat` name
+    // patterns.
+    ...generic('generic-pat', 'Personal access token under an environment-style name ending in _PAT (GITHUB_PAT, AZURE_DEVOPS_EXT_PAT)', { keywords: ['_PAT'], minLen: 16, entropy: 3.3 }, {
+      pos: [
+        P('AZURE_DEVOPS_EXT_PAT=', F('abcdefghijklmnopqrstuvwxyz234567', 52)),
+        P('export CR_PAT="', F(C.alnum, 36), '"'),
+        P('  GH_PAT: ', F(C.alnum, 40), '\n'),
+      ],
+      neg: [
+        'CR_PAT=${{ secrets.CR_PAT }}',
+        'GITHUB_PAT=your-personal-access-token',
+        'const FILE_PAT = "**/*.test.ts";',
+        "url_pat = '" + F(C.alnum, 24) + "'",
+        'AZURE_DEVOPS_EXT_PAT=' + 'x'.repeat(52),
+      ],
+    }),
+    ci: false,
+    steps: [['qsp', 0, 4], ['assign', 1, 2], ...VALUE_GAP, ['val', 16, 256]],
+    host: ['assignment', 'generated'],
+  },
   typed('generic-password-typed', 'Password in a declaration with a type (TypeScript, Kotlin, Swift, Scala, Rust, Python, Go, C)', KIND.password, {
     pos: [
       P('const dbPassword: string = "', F(C.alnum, 16), '";'),

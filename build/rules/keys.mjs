@@ -140,6 +140,38 @@ export default [
   dbUrl('amqp-connection-string', 'AMQP (RabbitMQ) connection URL with a password', ['amqp://', 'amqps://']),
   dbUrl('mssql-connection-string', 'SQL Server connection URL with a password', ['sqlserver://', 'mssql://']),
   {
+    id: 'go-dsn-password',
+    description: "Password in a Go SQL driver DSN (user:password@tcp(host)/db, the MySQL driver's form)",
+    confidence: 'high',
+    // Such a DSN has no scheme to key on: the keyword is the protocol after the `@`, and the match
+    // reaches back over `user:password`. `urlpass` holds no `@`, so no two matches share a byte
+    // and the reach back costs at most one pass over the text. The host takes the password out
+    // of it (userinfoPassword): what follows the user's first `:`, where Go's driver splits.
+    keywords: ['@tcp(', '@tcp6(', '@unix('],
+    back: ['urlpass', 3, 256],
+    before: null,
+    steps: [['ident', 0, 253]],
+    after: null,
+    host: ['userinfo', 'password'],
+    examples: {
+      pos: [
+        P('db, err := sql.Open("mysql", "app:', F(C.alnum, 18), '@tcp(db.internal:3306)/app?parseTime=true")'),
+        P('DB_DSN=app:', F(C.alnum, 18), '@tcp(127.0.0.1:3306)/app'),
+        P('dsn := "gorm:', F(C.alnum, 12) + ':' + F(C.alnum, 6), '@tcp(localhost:9910)/gorm?charset=utf8mb4"'),
+        P("mysql:\n  dsn: 'worker:", F(C.alnum, 20), "@unix(/var/run/mysqld/mysqld.sock)/jobs'"),
+      ],
+      neg: [
+        // No password, an empty one, a stand-in, a format string and a reference.
+        'dsn := "root@tcp(127.0.0.1:3306)/test"',
+        'dsn := "root:@tcp(127.0.0.1:3306)/test"',
+        '// username:password@protocol(address)/dbname, e.g. user:password@tcp(localhost:5555)/dbname',
+        'dsn := fmt.Sprintf("%s:%s@tcp(%s:%d)/%s", user, pass, host, port, name)',
+        'DB_DSN=app:${DB_PASSWORD}@tcp(db:3306)/app',
+        'dsn := user + ":" + pass + "@tcp(" + host + ")/app"',
+      ],
+    },
+  },
+  {
     id: 'ado-connection-string-password',
     description: 'Password in an ADO.NET / ODBC / JDBC connection string (Password=…; Pwd=…;)',
     confidence: 'high',
@@ -198,6 +230,37 @@ export default [
         P('{"remote":"https:\\/\\/bot:', F(C.alnum, 24), '@git.acme.dev\\/x.git"}'),
       ],
       neg: ['https://example.com/a:b@c', 'https://user@host/path', 'ftp://anonymous:guest@ftp.example.org'],
+    },
+  },
+  {
+    // `https://TOKEN@host`: Git hosts take a token as a URL's only user information (GitHub's
+    // older 40-hex tokens, Azure DevOps PATs, CI scripts' clone URLs). A user's name there is
+    // common too, so the value must look generated (isGeneratedKey, with no name before it);
+    // and a Sentry DSN's key, 32 hex characters meant to ship in client code, is no secret.
+    id: 'url-token',
+    description: 'Token as the only user information of a URL (https://TOKEN@host)',
+    confidence: 'medium',
+    keywords: withEscapedSlashes(['://']),
+    back: ['scheme', 1, 24],
+    before: 'scheme',
+    steps: [['b64url', 20, 256], '@'],
+    secret: [0, 0],
+    after: null,
+    entropy: 3.5,
+    host: ['generated'],
+    examples: {
+      pos: [
+        P('git clone https://', F(C.hex, 40), '@github.com/acme/api.git'),
+        P('git remote set-url origin https://', F('abcdefghijklmnopqrstuvwxyz234567', 52), '@dev.azure.com/acme/_git/api'),
+        P('"url": "https:\\/\\/', F(C.alnum, 36), '@git.acme.dev\\/x.git"'),
+      ],
+      neg: [
+        'git clone https://octocat-the-developer@bitbucket.org/acme/api.git',
+        'git clone https://${GITHUB_TOKEN}@github.com/acme/api.git',
+        'https://x-access-token@github.com/acme/api',
+        'Sentry.init({ dsn: "https://' + F(C.hex, 32) + '@o123456.ingest.sentry.io/4504" })',
+        'ssh://git@github.com/acme/api.git',
+      ],
     },
   },
   {

@@ -37,8 +37,11 @@
  * must look generated, and its name must not be a public or lookup key's; a value may open with an
  * escaped quote (`\"…\"`), and a name end with one; vendors' public client keys
  * (`pk_live_`, Mapbox's `pk.eyJ`) and crypt-format password hashes are not secrets.
+ * 19: a Go DSN's match is cut to its password (userinfoPassword); a value under no name or under
+ * one ending in `_PAT` is judged as a `_KEY` one, and may also be a classic Azure DevOps PAT; a
+ * Sentry DSN's key is none.
  */
-export const FILTERS_VERSION = 18;
+export const FILTERS_VERSION = 19;
 
 /** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
 const KNOWN_EXAMPLES = new Set<string>([
@@ -860,6 +863,22 @@ export function isNonSecretPassword(value: string): boolean {
 }
 
 /**
+ * The password in a match that reached back from a Go DSN's protocol over `user:password`
+ * (`app:…@tcp(db:3306)`, rule `go-dsn-password`): what follows the user's first `:`, up to the
+ * `@` before the protocol. Go's MySQL driver splits the user there, so a password may hold a `:`
+ * and a user may not. Undefined when there is no password or an empty one (`root@tcp(…)`,
+ * `root:@tcp(…)`).
+ */
+export function userinfoPassword(text: string, start: number, end: number): { start: number; end: number } | undefined {
+  // The match's address after the `@` is a name's characters, with no `@` of its own.
+  const at = text.lastIndexOf('@', end - 1);
+  let colon = start;
+  while (colon < at && text.charCodeAt(colon) !== 0x3a) colon++;
+  if (colon + 1 >= at) return undefined;
+  return { start: colon + 1, end: at };
+}
+
+/**
  * Whether a value's name holds one of `words` (lowercase; a word ending in `$` must end the name).
  * The check of the rules keyed on a statement (`ENV `, `#define `, `; } = `): the core matched the
  * statement, not a keyword in the name, so `ENV NODE_ENV production` is no password and `#define
@@ -966,8 +985,8 @@ const LOOKUP_KEY_WORDS = new Set([
 ]);
 
 /**
- * The judgement of a value whose name holds no kind word, only `_KEY` at its end (`STRIPE_KEY`,
- * `JWT_KEY`, `SESSION_KEY`): a secret only when it looks generated: base64 or base64url characters
+ * The judgement of a value whose name holds no kind word, only `_KEY` or `_PAT` at its end
+ * (`STRIPE_KEY`, `JWT_KEY`, `SESSION_KEY`, `GITHUB_PAT`): a secret only when it looks generated: base64 or base64url characters
  * with letters and digits, cut into the short pieces of a random string ({@link hasGeneratedShape};
  * `userProfileQuery2`, `persist:root:v1` and `myapp-state-v3` are names of things, not keys), and
  * when no word of its name makes it a public or lookup key ({@link LOOKUP_KEY_WORDS}).
@@ -978,11 +997,21 @@ export function isGeneratedKey(text: string, start: number, value: string): bool
   // bounds: this one leaves it, and the host does the work once. Whole words only: `PASSPORT_KEY`
   // and `BYPASS_KEY` are no passwords' names. The name first: it turns most candidates away, and
   // costs less than the value's shape.
+  // A Sentry DSN's key (`https://<32 hex>@o1.ingest.sentry.io/2`) ships in client code by design.
+  if (text.charCodeAt(start + value.length) === 0x40 && SENTRY_DSN_KEY.test(value)) return false;
   const nameWords = words(assignedName(text, start).name);
   if (KEY_KINDS.has(nameWords[nameWords.length - 2]!)) return false;
   if (nameWords.some((word) => KIND_WORDS.has(word) || LOOKUP_KEY_WORDS.has(word))) return false;
-  return GENERATED_KEY_CHARS.test(value) && /\d/.test(value) && /[A-Za-z]/.test(value) && hasGeneratedShape(value);
+  if (!GENERATED_KEY_CHARS.test(value) || !/\d/.test(value) || !/[A-Za-z]/.test(value)) return false;
+  // Azure DevOps's classic PATs are 52 characters of lowercase base32, whose digits are 6 of 32
+  // characters: their letter runs are too long for the shape test about three times in five.
+  return hasGeneratedShape(value) || CLASSIC_AZURE_PAT.test(value);
 }
+
+/** A Sentry DSN's public key, before the DSN's `@`. */
+const SENTRY_DSN_KEY = /^[0-9a-f]{32}$/;
+/** Azure DevOps's classic personal access token: 52 characters of lowercase base32. */
+const CLASSIC_AZURE_PAT = /^[a-z2-7]{52}$/;
 
 /** A generated key's characters: base64's and base64url's, with its padding. */
 const GENERATED_KEY_CHARS = /^[A-Za-z0-9+/=_-]+$/;

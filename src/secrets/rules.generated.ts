@@ -11,20 +11,20 @@ export interface BuiltinRule {
 }
 
 /** Fingerprint of the rule set the core was built with. */
-export const RULESET_VERSION = '610307fda9a96142';
+export const RULESET_VERSION = 'b165ea3cacb151b0';
 
 /** The host's judgements of a rule's match, as bits of {@link RULE_JUDGEMENTS} (see src/secrets/scan.ts). */
-export const HOST_JUDGEMENT = {"assignment":1,"password":2,"structural":4,"basic":8,"argument":16,"keyMaterial":32,"jwk":64,"positional":128,"declared":256,"pairs":512,"generated":1024} as const;
+export const HOST_JUDGEMENT = {"assignment":1,"password":2,"structural":4,"basic":8,"argument":16,"keyMaterial":32,"jwk":64,"positional":128,"declared":256,"pairs":512,"generated":1024,"userinfo":2048} as const;
 
 /** Each rule's host judgements ({@link HOST_JUDGEMENT} bits), by rule index: the rules' `host` field. */
-export const RULE_JUDGEMENTS: Uint16Array = Uint16Array.of(0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 2, 2, 2, 2, 2, 2, 514, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 8, 8, 96, 32, 2, 2, 1, 1, 1, 1, 1, 1025, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 1, 1, 1, 1, 257, 257, 257, 257, 1, 1, 1, 1, 17, 17, 17, 17, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 129, 129, 1, 1);
+export const RULE_JUDGEMENTS: Uint16Array = Uint16Array.of(0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 2, 2, 2, 2, 2, 2, 2050, 514, 2, 0, 2, 1024, 0, 0, 0, 0, 0, 0, 0, 2, 8, 8, 96, 32, 2, 2, 1, 1, 1, 1, 1, 1025, 1025, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 1, 1, 1, 1, 257, 257, 257, 257, 1, 1, 1, 1, 17, 17, 17, 17, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 129, 129, 1, 1);
 
 /**
  * The words the value's name must hold, by rule index: the rules' `nameKeywords`, for the rules
  * keyed on a statement such as `ENV ` or `#define ` rather than on the name; lowercase, and a word
  * ending in `$` must end the name. Empty for every other rule (no such check).
  */
-export const RULE_NAME_KEYWORDS: readonly (readonly string[])[] = [[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$"],["secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key"],["token"],["api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key"],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$"],["secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key"],["token"],["api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key"],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[]];
+export const RULE_NAME_KEYWORDS: readonly (readonly string[])[] = [[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$"],["secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key"],["token"],["api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key"],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$"],["secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key"],["token"],["api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key"],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[]];
 
 /** Every built-in rule, in priority order (index = the core's rule number). */
 export const RULES: readonly BuiltinRule[] = [
@@ -97,6 +97,11 @@ export const RULES: readonly BuiltinRule[] = [
     "id": "azure-ad-client-secret",
     "description": "Microsoft Entra ID (Azure AD) application client secret",
     "confidence": "medium"
+  },
+  {
+    "id": "azure-annotated-key",
+    "description": "Azure key in Microsoft's common annotated format (Azure DevOps PATs, AI services, API Management)",
+    "confidence": "high"
   },
   {
     "id": "digitalocean-pat",
@@ -889,6 +894,11 @@ export const RULES: readonly BuiltinRule[] = [
     "confidence": "high"
   },
   {
+    "id": "go-dsn-password",
+    "description": "Password in a Go SQL driver DSN (user:password@tcp(host)/db, the MySQL driver's form)",
+    "confidence": "high"
+  },
+  {
     "id": "ado-connection-string-password",
     "description": "Password in an ADO.NET / ODBC / JDBC connection string (Password=…; Pwd=…;)",
     "confidence": "high"
@@ -906,6 +916,11 @@ export const RULES: readonly BuiltinRule[] = [
   {
     "id": "url-password",
     "description": "Password embedded in a URL (scheme://user:password@host)",
+    "confidence": "medium"
+  },
+  {
+    "id": "url-token",
+    "description": "Token as the only user information of a URL (https://TOKEN@host)",
     "confidence": "medium"
   },
   {
@@ -1006,6 +1021,11 @@ export const RULES: readonly BuiltinRule[] = [
   {
     "id": "generic-key",
     "description": "Key under an environment-style name ending in _KEY (STRIPE_KEY, JWT_KEY, SESSION_KEY)",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-pat",
+    "description": "Personal access token under an environment-style name ending in _PAT (GITHUB_PAT, AZURE_DEVOPS_EXT_PAT)",
     "confidence": "medium"
   },
   {

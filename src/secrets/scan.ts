@@ -2,7 +2,7 @@ import { invalidParams } from '../errors.ts';
 import { scanSecretRecords } from '../core/scan.ts';
 import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from './rules.generated.ts';
 import { mapUtf16Offsets } from './offsets.ts';
-import { amongConnectionPairs, lonePairEnd, isQueryValue, queryValueEnd, insideDataUrl, isBasicCredential, isCredentialArgument, isGeneratedKey, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, quotedValueEnd, unquotedValueEnd } from './filters.ts';
+import { amongConnectionPairs, lonePairEnd, isQueryValue, queryValueEnd, insideDataUrl, isBasicCredential, isCredentialArgument, isGeneratedKey, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, quotedValueEnd, unquotedValueEnd, userinfoPassword } from './filters.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
 import type { NameReading } from './filters.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
@@ -19,10 +19,11 @@ import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
  * values whose name is the nearest one holding a keyword: past a declaration's type, before an
  * environment read's fallback (DECLARED), and a connection string's pairs, which rank last when
  * they stand alone (PAIRS), and values under a name with no kind word (`STRIPE_KEY`), which must
- * look generated (GENERATED). An assignment keyed on a statement (`ENV `, `#define `) also has
- * words its name must hold (RULE_NAME_KEYWORDS).
+ * look generated (GENERATED), and matches that reached back over a Go DSN's `user:password`, of
+ * which only the password is the secret (USERINFO). An assignment keyed on a statement (`ENV `,
+ * `#define `) also has words its name must hold (RULE_NAME_KEYWORDS).
  */
-const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, declared: DECLARED, pairs: PAIRS, generated: GENERATED } = HOST_JUDGEMENT;
+const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, declared: DECLARED, pairs: PAIRS, generated: GENERATED, userinfo: USERINFO } = HOST_JUDGEMENT;
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 /**
  * Where each rule's assignment reads its value's name (isNonSecretAssignment), by rule index:
@@ -92,15 +93,26 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
   for (let k = 0; k < n; k++) {
     const rule = records[k * 4]!;
     if (enabled !== undefined && !enabled(rule)) continue;
-    const start = records[k * 4 + 1]!;
+    let start = records[k * 4 + 1]!;
     let end = records[k * 4 + 2]!;
+    let column = records[n * 4 + k * 2 + 1]!;
+    let hint = records[n * 6 + k]!;
     const kind = RULE_JUDGEMENTS[rule]!;
+    if ((kind & USERINFO) !== 0) {
+      const password = userinfoPassword(text, start, end);
+      if (password === undefined) continue;
+      // The user before it is ASCII on the same line: the column moves by as many units. The
+      // core's hint spoke of the whole match; this side judges the password itself.
+      column += password.start - start;
+      ({ start, end } = password);
+      hint = 1;
+    }
     const structural = (kind & STRUCTURAL) !== 0;
     const value = text.slice(start, end);
     const material = (kind & KEY_MATERIAL) !== 0;
     // Generated key material is judged by its own test: as with a key block, of the generic
     // placeholder judgement only the published examples apply.
-    if (isPlaceholderHinted(value, structural || material, records[n * 6 + k]!)) continue;
+    if (isPlaceholderHinted(value, structural || material, hint)) continue;
     if (material && isKeyStandIn(value)) continue;
     if ((kind & JWK) !== 0 && !isJwkMember(text, start)) continue;
     // Before the assignment's judgement: most such values are another rule's (isGeneratedKey).
@@ -135,7 +147,7 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
       start,
       end,
       line: records[n * 4 + k * 2]!,
-      column: records[n * 4 + k * 2 + 1]!,
+      column,
     });
   }
   userRules.forEach((rule, k) => {

@@ -314,6 +314,71 @@ describe('what a name or a value says (host judgements)', () => {
     }
   });
 
+  it('a token under a name ending in _PAT is judged as a _KEY one; a classic Azure DevOps PAT (lowercase base32) looks generated', () => {
+    const v = token('', 36, 0x5a7);
+    // 52 lowercase base32 characters whose letter runs fail the shape test (`hasGeneratedShape`).
+    const classic = 'kq2vxmbnrt7hwzpa4jcdluyfe5gsoi3nqkm6bwxrtzvphaj2cdle';
+    expect([classic.length, hasGeneratedShape(classic)]).toEqual([52, false]);
+    for (const name of ['GITHUB_PAT', 'CR_PAT', 'AZURE_DEVOPS_EXT_PAT']) expect(found(`${name}=${v}\n`), name).toEqual([`generic-pat ${v}`]);
+    expect(found(`AZURE_DEVOPS_EXT_PAT=${classic}\n`)).toEqual([`generic-pat ${classic}`]);
+    expect(found(`STRIPE_KEY=${classic}\n`)).toEqual([`generic-key ${classic}`]);
+    for (const text of [
+      'CR_PAT=${{ secrets.CR_PAT }}',
+      `url_pat = "${v}"`,
+      'GLOB_PAT="**/*.spec.ts"',
+      `AZURE_DEVOPS_EXT_PAT=${classic.toUpperCase()}`,
+      `ADO_PAT=${classic.slice(0, 51)}`,
+    ]) {
+      expect(found(text), text).toEqual([]);
+    }
+  });
+
+  it("a Go DSN's password is found alone, at its own line and column, and redaction keeps the user and the address", () => {
+    const pw = token('', 18, 0xd5a);
+    const text = `// réglage — ✓\r\ndb, err := sql.Open("mysql", "app:${pw}@tcp(db.internal:3306)/app?parseTime=true")`;
+    expect(scanSecrets(text).map((f) => [f.ruleId, f.start, f.end, f.line, f.column])).toEqual([
+      ['go-dsn-password', text.indexOf(pw), text.indexOf(pw) + 18, 2, text.indexOf(pw) - text.indexOf('\n')],
+    ]);
+    expect(redactSecrets(`DB_DSN=app:${pw}@unix(/run/mysqld.sock)/jobs`).text).toBe('DB_DSN=app:[REDACTED:go-dsn-password:1]@unix(/run/mysqld.sock)/jobs');
+    // Go's driver splits the user at its first `:`: the rest is the password, `:` and all.
+    expect(found(`dsn := "gorm:${pw}:x9@tcp(localhost:9910)/gorm"`)).toEqual([`go-dsn-password ${pw}:x9`]);
+    // No password, an empty one, a stand-in, a format slot, a reference, a concatenation.
+    for (const text of [
+      'root@tcp(127.0.0.1:3306)/test',
+      'root:@tcp(127.0.0.1:3306)/test',
+      'user:password@tcp(localhost:5555)/dbname',
+      'fmt.Sprintf("%s:%s@tcp(%s)/%s", u, p, h, d)',
+      'DB_DSN=app:${DB_PASSWORD}@tcp(db:3306)/app',
+      'user + ":" + pass + "@tcp(" + host + ")/app"',
+    ]) {
+      expect(found(text), text).toEqual([]);
+    }
+  });
+
+  it("a token that is a URL's only user information is found when it looks generated; a user's name and a Sentry DSN's key are not", () => {
+    const hex40 = '3f9a1c7e5b2d8f0a6c4e1b9d7f3a5c8e2b0d4f6a';
+    const b62 = token('', 36, 0x77e);
+    expect(found(`git clone https://${hex40}@github.com/acme/api.git`)).toEqual([`url-token ${hex40}`]);
+    expect(found(`remote = "https://${b62}@git.acme.dev/x.git"`)).toEqual([`url-token ${b62}`]);
+    for (const text of [
+      'git clone https://octocat-the-developer@bitbucket.org/acme/api.git',
+      'https://firstname_lastname_1984@example.com/',
+      `Sentry.init({ dsn: "https://${hex40.slice(0, 32)}@o4504.ingest.sentry.io/4504" })`,
+      'git clone https://${GITHUB_TOKEN}@github.com/acme/api.git',
+    ]) {
+      expect(found(text), text).toEqual([]);
+    }
+  });
+
+  it("an Azure key in Microsoft's common annotated format is found whole, at exactly 84 characters", () => {
+    const key = token('', 52, 0xa2d) + 'JQQJ99BAACAAAAAAAAAAAAAS' + 'AZDO' + token('', 4, 0xa2e);
+    expect(key.length).toBe(84);
+    expect(found(`AZURE_DEVOPS_EXT_PAT=${key}`)).toEqual([`azure-annotated-key ${key}`]);
+    expect(found(`{"key":"${key}"}`)).toEqual([`azure-annotated-key ${key}`]);
+    expect(found(`x${key}`)).toEqual([]);
+    expect(found(`${key}x`)).toEqual([]);
+  });
+
   it('a value between escaped quotes (a notebook cell, JSON inside a string) is found without its backslash, and redaction keeps the JSON valid', () => {
     const key = token('', 32, 0x1b7e);
     const password = token('', 16, 0x2b7e);

@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { amongConnectionPairs, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, xBearerStandIn } from '../../../src/secrets/filters.ts';
+import { amongConnectionPairs, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn } from '../../../src/secrets/filters.ts';
 import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from '../../../src/secrets/rules.generated.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
 import type { NameReading } from '../../../src/secrets/filters.ts';
@@ -43,6 +43,8 @@ const DECLARED_RULES = rulesWith(HOST_JUDGEMENT.declared);
 const PAIRS_RULES = rulesWith(HOST_JUDGEMENT.pairs);
 /** Came with FILTERS_VERSION 18: values under a name with no kind word (`STRIPE_KEY`), which must look generated. */
 const GENERATED_RULES = rulesWith(HOST_JUDGEMENT.generated);
+/** Came with FILTERS_VERSION 19: a match that reached back over a Go DSN's `user:password`, cut to the password. */
+const USERINFO_RULES = rulesWith(HOST_JUDGEMENT.userinfo);
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 
 /** A candidate in UTF-16 offsets before overlapping candidates are merged. */
@@ -93,8 +95,13 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
   if (raw.matches.length > 0) {
     const matches = raw.matches.filter((m) => enabled(m.rule));
     for (const m of matches) {
-      const { start } = m;
-      let { end } = m;
+      let { start, end } = m;
+      // FILTERS_VERSION 19: the host's own.
+      if (USERINFO_RULES.has(m.rule)) {
+        const password = userinfoPassword(text, start, end);
+        if (password === undefined) continue;
+        ({ start, end } = password);
+      }
       const value = text.slice(start, end);
       const material = MATERIAL_RULES.has(m.rule);
       if (isPlaceholder(value, STRUCTURAL_RULES.has(m.rule) || material)) continue;
