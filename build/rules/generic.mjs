@@ -694,6 +694,22 @@ export default [
     pos: [P('docker login -u ci-bot -p ', F(C.alnum, 24), ' registry.acme.dev')],
     neg: ['docker login -u ci-bot -p $REGISTRY_PASSWORD registry.acme.dev', 'echo "$PW" | docker login -u ci-bot --password-stdin'],
   }),
+  // SQL Server's sqlcmd (and bcp) take the password as a capital `-P`; a lowercase `-p` there
+  // prints statistics.
+  commandFlag('generic-password-sqlcmd', 'Password given to sqlcmd -P or bcp -P', ['sqlcmd', 'bcp '], ' -P', true, {
+    pos: [P('sqlcmd -S db.acme.internal -U sa -P ', F(C.alnum, 20), ' -Q "SELECT 1"'), P("bcp dbo.users out users.dat -S db -U loader -P '", F(C.alnum, 16), "' -c")],
+    neg: ['sqlcmd -S db -U sa -P "$SA_PASSWORD" -Q "SELECT 1"', 'sqlcmd -S db -E -p -Q "SELECT 1"', 'sqlcmd -S db -U sa -P <YourStrong@Passw0rd>'],
+  }),
+  // MongoDB's shell and tools: `-p` is the password (with `-u`), given after a blank.
+  commandFlag('generic-password-mongo-cli', 'Password given to mongosh or the MongoDB tools (mongodump, mongorestore, mongoexport, mongoimport) with -p', ['mongosh', 'mongodump', 'mongorestore', 'mongoexport', 'mongoimport'], ' -p', true, {
+    pos: [P('mongosh "mongodb://db.acme.internal:27017/app" -u admin -p ', F(C.alnum, 18), ' --authenticationDatabase admin'), P('mongodump --host db -u backup -p "', F(C.alnum, 16), '" --out /backups')],
+    neg: ['mongosh "mongodb://db:27017" -u admin -p "$MONGO_PASSWORD"', 'mongodump --host db -u backup -p', 'mongorestore --port 27017 /backups'],
+  }),
+  // Azure CLI: `az login -u … -p …` takes a password, or a service principal's secret.
+  commandFlag('generic-password-az-login', "Password or client secret given to az login -p", ['az login'], ' -p', true, {
+    pos: [P('az login --service-principal -u http://ci-app -p ', F(C.alnum, 34), ' --tenant acme.onmicrosoft.com'), P('az login -u ops@acme.dev -p "', F(C.alnum, 16), '"')],
+    neg: ['az login --service-principal -u $APP_ID -p $CLIENT_SECRET --tenant $TENANT', 'az login --identity', 'az login -u ops@acme.dev -p <password>'],
+  }),
   // Server config directives that take the password after a blank: redis.conf's requirepass and
   // masterauth, nslcd's and pam_ldap's bindpw. Keyed on their tails: `requ`, `mast` and `bind`
   // begin words everywhere (require, request, master, binding), and each would be a prefilter hit

@@ -11,20 +11,20 @@ export interface BuiltinRule {
 }
 
 /** Fingerprint of the rule set the core was built with. */
-export const RULESET_VERSION = 'b165ea3cacb151b0';
+export const RULESET_VERSION = '63b5bbfceaae0433';
 
 /** The host's judgements of a rule's match, as bits of {@link RULE_JUDGEMENTS} (see src/secrets/scan.ts). */
 export const HOST_JUDGEMENT = {"assignment":1,"password":2,"structural":4,"basic":8,"argument":16,"keyMaterial":32,"jwk":64,"positional":128,"declared":256,"pairs":512,"generated":1024,"userinfo":2048} as const;
 
 /** Each rule's host judgements ({@link HOST_JUDGEMENT} bits), by rule index: the rules' `host` field. */
-export const RULE_JUDGEMENTS: Uint16Array = Uint16Array.of(0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 2, 2, 2, 2, 2, 2, 2050, 514, 2, 0, 2, 1024, 0, 0, 0, 0, 0, 0, 0, 2, 8, 8, 96, 32, 2, 2, 1, 1, 1, 1, 1, 1025, 1025, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 1, 1, 1, 1, 257, 257, 257, 257, 1, 1, 1, 1, 17, 17, 17, 17, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 129, 129, 1, 1);
+export const RULE_JUDGEMENTS: Uint16Array = Uint16Array.of(0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 2, 2, 2, 2, 2, 2, 2050, 514, 2, 0, 2, 1024, 0, 0, 0, 0, 0, 0, 0, 2, 8, 8, 96, 32, 2, 2, 1, 1, 1, 1, 1, 1025, 1025, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 1, 1, 1, 1, 257, 257, 257, 257, 1, 1, 1, 1, 17, 17, 17, 17, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 129, 129, 1, 1);
 
 /**
  * The words the value's name must hold, by rule index: the rules' `nameKeywords`, for the rules
  * keyed on a statement such as `ENV ` or `#define ` rather than on the name; lowercase, and a word
  * ending in `$` must end the name. Empty for every other rule (no such check).
  */
-export const RULE_NAME_KEYWORDS: readonly (readonly string[])[] = [[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$"],["secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key"],["token"],["api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key"],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$"],["secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key"],["token"],["api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key"],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[]];
+export const RULE_NAME_KEYWORDS: readonly (readonly string[])[] = [[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$"],["secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key"],["token"],["api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key"],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$"],["secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key"],["token"],["api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key"],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[]];
 
 /** Every built-in rule, in priority order (index = the core's rule number). */
 export const RULES: readonly BuiltinRule[] = [
@@ -1191,6 +1191,21 @@ export const RULES: readonly BuiltinRule[] = [
   {
     "id": "generic-password-docker-login",
     "description": "Password given to docker login -p",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-password-sqlcmd",
+    "description": "Password given to sqlcmd -P or bcp -P",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-password-mongo-cli",
+    "description": "Password given to mongosh or the MongoDB tools (mongodump, mongorestore, mongoexport, mongoimport) with -p",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-password-az-login",
+    "description": "Password or client secret given to az login -p",
     "confidence": "medium"
   },
   {
