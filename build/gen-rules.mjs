@@ -87,6 +87,9 @@ const NAMED = {
   urlpass: minus(printable, '@/"\'`<>{}\\?#[] '),
   scheme: [...U, ...L, ...D, ...chars('+.-')],
   upnumsp: [...U, ...D, ...chars(' ')],
+  // A string literal's prefix (Python's `b'…'`, `r"…"`, `rb'…'`, `f"…"`, `u"…"`): a step of this
+  // class is STEP_PREFIX, taken only when a quote follows it.
+  strprefix: chars('rRbBuUfF'),
   // The version after a Microsoft common annotated key's signature `JQQJ9`.
   caskver: chars('9DH'),
   bech32: chars(BECH32),
@@ -138,7 +141,7 @@ function literal(s) {
 }
 
 // ---- rules --------------------------------------------------------------------------------------
-const STEP_RUN = 0, STEP_LIT = 1, STEP_LIT_CI = 2, STEP_UNTIL = 3, STEP_VALUE = 4;
+const STEP_RUN = 0, STEP_LIT = 1, STEP_LIT_CI = 2, STEP_UNTIL = 3, STEP_VALUE = 4, STEP_PREFIX = 5;
 // The classes a value step takes after each opening quote, first of all (so their ids are fixed).
 const VALUE_CLASS_BY_QUOTE = { 0x22: 'valdq', 0x27: 'valsq', 0x60: 'valbq' };
 for (const name of Object.values(VALUE_CLASS_BY_QUOTE)) classId(name);
@@ -178,7 +181,7 @@ for (const [index, rule] of rules.entries()) {
     } else if (Array.isArray(step)) {
       const [name, min, max = min] = step;
       if (!(max >= min && max < 65536)) throw new Error(`rule ${rule.id}: bad bounds on ${name}`);
-      steps.push([name === 'val' ? STEP_VALUE : STEP_RUN, classId(name), min, max]);
+      steps.push([name === 'val' ? STEP_VALUE : name === 'strprefix' ? STEP_PREFIX : STEP_RUN, classId(name), min, max]);
       lastClass = name;
     } else if ('lit' in step) {
       steps.push([step.ci ? STEP_LIT_CI : STEP_LIT, literal(step.ci ? step.lit.toLowerCase() : step.lit).id, 1, 1]);
@@ -640,8 +643,8 @@ const fingerprint = createHash('sha256')
       classes: Object.keys(NAMED).sort().map((name) => [name, NAMED[name]]),
       // What the step kinds do, where that changed: 2, a value runs to its closing quote; 3, a
       // backslash in it escapes the byte after it; 4, a value opened by an escaped quote ends at
-      // its escaped closing quote.
-      steps: 4,
+      // its escaped closing quote; 5, a string prefix step takes its bytes only before a quote.
+      steps: 5,
     }),
   )
   .digest('hex')

@@ -1,6 +1,7 @@
 // Helpers for writing secret rules as data. A rule is a plain object; its byte pattern is a list
 // of steps that build/gen-rules.mjs compiles into the core's tables:
-//   ['class', min, max?]          a greedy run of bytes from a named class (no backtracking)
+//   ['class', min, max?]          a greedy run of bytes from a named class (no backtracking);
+//                                  of class `strprefix`, taken only when a quote follows it
 //   'literal'                      exact bytes
 //   { lit: 'bearer', ci: true }    ASCII case-insensitive bytes
 //   { until: '-----END', min, max } any bytes up to the first occurrence of a literal (bounded)

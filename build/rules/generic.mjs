@@ -37,9 +37,11 @@ const ENV_NAMES = {
  * value. A second quote would be read as the value's opening one (`"'abc…"` read as a single-quoted
  * value running past its closing `"`), and a `]` as a value's first character left out. The quote
  * may be escaped (`API_KEY = \"…\"` in a Jupyter cell's JSON, JSON inside a JSON string): the core
- * then ends the value before the backslash of its escaped closing quote.
+ * then ends the value before the backslash of its escaped closing quote. Before the quote, a
+ * string literal's prefix (Python's `SECRET_KEY = b'…'`, `r"…"`): the core takes it only when a
+ * quote follows, so an unquoted value keeps its first letters.
  */
-const VALUE_GAP = [['sp', 0, 4], ['bs', 0, 1], ['quote', 0, 1]];
+const VALUE_GAP = [['sp', 0, 4], ['strprefix', 0, 2], ['bs', 0, 1], ['quote', 0, 1]];
 
 const generic = (id, description, { keywords, minLen, entropy }, examples) => ({
   id,
@@ -331,13 +333,19 @@ export default [
     ],
   }),
   generic('generic-secret', 'Secret assigned in configuration or code', KIND.secret, {
-    pos: [P('CLIENT_SECRET=', F(C.alnum, 32)), P('jwt_secret: "', F(C.b64, 44), '"'), P('export APP_SECRET_KEY=', F(C.alnum, 40)), P('STORAGE_ACCOUNT_SECRET=', F(C.alnum, 40))],
+    pos: [
+      P('CLIENT_SECRET=', F(C.alnum, 32)), P('jwt_secret: "', F(C.b64, 44), '"'), P('export APP_SECRET_KEY=', F(C.alnum, 40)), P('STORAGE_ACCOUNT_SECRET=', F(C.alnum, 40)),
+      // Python's bytes and raw strings: the prefix is no part of the value, nor the value's name.
+      P("app.secret_key = b'", F(C.alnum, 24), "'"), P('SECRET_KEY = rb"', F(C.alnum, 32), '"'),
+      // Unquoted, a value's first letters are its own, even those a prefix could have.
+      P('CLIENT_SECRET=', 'rb' + F(C.alnum, 30)),
+    ],
     neg: [
       'secretary_email: jane.doe@acme-corp.com',
       'JWT_SECRET=please-set-a-long-random-string',
       'secret: "lorem-ipsum-dolor-sit-amet"',
       'secret_arn = "arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/payments-Q1w2E3"',
-      'secret_name = "prod-db-credentials"', 'secretKeyRef: { name: app-secrets }', 'CLIENT_SECRET=${{ secrets.CLIENT_SECRET }}', 'secret = "xxxxxxxxxxxxxxxxxxxx"'],
+      'secret_name = "prod-db-credentials"', 'secretKeyRef: { name: app-secrets }', 'CLIENT_SECRET=${{ secrets.CLIENT_SECRET }}', 'secret = "xxxxxxxxxxxxxxxxxxxx"', "secret = f'{prefix}-{suffix}-{version}'"],
   }),
   generic('generic-token', 'Token assigned in configuration or code', KIND.token, {
     pos: [P('ACCESS_TOKEN=', F(C.alnum, 40)), P('refresh_token: ', F(C.b64url, 48)), P('"authToken": "', F(C.alnum, 32), '"'), P('SERVICE_ACCOUNT_TOKEN=', F(C.alnum, 40)), P('HASHICORP_VAULT_TOKEN=', F(C.alnum, 40))],
@@ -736,7 +744,7 @@ export default [
     neg: ['tool --token $GITHUB_TOKEN', 'tool --token-file ~/.config/token', 'tool --token <token>'],
   }),
   flag('generic-api-key-flag', 'API key given to a command-line flag (--api-key VALUE, az storage --account-key VALUE)', KIND.apiKey, ['--api-key', '--apikey', '--access-key', '--account-key'], {
-    pos: [P('newrelic-cli --api-key ', F(C.alnum, 32), ' deploy'), P('tool --apikey "', F(C.hex, 32), '"'), P('az storage blob upload --account-name acct --account-key ', F(C.b64, 86) + '==', ' -c c')],
+    pos: [P('newrelic-cli --api-key ', F(C.alnum, 32), ' deploy'), P('tool --apikey "', above(C.hex, 32, 3.4), '"'), P('az storage blob upload --account-name acct --account-key ', F(C.b64, 86) + '==', ' -c c')],
     neg: ['tool --api-key "$API_KEY"', 'tool --api-key-header X-Api-Key-Header-Name', 'tool --api-key your-api-key-here'],
   }),
   sql('generic-password-sql', "Password set in SQL (IDENTIFIED BY '…', WITH PASSWORD '…')", KIND.password, ['identified by', 'password by', 'password'], {

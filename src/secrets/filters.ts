@@ -39,7 +39,8 @@
  * (`pk_live_`, Mapbox's `pk.eyJ`) and crypt-format password hashes are not secrets.
  * 19: a Go DSN's match is cut to its password (userinfoPassword); a value under no name or under
  * one ending in `_PAT` is judged as a `_KEY` one, and may also be a classic Azure DevOps PAT; a
- * Sentry DSN's key is none.
+ * Sentry DSN's key is none; a string literal's prefix (Python's `b'…'`, `r"…"`) is no value's
+ * name (rule steps 5: nor part of the value).
  */
 export const FILTERS_VERSION = 19;
 
@@ -969,6 +970,17 @@ export function isBasicCredential(value: string): boolean {
 function nameBefore(text: string, end: number, floor: number): { name: string; at: number } {
   let i = end;
   while (i > floor && isIn(SEPARATOR, text.charCodeAt(i - 1))) i--;
+  // A string literal's prefix (Python's `SECRET_KEY = b'…'`, `r"…"`) names nothing: the name is
+  // before it. One or two of its letters right before the value's own opening quote, after a
+  // separator (a JSON name such as `"rb": "…"` ends before a quote, a colon and another quote).
+  if (i === end - 1 && isIn(QUOTES, text.charCodeAt(i))) {
+    let p = i;
+    while (p > floor && i - p < 2 && isIn(STRING_PREFIX, text.charCodeAt(p - 1))) p--;
+    if (p < i && p > floor && isIn(SEPARATOR, text.charCodeAt(p - 1))) {
+      i = p;
+      while (i > floor && isIn(SEPARATOR, text.charCodeAt(i - 1))) i--;
+    }
+  }
   const stop = i;
   while (i > floor && isIn(NAME, text.charCodeAt(i - 1))) i--;
   return { name: text.slice(i, stop), at: i };
@@ -1073,6 +1085,8 @@ const SPACE_TAB = asciiSet(' \t');
  * name and its argument, and the backslash of an escaped quote (`{\"password\": \"…\"}`).
  */
 const SEPARATOR = asciiSet(' \t"\'`]:=>,\\');
+/** The letters of a string literal's prefix: Python's `b'…'`, `r"…"`, `rb'…'`, `f"…"`, `u"…"`. */
+const STRING_PREFIX = asciiSet('rRbBuUfF');
 /** Between the name and `value` of a pair: blanks, quotes, `]`, commas and line breaks. */
 const PAIR_GAP = asciiSet(' \t\r\n"\'`],');
 /** Name characters: `[\w.-]`. */

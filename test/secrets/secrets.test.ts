@@ -333,6 +333,17 @@ describe('what a name or a value says (host judgements)', () => {
     }
   });
 
+  it("a Python string literal's prefix is neither the value nor its name; unquoted, a value keeps its first letters", () => {
+    const v = token('', 24, 0x9b1);
+    expect(found(`app.secret_key = b'${v}'`)).toEqual([`generic-secret ${v}`]);
+    expect(found(`DB_PASSWORD = r"${v}"`)).toEqual([`generic-password ${v}`]);
+    expect(found(`    api_token=rb'${v}',`)).toEqual([`generic-token ${v}`]);
+    expect(found(`PASSWORD=rb${v}`)).toEqual([`generic-password rb${v}`]);
+    // The name is read past the prefix: a name that is no secret's stays so.
+    expect(found(`password_hint = b'${v}'`)).toEqual([]);
+    expect(redactSecrets(`SECRET_KEY = b'${v}'`).text).toBe("SECRET_KEY = b'[REDACTED:generic-secret:1]'");
+  });
+
   it("a Go DSN's password is found alone, at its own line and column, and redaction keeps the user and the address", () => {
     const pw = token('', 18, 0xd5a);
     const text = `// réglage — ✓\r\ndb, err := sql.Open("mysql", "app:${pw}@tcp(db.internal:3306)/app?parseTime=true")`;

@@ -42,6 +42,7 @@ const STEP_RUN: i32 = 0;
 const STEP_LIT: i32 = 1;
 const STEP_LIT_CI: i32 = 2;
 const STEP_VALUE: i32 = 4;
+const STEP_PREFIX: i32 = 5;
 /** Entropy is measured over at most this many bytes of a candidate, to bound the work per hit. */
 const ENTROPY_SAMPLE: i32 = 256;
 
@@ -242,6 +243,11 @@ function tryRule(r: i32, kwStart: i32, kwEnd: i32): void {
       const close: u32 = pos >= 2 && byteAt(pos - 2) == 0x5c ? q : 0;
       n = !open || (q != 0x22 && q != 0x27 && q != 0x60) ? runForward(arg, pos, smax) : quotedRun(q == 0x22 ? VALUE_DQ : q == 0x27 ? VALUE_SQ : VALUE_BQ, pos, smax, close);
       if (n < smin) return;
+    } else if (kind == STEP_PREFIX) {
+      // Rule steps 5 (FILTERS_VERSION 19), kept in step with the core: a string literal's prefix
+      // is taken only when a quote follows it.
+      n = runForward(arg, pos, smax);
+      if (n > 0 && (pos + n >= size || !(byteAt(pos + n) == 0x22 || byteAt(pos + n) == 0x27 || byteAt(pos + n) == 0x60))) n = 0;
     } else if (kind == STEP_LIT || kind == STEP_LIT_CI) {
       n = litAt(arg, pos, kind == STEP_LIT_CI);
       if (n < 0) return;
