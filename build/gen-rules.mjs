@@ -62,6 +62,8 @@ const NAMED = {
   sp: chars(' \t'),
   nl: chars('\r\n'),
   assign: chars(':=>'),
+  // Before an assignment's `=`: Makefile's `?=` and `+=`, Ruby's `||=`, C#'s `??=`.
+  assignop: chars('?+|'),
   // Between a declared name and its type: `: ` (TypeScript, Kotlin, Swift, Scala, Rust, Python),
   // a blank (Go), or `[` (C's `char API_TOKEN[] = …`).
   typesep: chars(': \t['),

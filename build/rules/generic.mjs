@@ -43,6 +43,12 @@ const ENV_NAMES = {
  */
 const VALUE_GAP = [['sp', 0, 4], ['strprefix', 0, 2], ['bs', 0, 1], ['quote', 0, 1]];
 
+/**
+ * An assignment: `=`, `:`, `:=`, `=>`, and the operators that assign a default or append:
+ * Makefile's `?=` and `+=`, Ruby's `||=`, C#'s `??=` (the host reads the name past them).
+ */
+const ASSIGN_OP = [['assignop', 0, 2], ['assign', 1, 2]];
+
 const generic = (id, description, { keywords, minLen, entropy }, examples) => ({
   id,
   description,
@@ -50,7 +56,7 @@ const generic = (id, description, { keywords, minLen, entropy }, examples) => ({
   keywords,
   ci: true,
   before: null,
-  steps: [['ident', 0, 24], ['qsp', 0, 4], ['assign', 1, 2], ...VALUE_GAP, ['val', minLen, 256]],
+  steps: [['ident', 0, 24], ['qsp', 0, 4], ...ASSIGN_OP, ...VALUE_GAP, ['val', minLen, 256]],
   secret: 'last',
   // The value went on past its longest: a byte of its own class follows. A `(` or `[` may follow;
   // the host judges whether the value is a name code calls or indexes (isCallOrIndex).
@@ -288,8 +294,16 @@ export default [
       P('[client]\n\tpassword = ', 'keyboard_cat', '\n'),
       // JSON inside a JSON string (Terraform state, a log line's payload).
       P('{"body": "{\\"user\\": \\"app\\", \\"password\\": \\"', F(C.alnum, 16), '\\"}"}'),
+      // Operators that assign a default or append: Makefile's `?=`, Ruby's `||=`, C#'s `??=`.
+      P('DB_PASSWORD ?= ', F(C.alnum, 16)),
+      P('  @smtp_password ||= "', F(C.alnum, 16), '"'),
+      P('options.Password ??= "', F(C.alnum, 16), '";'),
     ],
     neg: [
+      // A condition and a fallback are no assignments; a default from code is code.
+      'const label = password ? "set" : "unset";',
+      'DB_PASSWORD ?= $(shell cat .secrets/db)',
+      '@password ||= params[:password]',
       'password_changed_at: 2024-05-01T10:22:31Z',
       'DB_PASSWORD=__DB_PASSWORD__',
       'db_password_secret: arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-AbCdEf',
@@ -382,7 +396,7 @@ export default [
       pos: [P('DB_PASS=', F(C.alnum, 16)), P('{"user": "app", "pass": "', F(C.alnum, 14), '"}'), P('const smtpPass = "', F(C.alnum, 18), '";')],
       neg: ['DB_PASS=${DB_PASS}', 'DB_PASSWORD_FILE=/run/secrets/db', 'if ok:\n    pass\nelse: x = "' + F(C.alnum, 16) + '"', 'passport: "' + F(C.alnum, 16) + '"', 'pass: changeme'],
     }),
-    steps: [['qsp', 0, 4], ['assign', 1, 2], ...VALUE_GAP, ['val', KIND.password.minLen, 256]],
+    steps: [['qsp', 0, 4], ...ASSIGN_OP, ...VALUE_GAP, ['val', KIND.password.minLen, 256]],
   },
   {
     // An environment variable named for what the key unlocks (`STRIPE_KEY`, `OPENAI_KEY`, `JWT_KEY`,
@@ -423,7 +437,7 @@ export default [
       ],
     }),
     ci: false,
-    steps: [['qsp', 0, 4], ['assign', 1, 2], ...VALUE_GAP, ['val', 16, 256]],
+    steps: [['qsp', 0, 4], ...ASSIGN_OP, ...VALUE_GAP, ['val', 16, 256]],
     host: ['assignment', 'generated'],
   },
   {
@@ -447,7 +461,7 @@ export default [
       ],
     }),
     ci: false,
-    steps: [['qsp', 0, 4], ['assign', 1, 2], ...VALUE_GAP, ['val', 16, 256]],
+    steps: [['qsp', 0, 4], ...ASSIGN_OP, ...VALUE_GAP, ['val', 16, 256]],
     host: ['assignment', 'generated'],
   },
   typed('generic-password-typed', 'Password in a declaration with a type (TypeScript, Kotlin, Swift, Scala, Rust, Python, Go, C)', KIND.password, {

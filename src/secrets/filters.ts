@@ -40,7 +40,8 @@
  * 19: a Go DSN's match is cut to its password (userinfoPassword); a value under no name or under
  * one ending in `_PAT` is judged as a `_KEY` one, and may also be a classic Azure DevOps PAT; a
  * Sentry DSN's key is none; a string literal's prefix (Python's `b'…'`, `r"…"`) is no value's
- * name (rule steps 5: nor part of the value).
+ * name (rule steps 5: nor part of the value); the name is read past `?=`, `+=`, `||=` and `??=`,
+ * and of those code's operators assign only a quoted literal (`?:` assigns nothing).
  */
 export const FILTERS_VERSION = 19;
 
@@ -377,6 +378,8 @@ export type NameReading = 'assigned' | 'declared' | 'none';
  */
 export function isNonSecretAssignment(text: string, start: number, end: number, reading: NameReading = 'assigned', words: readonly string[] = []): boolean {
   if (isShellDefaultMisread(text, start)) return true;
+  // An environment read's fallback (`?:` in PHP and Kotlin) is read as 'declared', not here.
+  if (reading === 'assigned' && !assignsLiteral(text, start)) return true;
   const value = text.slice(start, end);
   if (isSecretReference(value)) return true;
   // Lowercasing never makes a string shorter, so a longer value cannot be a stop value.
@@ -403,6 +406,35 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
   return name !== '' && isNonSecretName(name);
+}
+
+/**
+ * Whether the operator before an assignment's value (at `start`) gives it a value written there.
+ * The generic rules take `?`, `+` and `|` before `=` or `:` (build/rules/generic.mjs, ASSIGN_OP):
+ * - `?:` is TypeScript's optional member, whose "value" is its type, or an Elvis fallback: no;
+ * - `+=`, `|=`, `||=` and `??=` are code's operators: yes for a quoted literal only (a code
+ *   statement appending or defaulting to a name, `tokens += OVERHEAD`, holds no secret);
+ * - Makefile's `?=` and the plain operators (`=`, `:`, `:=`, `=>`): yes.
+ */
+export function assignsLiteral(text: string, start: number): boolean {
+  const floor = Math.max(0, start - 16);
+  let i = start;
+  // Back over the value's opening quote (perhaps escaped, perhaps after a string prefix) and blanks.
+  let quoted = false;
+  if (i > floor && isIn(QUOTES, text.charCodeAt(i - 1))) {
+    quoted = true;
+    i--;
+    if (i > floor && text.charCodeAt(i - 1) === 0x5c) i--;
+    for (let k = 0; k < 2 && i > floor && isIn(STRING_PREFIX, text.charCodeAt(i - 1)); k++) i--;
+  }
+  i = blanksBefore(text, i, floor);
+  let j = i;
+  while (j > floor && isIn(ASSIGN_CHARS, text.charCodeAt(j - 1))) j--;
+  if (j === i || j === floor || !isIn(ASSIGN_OP, text.charCodeAt(j - 1))) return true;
+  if (text.charCodeAt(i - 1) !== 0x3d) return false;
+  // Makefile's `?=` alone is configuration's; `??=` is C#'s.
+  if (text.charCodeAt(j - 1) === 0x3f && text.charCodeAt(j - 2) !== 0x3f) return true;
+  return quoted;
 }
 
 /**
@@ -970,6 +1002,15 @@ export function isBasicCredential(value: string): boolean {
 function nameBefore(text: string, end: number, floor: number): { name: string; at: number } {
   let i = end;
   while (i > floor && isIn(SEPARATOR, text.charCodeAt(i - 1))) i--;
+  // An operator that assigns a default or appends (Makefile's `?=`, `+=`, Ruby's `||=`, C#'s
+  // `??=`): the name is before it.
+  if (text.charCodeAt(i) === 0x3d && i > floor && isIn(ASSIGN_OP, text.charCodeAt(i - 1))) {
+    let p = i - 1;
+    // `??=` and `||=` (`++` is no assignment's).
+    if (p > floor && text.charCodeAt(p) !== 0x2b && text.charCodeAt(p - 1) === text.charCodeAt(p)) p--;
+    i = p;
+    while (i > floor && isIn(SEPARATOR, text.charCodeAt(i - 1))) i--;
+  }
   // A string literal's prefix (Python's `SECRET_KEY = b'…'`, `r"…"`) names nothing: the name is
   // before it. One or two of its letters right before the value's own opening quote, after a
   // separator (a JSON name such as `"rb": "…"` ends before a quote, a colon and another quote).
@@ -1085,6 +1126,10 @@ const SPACE_TAB = asciiSet(' \t');
  * name and its argument, and the backslash of an escaped quote (`{\"password\": \"…\"}`).
  */
 const SEPARATOR = asciiSet(' \t"\'`]:=>,\\');
+/** An assignment's own bytes (the core's `assign` class). */
+const ASSIGN_CHARS = asciiSet(':=>');
+/** The first bytes of an operator that assigns a default or appends: `?=`, `+=`, `||=`, `??=`. */
+const ASSIGN_OP = asciiSet('?+|');
 /** The letters of a string literal's prefix: Python's `b'…'`, `r"…"`, `rb'…'`, `f"…"`, `u"…"`. */
 const STRING_PREFIX = asciiSet('rRbBuUfF');
 /** Between the name and `value` of a pair: blanks, quotes, `]`, commas and line breaks. */

@@ -333,6 +333,29 @@ describe('what a name or a value says (host judgements)', () => {
     }
   });
 
+  it("operators that assign a default or append: Makefile's ?= as =, code's +=, ||= and ??= with a literal only, TypeScript's ?: never", () => {
+    const v = token('', 20, 0x0e7);
+    expect(found(`DB_PASSWORD ?= ${v}`)).toEqual([`generic-password ${v}`]);
+    expect(found(`  @smtp_password ||= "${v}"`)).toEqual([`generic-password ${v}`]);
+    expect(found(`options.Password ??= "${v}";`)).toEqual([`generic-password ${v}`]);
+    expect(found(`API_TOKEN += '${v}'`)).toEqual([`generic-token ${v}`]);
+    // An environment read's Elvis fallback is still read as one.
+    expect(found(`$password = getenv("DB_PASSWORD") ?: "${v}";`)).toEqual([`generic-password-fallback ${v}`]);
+    for (const text of [
+      '  tokens += MESSAGE_TOKEN_OVERHEAD',
+      `  password += ${v}`,
+      '  credentials?: RequestCredentials',
+      '  httpCredentials?: HTTPCredentials|Array<HTTPCredentials>;',
+      'this.tokenContext |= TokenContext.forInHead',
+      'password ??= defaultPasswordForDevelopment;',
+      // The name is read past the operator: one that is no secret's stays so.
+      `PASSWORD_MIN_LENGTH ?= ${v}`,
+      `@password_changed_at ||= "${v}"`,
+    ]) {
+      expect(found(text), text).toEqual([]);
+    }
+  });
+
   it("a Python string literal's prefix is neither the value nor its name; unquoted, a value keeps its first letters", () => {
     const v = token('', 24, 0x9b1);
     expect(found(`app.secret_key = b'${v}'`)).toEqual([`generic-secret ${v}`]);

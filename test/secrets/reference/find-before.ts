@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { amongConnectionPairs, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn } from '../../../src/secrets/filters.ts';
+import { amongConnectionPairs, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn, assignsLiteral } from '../../../src/secrets/filters.ts';
 import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from '../../../src/secrets/rules.generated.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
 import type { NameReading } from '../../../src/secrets/filters.ts';
@@ -235,6 +235,8 @@ function isPlaceholder(value: string, structural: boolean): boolean {
 function isNonSecretAssignment(text: string, start: number, end: number, reading: NameReading, words: readonly string[]): boolean {
   // FILTERS_VERSION 13: shell's `${NAME:-value}` is the shell-default rules' (the host's own).
   if (isShellDefaultMisread(text, start)) return true;
+  // FILTERS_VERSION 19: what the operator before the value says (`?:`, `+=`, `||=`), the host's own.
+  if (reading === 'assigned' && !assignsLiteral(text, start)) return true;
   const value = text.slice(start, end);
   const lower = value.toLowerCase();
   // A judgement added after the speed work: the host's own.
@@ -313,6 +315,19 @@ function nameBefore(text: string, end: number, floor: number): { name: string; a
   // `,` added with the argument rules (a quoted name, then its argument); `\\` with escaped
   // quotes (FILTERS_VERSION 18).
   while (i > floor && ' \t"\'`]:=>,\\'.includes(text[i - 1]!)) i--;
+  // Not frozen (FILTERS_VERSION 19), written plainly: the name is read past an operator that
+  // assigns a default or appends (`?=`, `+=`, `||=`, `??=`) and past a string literal's prefix
+  // right before the value's quote (`b'…'`).
+  const op = /(\?\?|\|\||[?+|])$/.exec(text.slice(Math.max(floor, i - 2), i));
+  if (text[i] === '=' && op) {
+    i -= op[0].length;
+    while (i > floor && ' \t"\'`]:=>,\\'.includes(text[i - 1]!)) i--;
+  }
+  const prefix = /[ \t"'`\]:=>,\\]([rRbBuUfF]{1,2})$/.exec(text.slice(Math.max(floor, i - 3), i));
+  if (i === end - 1 && '"\'`'.includes(text[i]!) && prefix) {
+    i -= prefix[1]!.length;
+    while (i > floor && ' \t"\'`]:=>,\\'.includes(text[i - 1]!)) i--;
+  }
   const stop = i;
   while (i > floor && /[\w.-]/.test(text[i - 1]!)) i--;
   return { name: text.slice(i, stop), at: i };
