@@ -757,9 +757,19 @@ export default [
     pos: [P('vault login --token ', F(C.alnum, 28), ' -method=token'), P('gh-cli --auth-token=x --access-token ', F(C.alnum, 40)), P('ngrok config add-authtoken ', '2' + F(C.alnum, 26) + '_' + F(C.alnum, 21))],
     neg: ['tool --token $GITHUB_TOKEN', 'tool --token-file ~/.config/token', 'tool --token <token>'],
   }),
-  flag('generic-api-key-flag', 'API key given to a command-line flag (--api-key VALUE, az storage --account-key VALUE)', KIND.apiKey, ['--api-key', '--apikey', '--access-key', '--account-key'], {
-    pos: [P('newrelic-cli --api-key ', F(C.alnum, 32), ' deploy'), P('tool --apikey "', above(C.hex, 32, 3.4), '"'), P('az storage blob upload --account-name acct --account-key ', F(C.b64, 86) + '==', ' -c c')],
-    neg: ['tool --api-key "$API_KEY"', 'tool --api-key-header X-Api-Key-Header-Name', 'tool --api-key your-api-key-here'],
+  // PowerShell's parameters take one dash: `nuget push -ApiKey`, `Publish-Module -NuGetApiKey`.
+  flag('generic-api-key-flag', 'API key given to a command-line flag (--api-key VALUE, az storage --account-key VALUE, PowerShell -ApiKey VALUE)', KIND.apiKey, ['--api-key', '--apikey', '--access-key', '--account-key', '-apikey', '-nugetapikey'], {
+    pos: [
+      P('Publish-Module -Path ./Acme -NuGetApiKey ', F(C.alnum, 32), ' -Repository PSGallery'),
+      P('nuget push Acme.1.0.0.nupkg -ApiKey "', F(C.alnum, 32), '" -Source https://nuget.acme.dev/v3/index.json'),
+      P('newrelic-cli --api-key ', F(C.alnum, 32), ' deploy'),
+      P('tool --apikey "', above(C.hex, 32, 3.4), '"'),
+      P('az storage blob upload --account-name acct --account-key ', F(C.b64, 86) + '==', ' -c c'),
+    ],
+    neg: [
+      'tool --api-key "$API_KEY"', 'tool --api-key-header X-Api-Key-Header-Name', 'tool --api-key your-api-key-here',
+      'Publish-Module -Path ./Acme -NuGetApiKey $env:NUGET_API_KEY', 'curl -H "X-ApiKey: $TOKEN" https://api.acme.dev',
+    ],
   }),
   sql('generic-password-sql', "Password set in SQL (IDENTIFIED BY '…', WITH PASSWORD '…')", KIND.password, ['identified by', 'password by', 'password'], {
     pos: [

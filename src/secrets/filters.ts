@@ -41,7 +41,8 @@
  * one ending in `_PAT` is judged as a `_KEY` one, and may also be a classic Azure DevOps PAT; a
  * Sentry DSN's key is none; a string literal's prefix (Python's `b'…'`, `r"…"`) is no value's
  * name (rule steps 5: nor part of the value); the name is read past `?=`, `+=`, `||=` and `??=`,
- * and of those code's operators assign only a quoted literal (`?:` assigns nothing).
+ * and of those code's operators assign only a quoted literal (`?:` assigns nothing); PowerShell's
+ * `$env:VAR` is a reference.
  */
 export const FILTERS_VERSION = 19;
 
@@ -261,8 +262,11 @@ const CLOSED_STRING = asciiSet('+,);]}.:');
 const CALL_IN_QUOTES = /[\w$]\(['"`)]/;
 /** A regex class with a range, in a string (`[A-Za-z0-9._~+/-]+=*`). */
 const RANGE_CLASS = /\[[^\]]*[A-Za-z0-9]-[A-Za-z0-9][^\]]*\]/;
-/** `$VAR`, `$VAR/…`, `${…}`, `$(…)`: a shell or template reference. A value such as `$mkz4H*00…` is not one. */
-const DOLLAR_REFERENCE = /^\$(\{|\(|[A-Za-z_]\w*(\/|$))/;
+/**
+ * `$VAR`, `$VAR/…`, `${…}`, `$(…)`: a shell or template reference; PowerShell's `$env:VAR`. A
+ * value such as `$mkz4H*00…` is not one.
+ */
+const DOLLAR_REFERENCE = /^\$(\{|\(|[Ee]nv:\w+$|[A-Za-z_]\w*(\/|$))/;
 
 /** Lengths of the published examples: most values skip the set lookup (which hashes the value). */
 const KNOWN_EXAMPLE_LENGTHS = new Set([...KNOWN_EXAMPLES].map((v) => v.length));

@@ -11,7 +11,7 @@ export interface BuiltinRule {
 }
 
 /** Fingerprint of the rule set the core was built with. */
-export const RULESET_VERSION = 'a9347ac2bc5be4e8';
+export const RULESET_VERSION = 'f03ab95e9e0dedb1';
 
 /** The host's judgements of a rule's match, as bits of {@link RULE_JUDGEMENTS} (see src/secrets/scan.ts). */
 export const HOST_JUDGEMENT = {"assignment":1,"password":2,"structural":4,"basic":8,"argument":16,"keyMaterial":32,"jwk":64,"positional":128,"declared":256,"pairs":512,"generated":1024,"userinfo":2048} as const;
@@ -1225,7 +1225,7 @@ export const RULES: readonly BuiltinRule[] = [
   },
   {
     "id": "generic-api-key-flag",
-    "description": "API key given to a command-line flag (--api-key VALUE, az storage --account-key VALUE)",
+    "description": "API key given to a command-line flag (--api-key VALUE, az storage --account-key VALUE, PowerShell -ApiKey VALUE)",
     "confidence": "medium"
   },
   {

@@ -208,7 +208,8 @@ const REFERENCE = /^(process\.env|import\.meta\.env|os\.environ|os\.getenv|geten
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INTEGRITY = /^(sha1|sha256|sha384|sha512)-/i;
 /** `$VAR`, `$VAR/…`, `${…}`, `$(…)`: a shell or template reference. A value such as `$mkz4H*00…` is not one. */
-const DOLLAR_REFERENCE = /^\$(\{|\(|[A-Za-z_]\w*(\/|$))/;
+// Judgement data, kept in step with filters.ts (FILTERS_VERSION 19: PowerShell's `$env:VAR`).
+const DOLLAR_REFERENCE = /^\$(\{|\(|[Ee]nv:\w+$|[A-Za-z_]\w*(\/|$))/;
 
 /** True when a value looks like a stand-in rather than a credential (any rule). */
 function isPlaceholder(value: string, structural: boolean): boolean {
