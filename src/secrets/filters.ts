@@ -42,7 +42,8 @@
  * Sentry DSN's key is none; a string literal's prefix (Python's `b'…'`, `r"…"`) is no value's
  * name (rule steps 5: nor part of the value); the name is read past `?=`, `+=`, `||=` and `??=`,
  * and of those code's operators assign only a quoted literal (`?:` assigns nothing); PowerShell's
- * `$env:VAR` is a reference.
+ * `$env:VAR` is a reference; a value that only repeats its name's words names something
+ * (`DEV_REGISTRY_SECRET: "MF-Dev-Registry-Secret"`).
  */
 export const FILTERS_VERSION = 19;
 
@@ -409,8 +410,31 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
   if (words.length > 0 && !nameHolds(name, words)) return true;
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
-  return name !== '' && isNonSecretName(name);
+  return name !== '' && (isNonSecretName(name) || echoesName(name, value, isIn(QUOTES, text.charCodeAt(start - 1))));
 }
+
+/**
+ * Whether a value only repeats its name's words, as the name of a variable or a header does:
+ * `DATA_PROXY_SECRET: "MINIFLARE_PROXY_SECRET"` (a variable's name, in capitals), and quoted,
+ * `DEV_REGISTRY_SECRET: "MF-Dev-Registry-Secret"`, `USE_CREDENTIALS = "use-credentials"` (words
+ * joined by `-`, as headers and keywords are written). One of its words is a secret's, and at least
+ * two of its words and half of them are the name's. A value in lowercase words joined by `_`
+ * (`POSTGRES_PASSWORD=postgres_password`) is how a weak password is written in configuration, and
+ * stays a value; so does one that shares one word (`DB_PASSWORD="Summer-Password"`).
+ */
+export function echoesName(name: string, value: string, quoted: boolean): boolean {
+  if (value.length > 96 || !(VARIABLE_NAME.test(value) || (quoted && DASHED_WORDS.test(value)))) return false;
+  const valueWords = words(value);
+  if (!valueWords.some((w) => KIND_WORDS.has(w) || w === 'key')) return false;
+  const nameWords = new Set(words(name));
+  const shared = valueWords.filter((w) => nameWords.has(w)).length;
+  return shared >= 2 && shared * 2 >= valueWords.length;
+}
+
+/** A variable's name in capitals: `MINIFLARE_PROXY_SECRET`. */
+const VARIABLE_NAME = /^[A-Z]+(?:_[A-Z]+)+$/;
+/** Words joined by `-`: `MF-Dev-Registry-Secret`, `access-control-allow-credentials`. */
+const DASHED_WORDS = /^[A-Za-z]+(?:-[A-Za-z]+)+$/;
 
 /**
  * Whether the operator before an assignment's value (at `start`) gives it a value written there.

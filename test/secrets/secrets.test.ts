@@ -333,6 +333,23 @@ describe('what a name or a value says (host judgements)', () => {
     }
   });
 
+  it("a value that only repeats its name's words names a header, a variable or a setting; one that shares a word is still a value", () => {
+    for (const text of [
+      '    readonly DEV_REGISTRY_SECRET: "MF-Dev-Registry-Secret";',
+      '  DATA_PROXY_SHARED_SECRET: "MINIFLARE_PROXY_SHARED_SECRET",',
+      "const USE_CREDENTIALS = 'use-credentials';",
+      '  HTTP2_HEADER_ACCESS_CONTROL_ALLOW_CREDENTIALS: "access-control-allow-credentials",',
+    ]) {
+      expect(found(text), text).toEqual([]);
+    }
+    // Lowercase words joined by `_` are how configuration writes a weak password; unquoted, words
+    // joined by `-` too; one shared word is no echo.
+    expect(found('POSTGRES_PASSWORD=postgres_password')).toEqual(['generic-password postgres_password']);
+    expect(found('DB_PASSWORD=db-password-dev')).toEqual(['generic-password db-password-dev']);
+    expect(found('DB_PASSWORD="Summer-Password"')).toEqual(['generic-password Summer-Password']);
+    expect(found('JWT_SECRET=SuperSecretJwtSigningPhrase')).toEqual(['generic-secret SuperSecretJwtSigningPhrase']);
+  });
+
   it("operators that assign a default or append: Makefile's ?= as =, code's +=, ||= and ??= with a literal only, TypeScript's ?: never", () => {
     const v = token('', 20, 0x0e7);
     expect(found(`DB_PASSWORD ?= ${v}`)).toEqual([`generic-password ${v}`]);
