@@ -43,7 +43,8 @@
  * name (rule steps 5: nor part of the value); the name is read past `?=`, `+=`, `||=` and `??=`,
  * and of those code's operators assign only a quoted literal (`?:` assigns nothing); PowerShell's
  * `$env:VAR` is a reference; a value that only repeats its name's words names something
- * (`DEV_REGISTRY_SECRET: "MF-Dev-Registry-Secret"`).
+ * (`DEV_REGISTRY_SECRET: "MF-Dev-Registry-Secret"`), and a negated member read is code
+ * (`pass: !this.isNot`).
  */
 export const FILTERS_VERSION = 19;
 
@@ -402,6 +403,8 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
     return true;
   }
   if (DOLLAR_REFERENCE.test(value) || value.includes('://')) return true;
+  // A negated member read in code (`pass: !this.isNot`, `!!info.flag`).
+  if (value.charCodeAt(0) === 0x21 && DOTTED_IDENTIFIER.test(value.slice(value.charCodeAt(1) === 0x21 ? 2 : 1))) return true;
   if (isSlotOrQuotedCode(text, start, value)) return true;
   if (isCodeReference(text, start, end, value)) return true;
   if (isCallOrIndex(text, end, value)) return true;

@@ -333,10 +333,13 @@ describe('what a name or a value says (host judgements)', () => {
     }
   });
 
-  it("a value that only repeats its name's words names a header, a variable or a setting; one that shares a word is still a value", () => {
+  it("a value that only repeats its name's words names a header, a variable or a setting, a negated member read is code; one that shares a word is still a value", () => {
     for (const text of [
       '    readonly DEV_REGISTRY_SECRET: "MF-Dev-Registry-Secret";',
       '  DATA_PROXY_SHARED_SECRET: "MINIFLARE_PROXY_SHARED_SECRET",',
+      // Not an echo, but code all the same: a negated member read.
+      '    return { message: () => message, pass: !this.isNot };',
+      '  return { pass: !!info.isNot, message };',
       "const USE_CREDENTIALS = 'use-credentials';",
       '  HTTP2_HEADER_ACCESS_CONTROL_ALLOW_CREDENTIALS: "access-control-allow-credentials",',
     ]) {

@@ -250,6 +250,8 @@ function isNonSecretAssignment(text: string, start: number, end: number, reading
     return true;
   }
   if (DOLLAR_REFERENCE.test(value) || value.includes('://')) return true;
+  // FILTERS_VERSION 19, written plainly: a negated member read in code.
+  if (/^!!?[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/.test(value)) return true;
   if (isSlotOrQuotedCode(text, start, value)) return true;
   // A judgement added after the speed work (FILTERS_VERSION 3): the host's own.
   if (isCodeReference(text, start, end, value)) return true;
