@@ -406,6 +406,7 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
   // A negated member read in code (`pass: !this.isNot`, `!!info.flag`).
   if (value.charCodeAt(0) === 0x21 && DOTTED_IDENTIFIER.test(value.slice(value.charCodeAt(1) === 0x21 ? 2 : 1))) return true;
   if (isSlotOrQuotedCode(text, start, value)) return true;
+  if (value.includes('{') && isFormattedString(text, start)) return true;
   if (isCodeReference(text, start, end, value)) return true;
   if (isCallOrIndex(text, end, value)) return true;
   if (reading === 'none') return false;
@@ -438,6 +439,21 @@ export function echoesName(name: string, value: string, quoted: boolean): boolea
 const VARIABLE_NAME = /^[A-Z]+(?:_[A-Z]+)+$/;
 /** Words joined by `-`: `MF-Dev-Registry-Secret`, `access-control-allow-credentials`. */
 const DASHED_WORDS = /^[A-Za-z]+(?:-[A-Za-z]+)+$/;
+
+/**
+ * Whether the value at `start` is a Python f-string's (`f"…"`, `rf'…'`): one with a `{` interpolates
+ * (`token = f"{os.environ['GITHUB_TOKEN']}"`), and what it holds comes from code.
+ */
+export function isFormattedString(text: string, start: number): boolean {
+  if (start < 2 || !isIn(QUOTES, text.charCodeAt(start - 1))) return false;
+  let p = start - 1;
+  let f = false;
+  while (p > 0 && start - 1 - p < 2 && isIn(STRING_PREFIX, text.charCodeAt(p - 1))) {
+    p--;
+    f ||= (text.charCodeAt(p) | 0x20) === 0x66;
+  }
+  return f && p > 0 && isIn(SEPARATOR, text.charCodeAt(p - 1));
+}
 
 /**
  * Whether the operator before an assignment's value (at `start`) gives it a value written there.
@@ -1033,15 +1049,6 @@ export function isBasicCredential(value: string): boolean {
 function nameBefore(text: string, end: number, floor: number): { name: string; at: number } {
   let i = end;
   while (i > floor && isIn(SEPARATOR, text.charCodeAt(i - 1))) i--;
-  // An operator that assigns a default or appends (Makefile's `?=`, `+=`, Ruby's `||=`, C#'s
-  // `??=`): the name is before it.
-  if (text.charCodeAt(i) === 0x3d && i > floor && isIn(ASSIGN_OP, text.charCodeAt(i - 1))) {
-    let p = i - 1;
-    // `??=` and `||=` (`++` is no assignment's).
-    if (p > floor && text.charCodeAt(p) !== 0x2b && text.charCodeAt(p - 1) === text.charCodeAt(p)) p--;
-    i = p;
-    while (i > floor && isIn(SEPARATOR, text.charCodeAt(i - 1))) i--;
-  }
   // A string literal's prefix (Python's `SECRET_KEY = b'…'`, `r"…"`) names nothing: the name is
   // before it. One or two of its letters right before the value's own opening quote, after a
   // separator (a JSON name such as `"rb": "…"` ends before a quote, a colon and another quote).
@@ -1052,6 +1059,15 @@ function nameBefore(text: string, end: number, floor: number): { name: string; a
       i = p;
       while (i > floor && isIn(SEPARATOR, text.charCodeAt(i - 1))) i--;
     }
+  }
+  // An operator that assigns a default or appends (Makefile's `?=`, `+=`, Ruby's `||=`, C#'s
+  // `??=`), which may come before such a prefix (`x ||= b'…'`): the name is before it.
+  if (text.charCodeAt(i) === 0x3d && i > floor && isIn(ASSIGN_OP, text.charCodeAt(i - 1))) {
+    let p = i - 1;
+    // `??=` and `||=` (`++` is no assignment's).
+    if (p > floor && text.charCodeAt(p) !== 0x2b && text.charCodeAt(p - 1) === text.charCodeAt(p)) p--;
+    i = p;
+    while (i > floor && isIn(SEPARATOR, text.charCodeAt(i - 1))) i--;
   }
   const stop = i;
   while (i > floor && isIn(NAME, text.charCodeAt(i - 1))) i--;

@@ -382,8 +382,15 @@ describe('what a name or a value says (host judgements)', () => {
     expect(found(`DB_PASSWORD = r"${v}"`)).toEqual([`generic-password ${v}`]);
     expect(found(`    api_token=rb'${v}',`)).toEqual([`generic-token ${v}`]);
     expect(found(`PASSWORD=rb${v}`)).toEqual([`generic-password rb${v}`]);
-    // The name is read past the prefix: a name that is no secret's stays so.
+    // The name is read past the prefix, and past an operator before it: a name that is no
+    // secret's stays so.
     expect(found(`password_hint = b'${v}'`)).toEqual([]);
+    expect(found(`password_hint += b"${v}"`)).toEqual([]);
+    expect(found(`STRIPE_PUBLISHABLE_KEY ?= r"${v}"`)).toEqual([]);
+    // An f-string that interpolates holds what code puts there.
+    expect(found(`token = f"{os.environ['GITHUB_TOKEN']}"`)).toEqual([]);
+    expect(found(`password = rf'{config["db"]["password"]}'`)).toEqual([]);
+    expect(found(`password = f"${v}"`)).toEqual([`generic-password ${v}`]);
     expect(redactSecrets(`SECRET_KEY = b'${v}'`).text).toBe("SECRET_KEY = b'[REDACTED:generic-secret:1]'");
   });
 

@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { amongConnectionPairs, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn, assignsLiteral, echoesName } from '../../../src/secrets/filters.ts';
+import { amongConnectionPairs, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn, assignsLiteral, echoesName, isFormattedString } from '../../../src/secrets/filters.ts';
 import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from '../../../src/secrets/rules.generated.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
 import type { NameReading } from '../../../src/secrets/filters.ts';
@@ -253,6 +253,8 @@ function isNonSecretAssignment(text: string, start: number, end: number, reading
   // FILTERS_VERSION 19, written plainly: a negated member read in code.
   if (/^!!?[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/.test(value)) return true;
   if (isSlotOrQuotedCode(text, start, value)) return true;
+  // FILTERS_VERSION 19: an f-string that interpolates (the host's own).
+  if (value.includes('{') && isFormattedString(text, start)) return true;
   // A judgement added after the speed work (FILTERS_VERSION 3): the host's own.
   if (isCodeReference(text, start, end, value)) return true;
   // FILTERS_VERSION 12: a called or indexed name is code unless its shape is generated (the host's own).
@@ -322,14 +324,14 @@ function nameBefore(text: string, end: number, floor: number): { name: string; a
   // Not frozen (FILTERS_VERSION 19), written plainly: the name is read past an operator that
   // assigns a default or appends (`?=`, `+=`, `||=`, `??=`) and past a string literal's prefix
   // right before the value's quote (`b'…'`).
-  const op = /(\?\?|\|\||[?+|])$/.exec(text.slice(Math.max(floor, i - 2), i));
-  if (text[i] === '=' && op) {
-    i -= op[0].length;
-    while (i > floor && ' \t"\'`]:=>,\\'.includes(text[i - 1]!)) i--;
-  }
   const prefix = /[ \t"'`\]:=>,\\]([rRbBuUfF]{1,2})$/.exec(text.slice(Math.max(floor, i - 3), i));
   if (i === end - 1 && '"\'`'.includes(text[i]!) && prefix) {
     i -= prefix[1]!.length;
+    while (i > floor && ' \t"\'`]:=>,\\'.includes(text[i - 1]!)) i--;
+  }
+  const op = /(\?\?|\|\||[?+|])$/.exec(text.slice(Math.max(floor, i - 2), i));
+  if (text[i] === '=' && op) {
+    i -= op[0].length;
     while (i > floor && ' \t"\'`]:=>,\\'.includes(text[i - 1]!)) i--;
   }
   const stop = i;
