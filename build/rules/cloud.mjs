@@ -137,22 +137,25 @@ export default [
     description: "Azure key in Microsoft's common annotated format (Azure DevOps PATs, AI services, API Management)",
     confidence: 'high',
     // 84 base62 characters with the format's signature `JQQJ9` at offset 52, then its version
-    // (`9`, `D` or `H`); the service's own signature (`AZDO`, …) comes later. The key's fixed
-    // fields can hold runs of `A` that the placeholder fragments would take for a stand-in, so
-    // the host judges it as key material with a long base64 run (structural).
+    // (`9`, `D` or `H`); the service's own signature (`AZDO`, …) comes later. An 88-character
+    // form adds two characters and `==`. The key's fixed fields can hold runs of `A` that the
+    // placeholder fragments would take for a stand-in, so the host judges it as key material with
+    // a long base64 run (structural).
     keywords: ['JQQJ9'],
     back: ['alnum', 52, 52],
-    steps: [['caskver', 1, 1], ['alnum', 26, 26]],
+    steps: [['caskver', 1, 1], ['alnum', 26, 28], ['eq', 0, 2]],
+    after: 'alnum',
     host: ['structural'],
     examples: {
       pos: [
         P('AZURE_DEVOPS_EXT_PAT=', F(C.alnum, 52) + 'JQQJ99BAACAAAAAAAAAAAAAS' + 'AZDO' + F(C.alnum, 4)),
         P('"apiKey": "', F(C.alnum, 52) + 'JQQJ9' + 'D' + F(C.alnum, 14) + 'ACOG' + F(C.alnum, 8), '"'),
+        P('key=', F(C.alnum, 52) + 'JQQJ9' + 'H' + F(C.alnum, 28) + '==', '&v=1'),
       ],
       neg: [
         // A run too short or too long, a wrong version, and the signature with no key around it.
         F(C.alnum, 51) + 'JQQJ99' + F(C.alnum, 26),
-        F(C.alnum, 52) + 'JQQJ99' + F(C.alnum, 27),
+        F(C.alnum, 52) + 'JQQJ99' + F(C.alnum, 29),
         F(C.alnum, 52) + 'JQQJ97' + F(C.alnum, 26),
         'the signature JQQJ9 marks a common annotated security key',
       ],

@@ -235,8 +235,9 @@ export default [
   {
     // `https://TOKEN@host`: Git hosts take a token as a URL's only user information (GitHub's
     // older 40-hex tokens, Azure DevOps PATs, CI scripts' clone URLs). A user's name there is
-    // common too, so the value must look generated (isGeneratedKey, with no name before it);
-    // and a Sentry DSN's key, 32 hex characters meant to ship in client code, is no secret.
+    // common too, so the value must look generated (isGeneratedKey, with no name before it; 40
+    // hex characters do); and a Sentry DSN's key (`https://<32 hex>@host/<project number>`),
+    // meant to ship in client code, is no secret.
     id: 'url-token',
     description: 'Token as the only user information of a URL (https://TOKEN@host)',
     confidence: 'medium',
@@ -246,11 +247,13 @@ export default [
     steps: [['b64url', 20, 256], '@'],
     secret: [0, 0],
     after: null,
-    entropy: 3.5,
+    entropy: 3.0,
     host: ['generated'],
     examples: {
       pos: [
         P('git clone https://', F(C.hex, 40), '@github.com/acme/api.git'),
+        // A 32-hex token that is no Sentry DSN's key: the URL goes on to a repository.
+        P('git clone https://', F(C.hex, 32), '@git.acme.dev/acme/api.git'),
         P('git remote set-url origin https://', F('abcdefghijklmnopqrstuvwxyz234567', 52), '@dev.azure.com/acme/_git/api'),
         P('"url": "https:\\/\\/', F(C.alnum, 36), '@git.acme.dev\\/x.git"'),
       ],

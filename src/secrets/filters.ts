@@ -1086,7 +1086,8 @@ const LOOKUP_KEY_WORDS = new Set([
 
 /**
  * The judgement of a value whose name holds no kind word, only `_KEY` or `_PAT` at its end
- * (`STRIPE_KEY`, `JWT_KEY`, `SESSION_KEY`, `GITHUB_PAT`): a secret only when it looks generated: base64 or base64url characters
+ * (`STRIPE_KEY`, `JWT_KEY`, `SESSION_KEY`, `GITHUB_PAT`), or that has no name (a URL's only user
+ * information, url-token): a secret only when it looks generated: base64 or base64url characters
  * with letters and digits, cut into the short pieces of a random string ({@link hasGeneratedShape};
  * `userProfileQuery2`, `persist:root:v1` and `myapp-state-v3` are names of things, not keys), and
  * when no word of its name makes it a public or lookup key ({@link LOOKUP_KEY_WORDS}).
@@ -1098,18 +1099,25 @@ export function isGeneratedKey(text: string, start: number, value: string): bool
   // and `BYPASS_KEY` are no passwords' names. The name first: it turns most candidates away, and
   // costs less than the value's shape.
   // A Sentry DSN's key (`https://<32 hex>@o1.ingest.sentry.io/2`) ships in client code by design.
-  if (text.charCodeAt(start + value.length) === 0x40 && SENTRY_DSN_KEY.test(value)) return false;
+  const end = start + value.length;
+  if (text.charCodeAt(end) === 0x40 && SENTRY_DSN_KEY.test(value) && SENTRY_DSN_REST.test(text.slice(end, end + 128))) return false;
   const nameWords = words(assignedName(text, start).name);
   if (KEY_KINDS.has(nameWords[nameWords.length - 2]!)) return false;
   if (nameWords.some((word) => KIND_WORDS.has(word) || LOOKUP_KEY_WORDS.has(word))) return false;
   if (!GENERATED_KEY_CHARS.test(value) || !/\d/.test(value) || !/[A-Za-z]/.test(value)) return false;
   // Azure DevOps's classic PATs are 52 characters of lowercase base32, whose digits are 6 of 32
-  // characters: their letter runs are too long for the shape test about three times in five.
-  return hasGeneratedShape(value) || CLASSIC_AZURE_PAT.test(value);
+  // characters: their letter runs are too long for the shape test about three times in five. A
+  // URL's only user information of 32 or more hex characters is a token (GitHub's older ones are
+  // 40), not a user's name; the shape test turns one in twenty-five of those away.
+  return hasGeneratedShape(value) || CLASSIC_AZURE_PAT.test(value) || (nameWords.length === 0 && LONG_HEX.test(value));
 }
 
 /** A Sentry DSN's public key, before the DSN's `@`. */
 const SENTRY_DSN_KEY = /^[0-9a-f]{32}$/;
+/** The rest of a Sentry DSN after its key: `@host/<project number>`, and the URL ends. */
+const SENTRY_DSN_REST = /^@[\w.:-]+\/\d+(?![\w/.-])/;
+/** 32 or more lowercase hex characters. */
+const LONG_HEX = /^[0-9a-f]{32,}$/;
 /** Azure DevOps's classic personal access token: 52 characters of lowercase base32. */
 const CLASSIC_AZURE_PAT = /^[a-z2-7]{52}$/;
 

@@ -421,6 +421,12 @@ describe('what a name or a value says (host judgements)', () => {
     const b62 = token('', 36, 0x77e);
     expect(found(`git clone https://${hex40}@github.com/acme/api.git`)).toEqual([`url-token ${hex40}`]);
     expect(found(`remote = "https://${b62}@git.acme.dev/x.git"`)).toEqual([`url-token ${b62}`]);
+    // Long digit runs fail the shape test, but 32 or more hex characters are no user's name.
+    const runs = '1698863fefb323e27746d9701ec4661000729fe1';
+    expect(hasGeneratedShape(runs)).toBe(false);
+    expect(found(`https://${runs}@github.com/acme/api`)).toEqual([`url-token ${runs}`]);
+    // 32 hex characters before a repository's path are a token; before a project number, a Sentry DSN's key.
+    expect(found(`https://${runs.slice(0, 32)}@git.acme.dev/acme/api.git`)).toEqual([`url-token ${runs.slice(0, 32)}`]);
     for (const text of [
       'git clone https://octocat-the-developer@bitbucket.org/acme/api.git',
       'https://firstname_lastname_1984@example.com/',
@@ -431,13 +437,17 @@ describe('what a name or a value says (host judgements)', () => {
     }
   });
 
-  it("an Azure key in Microsoft's common annotated format is found whole, at exactly 84 characters", () => {
+  it("an Azure key in Microsoft's common annotated format is found whole, 84 characters with JQQJ9 at 52, or the 88-character form", () => {
     const key = token('', 52, 0xa2d) + 'JQQJ99BAACAAAAAAAAAAAAAS' + 'AZDO' + token('', 4, 0xa2e);
     expect(key.length).toBe(84);
     expect(found(`AZURE_DEVOPS_EXT_PAT=${key}`)).toEqual([`azure-annotated-key ${key}`]);
     expect(found(`{"key":"${key}"}`)).toEqual([`azure-annotated-key ${key}`]);
     expect(found(`x${key}`)).toEqual([]);
-    expect(found(`${key}x`)).toEqual([]);
+    // Longer than the 88-character form's characters allow.
+    expect(found(`${key}xyz`)).toEqual([]);
+    // The 88-character form: two more characters and `==`.
+    const long = `${key}Q1==`;
+    expect(found(`key=${long}&v=1`)).toEqual([`azure-annotated-key ${long}`]);
   });
 
   it('a value between escaped quotes (a notebook cell, JSON inside a string) is found without its backslash, and redaction keeps the JSON valid', () => {
