@@ -144,11 +144,13 @@ export default [
     description: "Password in a Go SQL driver DSN (user:password@tcp(host)/db, the MySQL driver's form)",
     confidence: 'high',
     // Such a DSN has no scheme to key on: the keyword is the protocol after the `@`, and the match
-    // reaches back over `user:password`. `urlpass` holds no `@`, so no two matches share a byte
-    // and the reach back costs at most one pass over the text. The host takes the password out
-    // of it (userinfoPassword): what follows the user's first `:`, where Go's driver splits.
+    // reaches back over `user:password`. `urlpass` holds no `@`, so no two reaches share a byte
+    // and they cost at most one pass over the text. The host takes the password out of the match
+    // (userinfoPassword): what follows the user's first `:`, where Go's driver splits, reaching
+    // further back over what a password may hold and `urlpass` does not (`@`, `/`, `#`, `{`…);
+    // so the match may reach back over nothing, and the host decides.
     keywords: ['@tcp(', '@tcp6(', '@unix('],
-    back: ['urlpass', 3, 256],
+    back: ['urlpass', 0, 256],
     before: null,
     steps: [['ident', 0, 253]],
     after: null,
@@ -159,6 +161,9 @@ export default [
         P('DB_DSN=app:', F(C.alnum, 18), '@tcp(127.0.0.1:3306)/app'),
         P('dsn := "gorm:', F(C.alnum, 12) + ':' + F(C.alnum, 6), '@tcp(localhost:9910)/gorm?charset=utf8mb4"'),
         P("mysql:\n  dsn: 'worker:", F(C.alnum, 20), "@unix(/var/run/mysqld/mysqld.sock)/jobs'"),
+        // A password with `@`, `/` and `:` in it: Go's driver splits the DSN at its last `@`.
+        P('dsn := "app:', F(C.alnum, 6) + '@' + F(C.alnum, 5) + '/' + F(C.alnum, 4) + ':' + F(C.alnum, 6), '@tcp(db:3306)/app"'),
+        P('DB_DSN=app:', F(C.alnum, 12) + '}', '@tcp(db:3306)/app'),
       ],
       neg: [
         // No password, an empty one, a stand-in, a format string and a reference.
@@ -168,6 +173,8 @@ export default [
         'dsn := fmt.Sprintf("%s:%s@tcp(%s:%d)/%s", user, pass, host, port, name)',
         'DB_DSN=app:${DB_PASSWORD}@tcp(db:3306)/app',
         'dsn := user + ":" + pass + "@tcp(" + host + ")/app"',
+        // Two DSNs without passwords on one line.
+        'DSNS=reader@tcp(r:3306),writer@tcp(w:3306)',
       ],
     },
   },

@@ -945,18 +945,35 @@ export function isNonSecretPassword(value: string): boolean {
 /**
  * The password in a match that reached back from a Go DSN's protocol over `user:password`
  * (`app:…@tcp(db:3306)`, rule `go-dsn-password`): what follows the user's first `:`, up to the
- * `@` before the protocol. Go's MySQL driver splits the user there, so a password may hold a `:`
- * and a user may not. Undefined when there is no password or an empty one (`root@tcp(…)`,
- * `root:@tcp(…)`).
+ * `@` before the protocol. Go's MySQL driver splits the user there and the DSN at its last `@`,
+ * so a password may hold a `:`, an `@`, a `/` and anything else but a blank or a quote, and a user
+ * no `:`. The core's reach back stops at those (its class has no `@`, so no two reaches overlap);
+ * this side goes on over them, up to 256 characters before the `@`, and from after an earlier
+ * DSN's address (`reader@tcp(r:3306),writer@tcp(…)`). Undefined when there is no password or an
+ * empty one (`root@tcp(…)`, `root:@tcp(…)`). Where the DSN starts cannot always be told: in
+ * `time=10:00:01Z,dsn=root@tcp(…)` the `:` of a time reads as the user's, and what follows is
+ * redacted. A password that holds `,name=` is more likely than such a line, so it stays so.
  */
 export function userinfoPassword(text: string, start: number, end: number): { start: number; end: number } | undefined {
   // The match's address after the `@` is a name's characters, with no `@` of its own.
   const at = text.lastIndexOf('@', end - 1);
-  let colon = start;
+  const floor = Math.max(0, at - 256);
+  let from = Math.min(start, at);
+  while (from > floor && isIn(DSN_BYTES, text.charCodeAt(from - 1))) from--;
+  // Another DSN before this one on the line: this one starts after that one's address.
+  const other = Math.max(text.lastIndexOf('@tcp', at - 1), text.lastIndexOf('@unix(', at - 1));
+  if (other >= from) {
+    const close = text.indexOf(')', other);
+    if (close >= 0 && close < at) from = close + 1;
+  }
+  let colon = from;
   while (colon < at && text.charCodeAt(colon) !== 0x3a) colon++;
   if (colon + 1 >= at) return undefined;
   return { start: colon + 1, end: at };
 }
+
+/** What a DSN's user and password may hold: printable ASCII but blanks and quotes. */
+const DSN_BYTES = asciiSet(Array.from({ length: 94 }, (_, k) => String.fromCharCode(0x21 + k)).join('').replace(/["'`]/g, ''));
 
 /**
  * Whether a value's name holds one of `words` (lowercase; a word ending in `$` must end the name).

@@ -401,8 +401,15 @@ describe('what a name or a value says (host judgements)', () => {
       ['go-dsn-password', text.indexOf(pw), text.indexOf(pw) + 18, 2, text.indexOf(pw) - text.indexOf('\n')],
     ]);
     expect(redactSecrets(`DB_DSN=app:${pw}@unix(/run/mysqld.sock)/jobs`).text).toBe('DB_DSN=app:[REDACTED:go-dsn-password:1]@unix(/run/mysqld.sock)/jobs');
-    // Go's driver splits the user at its first `:`: the rest is the password, `:` and all.
+    // Go's driver splits the user at its first `:`: the rest is the password, `:` and all; and
+    // the DSN at its last `@`, so `@`, `/`, `}` and the like are the password's too (the core's
+    // reach back stops at them; none of the password may be left out).
     expect(found(`dsn := "gorm:${pw}:x9@tcp(localhost:9910)/gorm"`)).toEqual([`go-dsn-password ${pw}:x9`]);
+    for (const odd of [`Xk9@mPq7:${pw}`, `xZTDPE4u/Ghs+Pzh8/${pw}`, `${pw}}`, `{${pw}#?[]<>\\`]) {
+      expect(found(`dsn := "app:${odd}@tcp(db:3306)/app"`), odd).toEqual([`go-dsn-password ${odd}`]);
+    }
+    // A DSN before it on the line, with no password, is not taken for its user.
+    expect(found(`DSNS=reader@tcp(r:3306),writer:${pw}@tcp(w:3306)`)).toEqual([`go-dsn-password ${pw}`]);
     // No password, an empty one, a stand-in, a format slot, a reference, a concatenation.
     for (const text of [
       'root@tcp(127.0.0.1:3306)/test',
@@ -756,6 +763,22 @@ describe('what a name or a value says (host judgements)', () => {
 });
 
 describe('properties', () => {
+  it("a Go DSN's password is redacted whole whatever printable characters it holds", () => {
+    const unit = fc.constantFrom(...'abcXYZ0189@/:#?[]{}<>\\!*+=,;()&%$~^|-_.'.split(''));
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[a-z]{1,8}$/),
+        fc.string({ unit, minLength: 1, maxLength: 40 }).filter((p) => !/^[%$]/.test(p) && !isPlaceholder(p, false)),
+        (user, password) => {
+          const text = `dsn := "${user}:${password}@tcp(db.internal:3306)/app"`;
+          const at = 'dsn := "'.length + user.length + 1;
+          const hits = scanSecrets(text).filter((f) => f.ruleId === 'go-dsn-password');
+          expect(hits.map((f) => [f.start, f.end])).toEqual([[at, at + password.length]]);
+        },
+      ),
+    );
+  });
+
   const surrounding = fc.string({ unit: fc.constantFrom('a', 'é', '日', '😀', ' ', '\n', '\r\n', '=', '"', '\ud800') as fc.Arbitrary<string>, maxLength: 40 });
   it('a planted token is found at its exact UTF-16 span and redaction removes it, whatever surrounds it', () => {
     fc.assert(
