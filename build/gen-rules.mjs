@@ -62,7 +62,7 @@ const NAMED = {
   sp: chars(' \t'),
   nl: chars('\r\n'),
   assign: chars(':=>'),
-  // Before an assignment's `=`: Makefile's `?=` and `+=`, Ruby's `||=`, C#'s `??=`.
+  // Before an assignment's `=`: Makefile's `?=`, code's `+=` and `|=`, Ruby's `||=`, C#'s `??=`.
   assignop: chars('?+|'),
   // Between a declared name and its type: `: ` (TypeScript, Kotlin, Swift, Scala, Rust, Python),
   // a blank (Go), or `[` (C's `char API_TOKEN[] = …`).
@@ -154,7 +154,7 @@ const PRINTABLE = range('!', '~');
  * The host's judgements of a rule's match (src/secrets/scan.ts), which a rule names in its `host`
  * field, as the bits of RULE_JUDGEMENTS in src/secrets/rules.generated.ts.
  */
-const HOST_JUDGEMENT = { assignment: 1, password: 2, structural: 4, basic: 8, argument: 16, keyMaterial: 32, jwk: 64, positional: 128, declared: 256, pairs: 512, generated: 1024, userinfo: 2048 };
+const HOST_JUDGEMENT = { assignment: 1, password: 2, structural: 4, basic: 8, argument: 16, keyMaterial: 32, jwk: 64, positional: 128, declared: 256, pairs: 512, generated: 1024, userinfo: 2048, command: 4096 };
 const judgements = [];
 const steps = []; // [kind, arg, min, max]
 const ruleRows = [];
@@ -757,6 +757,13 @@ export const RULE_JUDGEMENTS: Uint16Array = Uint16Array.of(${judgements.join(', 
  * ending in \`$\` must end the name. Empty for every other rule (no such check).
  */
 export const RULE_NAME_KEYWORDS: readonly (readonly string[])[] = ${JSON.stringify(rules.map((r) => r.nameKeywords ?? []))};
+
+/**
+ * The commands a value's command line must name, by rule index: the keywords of the rules judged
+ * 'command' (a flag found after the command, up to hundreds of bytes on), lowercase. Empty for
+ * every other rule.
+ */
+export const RULE_COMMANDS: readonly (readonly string[])[] = ${JSON.stringify(rules.map((r) => ((r.host ?? []).includes('command') ? r.keywords.map((k) => k.toLowerCase()) : [])))};
 
 /** Every built-in rule, in priority order (index = the core's rule number). */
 export const RULES: readonly BuiltinRule[] = ${JSON.stringify(meta, null, 2)};

@@ -25,6 +25,10 @@
 //                  and the name must not be a public or lookup key's (isGeneratedKey)
 //   'userinfo'     a match that reached back over `user:password` (a Go DSN's): the host takes
 //                  the password, after the user's first `:` (userinfoPassword)
+//   'command'      a flag's value found by searching on from the command (the keyword): the
+//                  value's command line (lines joined by a trailing `\`, `^` or backtick) must name
+//                  the command (onCommandLine), so `az login` on one line and `mkdir -p` on the
+//                  next are not read as one
 // `nameKeywords`, for an 'assignment' rule keyed on a statement (`ENV `, `#define `) rather than on
 // the name: the value's name must hold one of these words (lowercase; a word ending in `$` must end
 // the name).

@@ -45,7 +45,8 @@ const VALUE_GAP = [['sp', 0, 4], ['strprefix', 0, 2], ['bs', 0, 1], ['quote', 0,
 
 /**
  * An assignment: `=`, `:`, `:=`, `=>`, and the operators that assign a default or append:
- * Makefile's `?=` and `+=`, Ruby's `||=`, C#'s `??=` (the host reads the name past them).
+ * Makefile's `?=`, and code's `+=`, `|=`, Ruby's `||=` and C#'s `??=`, which the host counts only
+ * before a quoted literal (assignsLiteral); it reads the name past them.
  */
 const ASSIGN_OP = [['assignop', 0, 2], ['assign', 1, 2]];
 
@@ -251,6 +252,8 @@ const commandFlag = (id, description, keywords, flagText, space, examples) => ({
   ...generic(id, description, KIND.password, examples),
   keywords,
   steps: [{ until: flagText, min: 0, max: 256 }, flagText, ['sp', 0, space ? 4 : 0], ['quote', 0, 1], ['val', KIND.password.minLen, 128]],
+  // The search for the flag crosses lines: the host checks the value's command line names the command.
+  host: ['assignment', 'command'],
 });
 
 export default [

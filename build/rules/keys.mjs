@@ -59,7 +59,7 @@ const curlUser = (id, description, flag, examples) => ({
   secret: 'last',
   after: null,
   entropy: 2.5,
-  host: ['password'],
+  host: ['password', 'command'],
   examples,
 });
 

@@ -41,7 +41,8 @@
  * one ending in `_PAT` is judged as a `_KEY` one, and may also be a classic Azure DevOps PAT; a
  * Sentry DSN's key is none; a string literal's prefix (Python's `b'…'`, `r"…"`) is no value's
  * name (rule steps 5: nor part of the value); the name is read past `?=`, `+=`, `||=` and `??=`,
- * and of those code's operators assign only a quoted literal (`?:` assigns nothing); PowerShell's
+ * and of those code's operators (`+=`, `|=`, `||=`, `??=`) assign only a quoted literal (`?:`
+ * assigns nothing); a command flag's value counts on its command's line only; PowerShell's
  * `$env:VAR` is a reference; a value that only repeats its name's words names something
  * (`DEV_REGISTRY_SECRET: "MF-Dev-Registry-Secret"`), and a negated member read is code
  * (`pass: !this.isNot`).
@@ -972,6 +973,29 @@ export function userinfoPassword(text: string, start: number, end: number): { st
   return { start: colon + 1, end: at };
 }
 
+/**
+ * Whether the command line of the value at `start` names one of `commands` (lowercase) before it:
+ * the value's line, and the lines before it that it continues (ending in `\`, `^` or a backtick,
+ * as shells, cmd and PowerShell continue a command), up to 1,024 characters back. The rules that
+ * search on from a command for its flag (`az login … -p`) would otherwise read `az login` on one
+ * line and `mkdir -p build` on the next as one command.
+ */
+export function onCommandLine(text: string, start: number, commands: readonly string[]): boolean {
+  const floor = Math.max(0, start - 1024);
+  let from = start;
+  for (;;) {
+    while (from > floor && text.charCodeAt(from - 1) !== 0x0a) from--;
+    // The line before ends in a continuation (perhaps before a CR): it is this command's too.
+    let k = from - 1;
+    if (k > floor && text.charCodeAt(k - 1) === 0x0d) k--;
+    const c = k > floor ? text.charCodeAt(k - 1) : 0;
+    if (from > floor && (c === 0x5c || c === 0x5e || c === 0x60)) from = k - 1;
+    else break;
+  }
+  const line = text.slice(from, start).toLowerCase();
+  return commands.some((command) => line.includes(command));
+}
+
 /** What a DSN's user and password may hold: printable ASCII but blanks and quotes. */
 const DSN_BYTES = asciiSet(Array.from({ length: 94 }, (_, k) => String.fromCharCode(0x21 + k)).join('').replace(/["'`]/g, ''));
 
@@ -1077,7 +1101,7 @@ function nameBefore(text: string, end: number, floor: number): { name: string; a
       while (i > floor && isIn(SEPARATOR, text.charCodeAt(i - 1))) i--;
     }
   }
-  // An operator that assigns a default or appends (Makefile's `?=`, `+=`, Ruby's `||=`, C#'s
+  // An operator that assigns a default or appends (Makefile's `?=`, `+=`, `|=`, Ruby's `||=`, C#'s
   // `??=`), which may come before such a prefix (`x ||= b'…'`): the name is before it.
   if (text.charCodeAt(i) === 0x3d && i > floor && isIn(ASSIGN_OP, text.charCodeAt(i - 1))) {
     let p = i - 1;

@@ -1,8 +1,8 @@
 import { invalidParams } from '../errors.ts';
 import { scanSecretRecords } from '../core/scan.ts';
-import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from './rules.generated.ts';
+import { HOST_JUDGEMENT, RULE_COMMANDS, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from './rules.generated.ts';
 import { mapUtf16Offsets } from './offsets.ts';
-import { amongConnectionPairs, lonePairEnd, isQueryValue, queryValueEnd, insideDataUrl, isBasicCredential, isCredentialArgument, isGeneratedKey, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, quotedValueEnd, unquotedValueEnd, userinfoPassword } from './filters.ts';
+import { amongConnectionPairs, lonePairEnd, isQueryValue, queryValueEnd, insideDataUrl, isBasicCredential, isCredentialArgument, isGeneratedKey, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, onCommandLine, quotedValueEnd, unquotedValueEnd, userinfoPassword } from './filters.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
 import type { NameReading } from './filters.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
@@ -19,11 +19,12 @@ import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
  * values whose name is the nearest one holding a keyword: past a declaration's type, before an
  * environment read's fallback (DECLARED), and a connection string's pairs, which rank last when
  * they stand alone (PAIRS), and values under a name with no kind word (`STRIPE_KEY`), which must
- * look generated (GENERATED), and matches that reached back over a Go DSN's `user:password`, of
- * which only the password is the secret (USERINFO). An assignment keyed on a statement (`ENV `,
+ * look generated (GENERATED), matches that reached back over a Go DSN's `user:password`, of
+ * which only the password is the secret (USERINFO), and a flag's values found by searching on
+ * from a command, whose command line must name it (COMMAND, RULE_COMMANDS). An assignment keyed on a statement (`ENV `,
  * `#define `) also has words its name must hold (RULE_NAME_KEYWORDS).
  */
-const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, declared: DECLARED, pairs: PAIRS, generated: GENERATED, userinfo: USERINFO } = HOST_JUDGEMENT;
+const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, declared: DECLARED, pairs: PAIRS, generated: GENERATED, userinfo: USERINFO, command: COMMAND } = HOST_JUDGEMENT;
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 /**
  * Where each rule's assignment reads its value's name (isNonSecretAssignment), by rule index:
@@ -115,6 +116,7 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     if (isPlaceholderHinted(value, structural || material, hint)) continue;
     if (material && isKeyStandIn(value)) continue;
     if ((kind & JWK) !== 0 && !isJwkMember(text, start)) continue;
+    if ((kind & COMMAND) !== 0 && !onCommandLine(text, start, RULE_COMMANDS[rule]!)) continue;
     // Before the assignment's judgement: most such values are another rule's (isGeneratedKey).
     if ((kind & GENERATED) !== 0 && !isGeneratedKey(text, start, value)) continue;
     // A key block holds key material: at least one long base64 run, not prose or `...`.

@@ -376,6 +376,22 @@ describe('what a name or a value says (host judgements)', () => {
     }
   });
 
+  it("a flag's value found on from its command counts only on the command's line, continued lines included", () => {
+    const v = token('', 20, 0xc0d);
+    expect(found(`sqlcmd -S db.acme.internal \\\n  -U sa -P ${v} -Q "SELECT 1"`)).toEqual([`generic-password-sqlcmd ${v}`]);
+    expect(found(`az login --service-principal \`\r\n  -u http://ci-app -p ${v}`)).toEqual([`generic-password-az-login ${v}`]);
+    expect(found(`mysql -h db -u app -p${v} app`)).toEqual([`generic-password-mysql-cli ${v}`]);
+    for (const text of [
+      'az login --identity\nmkdir -p build-output',
+      'az login --identity\nread -p "Continue? " answer',
+      'mongodump --archive=backup.gz\nmkdir -p node_modules/.cache',
+      'sqlcmd -S db -E -Q "SELECT 1"\ndocker run -P MyImageName2024x',
+      `curl https://api.acme.dev\ndocker run -u deploy:${v} app`,
+    ]) {
+      expect(found(text), text).toEqual([]);
+    }
+  });
+
   it("a Python string literal's prefix is neither the value nor its name; unquoted, a value keeps its first letters", () => {
     const v = token('', 24, 0x9b1);
     expect(found(`app.secret_key = b'${v}'`)).toEqual([`generic-secret ${v}`]);

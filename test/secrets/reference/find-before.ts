@@ -2,8 +2,8 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { amongConnectionPairs, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn, assignsLiteral, echoesName, isFormattedString } from '../../../src/secrets/filters.ts';
-import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from '../../../src/secrets/rules.generated.ts';
+import { amongConnectionPairs, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn, assignsLiteral, echoesName, isFormattedString, onCommandLine } from '../../../src/secrets/filters.ts';
+import { HOST_JUDGEMENT, RULE_COMMANDS, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from '../../../src/secrets/rules.generated.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
 import type { NameReading } from '../../../src/secrets/filters.ts';
 import type { RawSecretMatch } from '../../../src/core/scan.ts';
@@ -45,6 +45,8 @@ const PAIRS_RULES = rulesWith(HOST_JUDGEMENT.pairs);
 const GENERATED_RULES = rulesWith(HOST_JUDGEMENT.generated);
 /** Came with FILTERS_VERSION 19: a match that reached back over a Go DSN's `user:password`, cut to the password. */
 const USERINFO_RULES = rulesWith(HOST_JUDGEMENT.userinfo);
+/** Came with FILTERS_VERSION 19: a flag's value found on from its command must be on the command's line. */
+const COMMAND_RULES = rulesWith(HOST_JUDGEMENT.command);
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 
 /** A candidate in UTF-16 offsets before overlapping candidates are merged. */
@@ -107,6 +109,8 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
       if (isPlaceholder(value, STRUCTURAL_RULES.has(m.rule) || material)) continue;
       if (material && isKeyStandIn(value)) continue;
       if (JWK_RULES.has(m.rule) && !isJwkMember(text, start)) continue;
+      // FILTERS_VERSION 19: the host's own.
+      if (COMMAND_RULES.has(m.rule) && !onCommandLine(text, start, RULE_COMMANDS[m.rule]!)) continue;
       // FILTERS_VERSION 18: the host's own.
       if (GENERATED_RULES.has(m.rule) && !isGeneratedKey(text, start, value)) continue;
       // A key block holds key material: at least one long base64 run, not prose or `...`.
