@@ -996,6 +996,20 @@ export function onCommandLine(text: string, start: number, commands: readonly st
   return commands.some((command) => line.includes(command));
 }
 
+/**
+ * The user before a URL password that is GitHub's constant `x-oauth-basic` (at `start`): in
+ * `https://TOKEN:x-oauth-basic@github.com` the user is the token. Its span when it is one (20 to
+ * 256 base64url characters right after `//`), else undefined.
+ */
+export function oauthBasicUser(text: string, start: number): { start: number; end: number } | undefined {
+  const end = start - 1;
+  if (text.charCodeAt(end) !== 0x3a) return undefined;
+  let from = end;
+  while (from > 0 && end - from < 256 && isIn(BASE64URL, text.charCodeAt(from - 1))) from--;
+  if (end - from < 20 || !text.startsWith('//', from - 2)) return undefined;
+  return { start: from, end };
+}
+
 /** What a DSN's user and password may hold: printable ASCII but blanks and quotes. */
 const DSN_BYTES = asciiSet(Array.from({ length: 94 }, (_, k) => String.fromCharCode(0x21 + k)).join('').replace(/["'`]/g, ''));
 
@@ -1240,6 +1254,8 @@ const BLANKS = asciiSet(' \t\r\n');
 const ARGUMENT_GAP = asciiSet(' \t\r\n,');
 /** Base64 characters: `[A-Za-z0-9+/=]`. */
 const BASE64 = asciiSet(DIGITS_LETTERS + '+/=');
+/** Base64url's characters: a token in a URL's user information. */
+const BASE64URL = asciiSet(DIGITS_LETTERS + '_-');
 
 function isIn(set: Uint8Array, c: number): boolean {
   return c < 128 && set[c] === 1;

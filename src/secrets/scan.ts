@@ -2,7 +2,7 @@ import { invalidParams } from '../errors.ts';
 import { scanSecretRecords } from '../core/scan.ts';
 import { HOST_JUDGEMENT, RULE_COMMANDS, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from './rules.generated.ts';
 import { mapUtf16Offsets } from './offsets.ts';
-import { amongConnectionPairs, lonePairEnd, isQueryValue, queryValueEnd, insideDataUrl, isBasicCredential, isCredentialArgument, isGeneratedKey, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, onCommandLine, quotedValueEnd, unquotedValueEnd, userinfoPassword } from './filters.ts';
+import { amongConnectionPairs, lonePairEnd, isQueryValue, queryValueEnd, insideDataUrl, isBasicCredential, isCredentialArgument, isGeneratedKey, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, oauthBasicUser, onCommandLine, quotedValueEnd, unquotedValueEnd, userinfoPassword } from './filters.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
 import type { NameReading } from './filters.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
@@ -99,6 +99,14 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     let column = records[n * 4 + k * 2 + 1]!;
     let hint = records[n * 6 + k]!;
     const kind = RULE_JUDGEMENTS[rule]!;
+    // GitHub's `https://TOKEN:x-oauth-basic@github.com`: the password is a constant, the user the token.
+    if ((kind & PASSWORD) !== 0 && end - start === 13 && text.startsWith('x-oauth-basic', start)) {
+      const user = oauthBasicUser(text, start);
+      if (user === undefined) continue;
+      column -= start - user.start;
+      ({ start, end } = user);
+      hint = 1;
+    }
     if ((kind & USERINFO) !== 0) {
       const password = userinfoPassword(text, start, end);
       if (password === undefined) continue;

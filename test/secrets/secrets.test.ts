@@ -448,6 +448,10 @@ describe('what a name or a value says (host judgements)', () => {
     const runs = '1698863fefb323e27746d9701ec4661000729fe1';
     expect(hasGeneratedShape(runs)).toBe(false);
     expect(found(`https://${runs}@github.com/acme/api`)).toEqual([`url-token ${runs}`]);
+    // GitHub's older form puts the token in the user and a constant in the password.
+    const basic = `git clone https://${runs}:x-oauth-basic@github.com/acme/api.git`;
+    expect(scanSecrets(basic).map((f) => [f.ruleId, basic.slice(f.start, f.end), f.column])).toEqual([['url-password', runs, basic.indexOf(runs) + 1]]);
+    expect(found('https://octocat:x-oauth-basic@github.com/acme/api')).toEqual([]);
     // 32 hex characters before a repository's path are a token; before a project number, a Sentry DSN's key.
     expect(found(`https://${runs.slice(0, 32)}@git.acme.dev/acme/api.git`)).toEqual([`url-token ${runs.slice(0, 32)}`]);
     for (const text of [

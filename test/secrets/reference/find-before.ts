@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { amongConnectionPairs, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn, assignsLiteral, echoesName, isFormattedString, onCommandLine } from '../../../src/secrets/filters.ts';
+import { amongConnectionPairs, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn, assignsLiteral, echoesName, isFormattedString, oauthBasicUser, onCommandLine } from '../../../src/secrets/filters.ts';
 import { HOST_JUDGEMENT, RULE_COMMANDS, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from '../../../src/secrets/rules.generated.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
 import type { NameReading } from '../../../src/secrets/filters.ts';
@@ -98,7 +98,12 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
     const matches = raw.matches.filter((m) => enabled(m.rule));
     for (const m of matches) {
       let { start, end } = m;
-      // FILTERS_VERSION 19: the host's own.
+      // FILTERS_VERSION 19: the host's own, as is GitHub's `TOKEN:x-oauth-basic`, whose user is the token.
+      if (PASSWORD_RULES.has(m.rule) && text.slice(start, end) === 'x-oauth-basic') {
+        const user = oauthBasicUser(text, start);
+        if (user === undefined) continue;
+        ({ start, end } = user);
+      }
       if (USERINFO_RULES.has(m.rule)) {
         const password = userinfoPassword(text, start, end);
         if (password === undefined) continue;
