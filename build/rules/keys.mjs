@@ -145,7 +145,7 @@ export default [
     confidence: 'high',
     // Such a DSN has no scheme to key on: the keyword is the protocol after the `@`, and the match
     // reaches back over `user:password`. `urlpass` holds no `@`, so no two reaches share a byte
-    // and they cost at most one pass over the text. The host takes the password out of the match
+    // and they cost at most one pass over the text (the host's own reach is bounded per match). The host takes the password out of the match
     // (userinfoPassword): what follows the user's first `:`, where Go's driver splits, reaching
     // further back over what a password may hold and `urlpass` does not (`@`, `/`, `#`, `{`…);
     // so the match may reach back over nothing, and the host decides.
@@ -242,8 +242,8 @@ export default [
   {
     // `https://TOKEN@host`: Git hosts take a token as a URL's only user information (GitHub's
     // older 40-hex tokens, Azure DevOps PATs, CI scripts' clone URLs). A user's name there is
-    // common too, so the value must look generated (isGeneratedKey, with no name before it; 40
-    // hex characters do); and a Sentry DSN's key (`https://<32 hex>@host/<project number>`),
+    // common too, so the value must look generated (isGeneratedKey, with no name before it; 32
+    // or more hex characters do); and a Sentry DSN's key (`https://<32 hex>@host/<project number>`),
     // meant to ship in client code, is no secret.
     id: 'url-token',
     description: 'Token as the only user information of a URL (https://TOKEN@host)',

@@ -37,15 +37,18 @@
  * must look generated, and its name must not be a public or lookup key's; a value may open with an
  * escaped quote (`\"…\"`), and a name end with one; vendors' public client keys
  * (`pk_live_`, Mapbox's `pk.eyJ`) and crypt-format password hashes are not secrets.
- * 19: a Go DSN's match is cut to its password (userinfoPassword); a value under no name or under
- * one ending in `_PAT` is judged as a `_KEY` one, and may also be a classic Azure DevOps PAT; a
- * Sentry DSN's key is none; a string literal's prefix (Python's `b'…'`, `r"…"`) is no value's
- * name (rule steps 5: nor part of the value); the name is read past `?=`, `+=`, `||=` and `??=`,
- * and of those code's operators (`+=`, `|=`, `||=`, `??=`) assign only a quoted literal (`?:`
- * assigns nothing); a command flag's value counts on its command's line only; PowerShell's
- * `$env:VAR` is a reference; a value that only repeats its name's words names something
- * (`DEV_REGISTRY_SECRET: "MF-Dev-Registry-Secret"`), and a negated member read is code
- * (`pass: !this.isNot`).
+ * 19: a Go DSN's match is cut to its password (userinfoPassword), which may hold anything
+ * printable but a blank or a quote; a value under no name or under one ending in `_PAT` is judged
+ * as a `_KEY` one, and may also be a classic Azure DevOps PAT or, nameless, 32 or more hex
+ * characters; a Sentry DSN's key is none; GitHub's `TOKEN:x-oauth-basic` redacts the token; a
+ * string literal's prefix (Python's `b'…'`, `r"…"`) is no value's name (rule steps 5: nor part of
+ * the value), and an f-string that interpolates holds code's value; the name is read past `?=`,
+ * `+=`, `|=`, `||=` and `??=`, and of those code's operators (`+=`, `|=`, `||=`, `??=`) assign
+ * only a quoted literal (`?:` assigns nothing); a command flag's value counts on its command's
+ * line only (continued lines, lines of flags and a command in a variable included); PowerShell's
+ * `$env:VAR` is a reference; a value that only repeats its name's words names something when it
+ * is a capitals variable name or a code's string literal (`DEV_REGISTRY_SECRET: "MF-Dev-Registry-Secret",`),
+ * and an unquoted negated member read of a lowercase object is code (`pass: !this.isNot`).
  */
 export const FILTERS_VERSION = 19;
 
@@ -404,8 +407,9 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
     return true;
   }
   if (DOLLAR_REFERENCE.test(value) || value.includes('://')) return true;
-  // A negated member read in code (`pass: !this.isNot`, `!!info.flag`).
-  if (value.charCodeAt(0) === 0x21 && DOTTED_IDENTIFIER.test(value.slice(value.charCodeAt(1) === 0x21 ? 2 : 1))) return true;
+  // A negated member read in code (`pass: !this.isNot`, `!!info.flag`): unquoted, of a lowercase
+  // object, with a name's shape. `!Winter.Is.Coming` and a quoted `'!summer.vacation'` are passwords.
+  if (value.charCodeAt(0) === 0x21 && !isIn(QUOTES, text.charCodeAt(start - 1)) && isNegatedMember(value)) return true;
   if (isSlotOrQuotedCode(text, start, value)) return true;
   if (value.includes('{') && isFormattedString(text, start)) return true;
   if (isCodeReference(text, start, end, value)) return true;
@@ -415,20 +419,50 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
   if (words.length > 0 && !nameHolds(name, words)) return true;
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
-  return name !== '' && (isNonSecretName(name) || echoesName(name, value, isIn(QUOTES, text.charCodeAt(start - 1))));
+  return name !== '' && (isNonSecretName(name) || echoesName(name, value, isCodeLiteral(text, start, end)));
 }
 
 /**
- * Whether a value only repeats its name's words, as the name of a variable or a header does:
- * `DATA_PROXY_SECRET: "MINIFLARE_PROXY_SECRET"` (a variable's name, in capitals), and quoted,
- * `DEV_REGISTRY_SECRET: "MF-Dev-Registry-Secret"`, `USE_CREDENTIALS = "use-credentials"` (words
- * joined by `-`, as headers and keywords are written). One of its words is a secret's, and at least
- * two of its words and half of them are the name's. A value in lowercase words joined by `_`
- * (`POSTGRES_PASSWORD=postgres_password`) is how a weak password is written in configuration, and
- * stays a value; so does one that shares one word (`DB_PASSWORD="Summer-Password"`).
+ * Whether the value at `start`..`end` is a string literal in code: quoted, and after its closing
+ * quote (and blanks) a `,` or `;`, as an object's member or a statement ends, or in a JavaScript
+ * declaration (`const USE_CREDENTIALS = 'use-credentials'`, which may end without a `;`).
  */
-export function echoesName(name: string, value: string, quoted: boolean): boolean {
-  if (value.length > 96 || !(VARIABLE_NAME.test(value) || (quoted && DASHED_WORDS.test(value)))) return false;
+export function isCodeLiteral(text: string, start: number, end: number): boolean {
+  const q = text.charCodeAt(start - 1);
+  if (!isIn(QUOTES, q) || text.charCodeAt(end) !== q) return false;
+  let i = end + 1;
+  while (i < end + 8 && isIn(SPACE_TAB, text.charCodeAt(i))) i++;
+  const c = text.charCodeAt(i);
+  if (c === 0x2c || c === 0x3b) return true;
+  let from = start - 1;
+  while (from > 0 && start - from < 160 && text.charCodeAt(from - 1) !== 0x0a) from--;
+  return DECLARATION.test(text.slice(from, start));
+}
+
+/** A JavaScript declaration's start: `const X = `, `export let x = `. */
+const DECLARATION = /^\s*(?:export\s+)?(?:const|let|var)\s/;
+
+/** `!member.read` or `!!member.read` of a lowercase object, not generated ({@link hasGeneratedShape}). */
+function isNegatedMember(value: string): boolean {
+  const read = value.slice(value.charCodeAt(1) === 0x21 ? 2 : 1);
+  return NEGATED_OBJECT.test(read) && DOTTED_IDENTIFIER.test(read) && !hasGeneratedShape(read);
+}
+
+/** A member read's object as code names it: a lowercase letter, `_` or `$` first. */
+const NEGATED_OBJECT = /^[a-z_$]/;
+
+/**
+ * Whether a value only repeats its name's words, as the name of a variable or a header does:
+ * `DATA_PROXY_SECRET: "MINIFLARE_PROXY_SECRET"` (a variable's name, in capitals), and as a code's
+ * string literal (`literal`: quoted, then `,` or `;`), `DEV_REGISTRY_SECRET: "MF-Dev-Registry-Secret",`
+ * and `const USE_CREDENTIALS = 'use-credentials';` (words joined by `-`, as headers are written).
+ * One of its words is a secret's, and at least two of its words and half of them are the name's.
+ * Configuration writes weak passwords that way too, so there they stay values:
+ * `POSTGRES_PASSWORD=postgres_password`, `MYSQL_ROOT_PASSWORD: "mysql-root-password"`; so does a
+ * value that shares one word (`DB_PASSWORD="Summer-Password"`).
+ */
+export function echoesName(name: string, value: string, literal: boolean): boolean {
+  if (value.length > 96 || !(VARIABLE_NAME.test(value) || (literal && DASHED_WORDS.test(value)))) return false;
   const valueWords = words(value);
   if (!valueWords.some((w) => KIND_WORDS.has(w) || w === 'key')) return false;
   const nameWords = new Set(words(name));
@@ -961,12 +995,17 @@ export function userinfoPassword(text: string, start: number, end: number): { st
   const floor = Math.max(0, at - 256);
   let from = Math.min(start, at);
   while (from > floor && isIn(DSN_BYTES, text.charCodeAt(from - 1))) from--;
+  // Searched within the reach only (at most 256 characters), so a match costs no more than that.
+  const reach = text.slice(from, at);
   // Another DSN before this one on the line: this one starts after that one's address.
-  const other = Math.max(text.lastIndexOf('@tcp', at - 1), text.lastIndexOf('@unix(', at - 1));
-  if (other >= from) {
-    const close = text.indexOf(')', other);
-    if (close >= 0 && close < at) from = close + 1;
+  const other = Math.max(reach.lastIndexOf('@tcp'), reach.lastIndexOf('@unix('));
+  if (other >= 0) {
+    const close = reach.indexOf(')', other);
+    if (close >= 0) from += close + 1;
   }
+  // A URL's scheme before the DSN (`mysql://app:…@tcp(…)`): the user starts after it.
+  const scheme = text.slice(from, at).lastIndexOf('://');
+  if (scheme >= 0) from += scheme + 3;
   let colon = from;
   while (colon < at && text.charCodeAt(colon) !== 0x3a) colon++;
   if (colon + 1 >= at) return undefined;
@@ -982,19 +1021,27 @@ export function userinfoPassword(text: string, start: number, end: number): { st
  */
 export function onCommandLine(text: string, start: number, commands: readonly string[]): boolean {
   const floor = Math.max(0, start - 1024);
-  let from = start;
-  for (;;) {
+  let to = start;
+  for (let first = true; ; first = false) {
+    let from = to;
     while (from > floor && text.charCodeAt(from - 1) !== 0x0a) from--;
-    // The line before ends in a continuation (perhaps before a CR): it is this command's too.
+    const line = text.slice(from, to).toLowerCase();
+    if (commands.some((command) => line.includes(command))) return true;
+    // The value's line holds only flags (`    -pS3cret …` in a folded YAML block, a string joined
+    // to the one before), or runs a command held in a variable (`$DB_CLIENT -h db -p…`): it goes
+    // on from a command, not a new one. (A YAML list item, `- mkdir -p x`, is a new one.)
+    if (first && FLAGS_ONLY.test(line)) return true;
+    // The line before ends in a continuation (perhaps before blanks or a CR): it is this command's too.
     let k = from - 1;
-    if (k > floor && text.charCodeAt(k - 1) === 0x0d) k--;
+    while (k > floor && (text.charCodeAt(k - 1) === 0x0d || isIn(SPACE_TAB, text.charCodeAt(k - 1)))) k--;
     const c = k > floor ? text.charCodeAt(k - 1) : 0;
-    if (from > floor && (c === 0x5c || c === 0x5e || c === 0x60)) from = k - 1;
-    else break;
+    if (from > floor && (c === 0x5c || c === 0x5e || c === 0x60)) to = k - 1;
+    else return false;
   }
-  const line = text.slice(from, start).toLowerCase();
-  return commands.some((command) => line.includes(command));
 }
+
+/** A line of flags, or one that runs a command held in a variable: after blanks and quotes, `-x` or `$`. */
+const FLAGS_ONLY = /^[\s"'(]*(?:-[^\s-]|--[^\s]|\$)/;
 
 /**
  * The user before a URL password that is GitHub's constant `x-oauth-basic` (at `start`): in
@@ -1170,7 +1217,7 @@ export function isGeneratedKey(text: string, start: number, value: string): bool
 /** A Sentry DSN's public key, before the DSN's `@`. */
 const SENTRY_DSN_KEY = /^[0-9a-f]{32}$/;
 /** The rest of a Sentry DSN after its key: `@host/<project number>`, and the URL ends. */
-const SENTRY_DSN_REST = /^@[\w.:-]+\/\d+(?![\w/.-])/;
+const SENTRY_DSN_REST = /^@[\w.:-]+(?:\\?\/[\w.-]+)*?\\?\/\d+(?![\w/.-])/;
 /** 32 or more lowercase hex characters. */
 const LONG_HEX = /^[0-9a-f]{32,}$/;
 /** Azure DevOps's classic personal access token: 52 characters of lowercase base32. */

@@ -341,15 +341,34 @@ describe('what a name or a value says (host judgements)', () => {
       '    return { message: () => message, pass: !this.isNot };',
       '  return { pass: !!info.isNot, message };',
       "const USE_CREDENTIALS = 'use-credentials';",
+      "const USE_CREDENTIALS = 'use-credentials'\n",
       '  HTTP2_HEADER_ACCESS_CONTROL_ALLOW_CREDENTIALS: "access-control-allow-credentials",',
     ]) {
       expect(found(text), text).toEqual([]);
     }
-    // Lowercase words joined by `_` are how configuration writes a weak password; unquoted, words
-    // joined by `-` too; one shared word is no echo.
-    expect(found('POSTGRES_PASSWORD=postgres_password')).toEqual(['generic-password postgres_password']);
-    expect(found('DB_PASSWORD=db-password-dev')).toEqual(['generic-password db-password-dev']);
-    expect(found('DB_PASSWORD="Summer-Password"')).toEqual(['generic-password Summer-Password']);
+    // Configuration writes weak passwords in its names' words too: those stay values, in every
+    // form but a capitals variable name or a code's string literal. One shared word is no echo.
+    for (const [text, value] of [
+      ['POSTGRES_PASSWORD=postgres_password', 'postgres_password'],
+      ['DB_PASSWORD=db-password-dev', 'db-password-dev'],
+      ['POSTGRES_PASSWORD="postgres-password"', 'postgres-password'],
+      ['  MYSQL_ROOT_PASSWORD: "mysql-root-password"', 'mysql-root-password'],
+      ["ADMIN_PASSWORD='Admin-Password'", 'Admin-Password'],
+      ['<add key="SmtpPassword" value="Smtp-Password" />', 'Smtp-Password'],
+      ['DB_PASSWORD="Summer-Password"', 'Summer-Password'],
+    ]) {
+      expect(found(text!).map((f) => f.slice(f.indexOf(' ') + 1)), text).toEqual([value]);
+    }
+    // A negated member read is code only unquoted, of a lowercase object, with a name's shape.
+    for (const [text, value] of [
+      ['DB_PASSWORD=!Xk9vQ2mL7pR4.tW8z', '!Xk9vQ2mL7pR4.tW8z'],
+      ['{"password": "!Tr0ub4dor.Horse"}', '!Tr0ub4dor.Horse'],
+      ["password: '!Summer.Vacation'", '!Summer.Vacation'],
+      ["password: '!summer.vacation'", '!summer.vacation'],
+      ['spring.datasource.password=!Winter.Is.Coming', '!Winter.Is.Coming'],
+    ]) {
+      expect(found(text!).map((f) => f.slice(f.indexOf(' ') + 1)), text).toEqual([value]);
+    }
     expect(found('JWT_SECRET=SuperSecretJwtSigningPhrase')).toEqual(['generic-secret SuperSecretJwtSigningPhrase']);
   });
 
@@ -381,8 +400,22 @@ describe('what a name or a value says (host judgements)', () => {
     expect(found(`sqlcmd -S db.acme.internal \\\n  -U sa -P ${v} -Q "SELECT 1"`)).toEqual([`generic-password-sqlcmd ${v}`]);
     expect(found(`az login --service-principal \`\r\n  -u http://ci-app -p ${v}`)).toEqual([`generic-password-az-login ${v}`]);
     expect(found(`mysql -h db -u app -p${v} app`)).toEqual([`generic-password-mysql-cli ${v}`]);
+    // A line of flags goes on from the command before it (a folded YAML block, strings joined
+    // across lines, a notebook cell's source list), and a variable may hold the command; a blank
+    // may follow the continuation.
+    for (const text of [
+      `- run: >\n    mysql -h 127.0.0.1 -u root\n    -p${v} -e 'SELECT 1'`,
+      `cmd = ('mysql -h db -u root '\n       ' -p${v} app')`,
+      `"source": ["!mysql -h db -u root \\\n",\n  "  -p${v} -e 'SELECT 1'"]`,
+      `DB_CLIENT=mysql\n$DB_CLIENT -h db -u root -p${v} app`,
+    ]) {
+      expect(found(text), text).toEqual([`generic-password-mysql-cli ${v}`]);
+    }
+    expect(found(`docker login registry.acme.dev \\ \n  -u ci -p ${v}`)).toEqual([`generic-password-docker-login ${v}`]);
     for (const text of [
       'az login --identity\nmkdir -p build-output',
+      // A YAML list item is a new command.
+      '  - az login --identity\n  - mkdir -p build-output',
       'az login --identity\nread -p "Continue? " answer',
       'mongodump --archive=backup.gz\nmkdir -p node_modules/.cache',
       'sqlcmd -S db -E -Q "SELECT 1"\ndocker run -P MyImageName2024x',
@@ -424,6 +457,8 @@ describe('what a name or a value says (host judgements)', () => {
     for (const odd of [`Xk9@mPq7:${pw}`, `xZTDPE4u/Ghs+Pzh8/${pw}`, `${pw}}`, `{${pw}#?[]<>\\`]) {
       expect(found(`dsn := "app:${odd}@tcp(db:3306)/app"`), odd).toEqual([`go-dsn-password ${odd}`]);
     }
+    // A URL's scheme before the DSN is not taken for the user.
+    expect(found(`DSN=mysql://app:${pw}@tcp(db:3306)/app`).map((f) => f.slice(f.indexOf(' ') + 1))).toEqual([pw]);
     // A DSN before it on the line, with no password, is not taken for its user.
     expect(found(`DSNS=reader@tcp(r:3306),writer:${pw}@tcp(w:3306)`)).toEqual([`go-dsn-password ${pw}`]);
     // No password, an empty one, a stand-in, a format slot, a reference, a concatenation.
@@ -452,6 +487,9 @@ describe('what a name or a value says (host judgements)', () => {
     const basic = `git clone https://${runs}:x-oauth-basic@github.com/acme/api.git`;
     expect(scanSecrets(basic).map((f) => [f.ruleId, basic.slice(f.start, f.end), f.column])).toEqual([['url-password', runs, basic.indexOf(runs) + 1]]);
     expect(found('https://octocat:x-oauth-basic@github.com/acme/api')).toEqual([]);
+    // A Sentry DSN escaped in JSON, or self-hosted under a path, is still one.
+    expect(found(`{"dsn":"https:\\/\\/${runs.slice(0, 32)}@o1.ingest.sentry.io\\/2"}`)).toEqual([]);
+    expect(found(`dsn: https://${runs.slice(0, 32)}@sentry.acme.dev/sentry/2`)).toEqual([]);
     // 32 hex characters before a repository's path are a token; before a project number, a Sentry DSN's key.
     expect(found(`https://${runs.slice(0, 32)}@git.acme.dev/acme/api.git`)).toEqual([`url-token ${runs.slice(0, 32)}`]);
     for (const text of [

@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { amongConnectionPairs, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn, assignsLiteral, echoesName, isFormattedString, oauthBasicUser, onCommandLine } from '../../../src/secrets/filters.ts';
+import { amongConnectionPairs, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn, assignsLiteral, echoesName, hasGeneratedShape, isFormattedString, oauthBasicUser, onCommandLine } from '../../../src/secrets/filters.ts';
 import { HOST_JUDGEMENT, RULE_COMMANDS, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from '../../../src/secrets/rules.generated.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
 import type { NameReading } from '../../../src/secrets/filters.ts';
@@ -259,8 +259,10 @@ function isNonSecretAssignment(text: string, start: number, end: number, reading
     return true;
   }
   if (DOLLAR_REFERENCE.test(value) || value.includes('://')) return true;
-  // FILTERS_VERSION 19, written plainly: a negated member read in code.
-  if (/^!!?[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/.test(value)) return true;
+  // FILTERS_VERSION 19, written plainly: a negated member read in code, unquoted, of a lowercase
+  // object and not generated.
+  const negated = /^!!?([a-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+)$/.exec(value);
+  if (negated && !(start > 0 && '"\'`'.includes(text[start - 1]!)) && !hasGeneratedShape(negated[1]!)) return true;
   if (isSlotOrQuotedCode(text, start, value)) return true;
   // FILTERS_VERSION 19: an f-string that interpolates (the host's own).
   if (value.includes('{') && isFormattedString(text, start)) return true;
@@ -279,7 +281,7 @@ function isNonSecretAssignment(text: string, start: number, end: number, reading
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
   // What a name says is a judgement, not a speed path: the host's own (src/secrets/filters.ts);
   // FILTERS_VERSION 19: so is a value that only repeats its name's words.
-  return name !== '' && (isNonSecretName(name) || echoesName(name, value, start > 0 && '"\'`'.includes(text[start - 1]!)));
+  return name !== '' && (isNonSecretName(name) || echoesName(name, value, start > 0 && '"\'`'.includes(text[start - 1]!) && text[end] === text[start - 1] && (/^[ \t]{0,7}[,;]/.test(text.slice(end + 1)) || /^\s*(?:export\s+)?(?:const|let|var)\s/.test(text.slice(Math.min(start - 1, Math.max(text.lastIndexOf('\n', start - 2) + 1, start - 159)), start)))));
 }
 
 /** True when a URL or connection-string password is a default or a reference. */
