@@ -419,7 +419,7 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
   if (words.length > 0 && !nameHolds(name, words)) return true;
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
-  return name !== '' && (isNonSecretName(name) || echoesName(name, value, isCodeLiteral(text, start, end)));
+  return name !== '' && (isNonSecretName(name) || echoesName(text, start, end, name));
 }
 
 /**
@@ -454,15 +454,17 @@ const NEGATED_OBJECT = /^[a-z_$]/;
 /**
  * Whether a value only repeats its name's words, as the name of a variable or a header does:
  * `DATA_PROXY_SECRET: "MINIFLARE_PROXY_SECRET"` (a variable's name, in capitals), and as a code's
- * string literal (`literal`: quoted, then `,` or `;`), `DEV_REGISTRY_SECRET: "MF-Dev-Registry-Secret",`
+ * string literal ({@link isCodeLiteral}), `DEV_REGISTRY_SECRET: "MF-Dev-Registry-Secret",`
  * and `const USE_CREDENTIALS = 'use-credentials';` (words joined by `-`, as headers are written).
  * One of its words is a secret's, and at least two of its words and half of them are the name's.
  * Configuration writes weak passwords that way too, so there they stay values:
  * `POSTGRES_PASSWORD=postgres_password`, `MYSQL_ROOT_PASSWORD: "mysql-root-password"`; so does a
  * value that shares one word (`DB_PASSWORD="Summer-Password"`).
  */
-export function echoesName(name: string, value: string, literal: boolean): boolean {
-  if (value.length > 96 || !(VARIABLE_NAME.test(value) || (literal && DASHED_WORDS.test(value)))) return false;
+export function echoesName(text: string, start: number, end: number, name: string): boolean {
+  const value = text.slice(start, end);
+  // The value's shape first: it turns nearly every candidate away, and costs less than its context.
+  if (value.length > 96 || !(VARIABLE_NAME.test(value) || (DASHED_WORDS.test(value) && isCodeLiteral(text, start, end)))) return false;
   const valueWords = words(value);
   if (!valueWords.some((w) => KIND_WORDS.has(w) || w === 'key')) return false;
   const nameWords = new Set(words(name));

@@ -281,7 +281,7 @@ function isNonSecretAssignment(text: string, start: number, end: number, reading
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
   // What a name says is a judgement, not a speed path: the host's own (src/secrets/filters.ts);
   // FILTERS_VERSION 19: so is a value that only repeats its name's words.
-  return name !== '' && (isNonSecretName(name) || echoesName(name, value, start > 0 && '"\'`'.includes(text[start - 1]!) && text[end] === text[start - 1] && (/^[ \t]{0,7}[,;]/.test(text.slice(end + 1)) || /^\s*(?:export\s+)?(?:const|let|var)\s/.test(text.slice(Math.min(start - 1, Math.max(text.lastIndexOf('\n', start - 2) + 1, start - 159)), start)))));
+  return name !== '' && (isNonSecretName(name) || echoesName(text, start, end, name));
 }
 
 /** True when a URL or connection-string password is a default or a reference. */
