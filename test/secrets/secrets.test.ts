@@ -1006,6 +1006,37 @@ describe('properties', () => {
     );
   });
 
+  it("findings keep their order, bounds and line and column where this session's rules move spans (DSNs, x-oauth-basic, prefixes, operators, command lines)", () => {
+    const piece = fc.constantFrom(
+      '@tcp(db:3306)/app', '@unix(/s)', '@tcp6(', 'app', 'root', ':', '@', '/', '}', '://', 'https', 'mysql', 'x-oauth-basic',
+      'JQQJ99', '?=', '||=', '+=', '??=', '?:', "b'", 'rb"', 'f"', '{', '"', "'", ',', ';', '\n', '\r\n', '\\\n', ' ', ' -p', ' -P ',
+      'sqlcmd', 'az login', 'mongosh', '$', '!this.isNot', '_PAT=', 'DB_PASSWORD', 'token', 'é', '😀',
+      token('', 24, 0x51), token('', 40, 0x52).toLowerCase(),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        const text = pieces.join('');
+        const findings = scanSecrets(text);
+        let last = 0;
+        for (const f of findings) {
+          expect(f.start).toBeGreaterThanOrEqual(last);
+          expect(f.end).toBeGreaterThan(f.start);
+          expect(f.end).toBeLessThanOrEqual(text.length);
+          const before = text.slice(0, f.start);
+          expect([f.line, f.column]).toEqual([before.split('\n').length, f.start - before.lastIndexOf('\n')]);
+          last = f.end;
+        }
+        // A value that appears once in the text appears nowhere after redaction, placeholders aside.
+        const redacted = redactSecrets(text).text.replace(/\[REDACTED:[a-z0-9-]+:\d+\]/g, '');
+        for (const f of findings) {
+          const value = text.slice(f.start, f.end);
+          if (text.indexOf(value) === text.lastIndexOf(value)) expect(redacted.includes(value), value).toBe(false);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('a value starting with $ is a reference only when it reads as one', () => {
     const value = '$' + token('', 8, 11) + '*0' + token('', 8, 12);
     const findings = scanSecrets(`password = "${value}"`);
