@@ -23,8 +23,8 @@
 //                  lone `export PASSWORD=…` is named by the generic rule that found it too
 //   'generated'    a value whose name holds no kind word (`STRIPE_KEY`): it must look generated,
 //                  and the name must not be a public or lookup key's (isGeneratedKey)
-//   'userinfo'     a match that reached back over `user:password` (a Go DSN's): the host takes
-//                  the password, after the user's first `:` (userinfoPassword)
+//   'userinfo'     a match at a Go DSN's protocol: the host reads `user:password` back from it
+//                  and takes the password, after the user's first `:` (userinfoPassword)
 //   'command'      a flag's value found by searching on from the command (the keyword): the
 //                  value's command line (lines joined by a trailing `\`, `^` or backtick) must name
 //                  the command (onCommandLine), so `az login` on one line and `mkdir -p` on the

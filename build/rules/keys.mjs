@@ -143,14 +143,11 @@ export default [
     id: 'go-dsn-password',
     description: "Password in a Go SQL driver DSN (user:password@tcp(host)/db, the MySQL driver's form)",
     confidence: 'high',
-    // Such a DSN has no scheme to key on: the keyword is the protocol after the `@`, and the match
-    // reaches back over `user:password`. `urlpass` holds no `@`, so no two reaches share a byte
-    // and they cost at most one pass over the text (the host's own reach is bounded per match). The host takes the password out of the match
-    // (userinfoPassword): what follows the user's first `:`, where Go's driver splits, reaching
-    // further back over what a password may hold and `urlpass` does not (`@`, `/`, `#`, `{`…);
-    // so the match may reach back over nothing, and the host decides.
+    // Such a DSN has no scheme to key on: the keyword is the protocol after the `@`. The host reads
+    // `user:password` back from it (userinfoPassword, at most 256 characters) and takes the
+    // password: what follows the user's first `:`, where Go's driver splits. A password may hold
+    // `@`, `/`, `#`, `{`…, which no class of the core's reach back would stop at correctly.
     keywords: ['@tcp(', '@tcp6(', '@unix('],
-    back: ['urlpass', 0, 256],
     before: null,
     steps: [['ident', 0, 253]],
     after: null,

@@ -434,9 +434,13 @@ export function isCodeLiteral(text: string, start: number, end: number): boolean
   while (i < end + 8 && isIn(SPACE_TAB, text.charCodeAt(i))) i++;
   const c = text.charCodeAt(i);
   if (c === 0x2c || c === 0x3b) return true;
-  let from = start - 1;
-  while (from > 0 && start - from < 160 && text.charCodeAt(from - 1) !== 0x0a) from--;
-  return DECLARATION.test(text.slice(from, start));
+  return DECLARATION.test(text.slice(lineStart(text, start - 1, Math.max(0, start - 160)), start));
+}
+
+/** Where the line holding `i` starts, or `floor` if that comes first. */
+function lineStart(text: string, i: number, floor: number): number {
+  while (i > floor && text.charCodeAt(i - 1) !== 0x0a) i--;
+  return i;
 }
 
 /** A JavaScript declaration's start: `const X = `, `export let x = `. */
@@ -482,14 +486,20 @@ const DASHED_WORDS = /^[A-Za-z]+(?:-[A-Za-z]+)+$/;
  * (`token = f"{os.environ['GITHUB_TOKEN']}"`), and what it holds comes from code.
  */
 export function isFormattedString(text: string, start: number): boolean {
-  if (start < 2 || !isIn(QUOTES, text.charCodeAt(start - 1))) return false;
-  let p = start - 1;
-  let f = false;
-  while (p > 0 && start - 1 - p < 2 && isIn(STRING_PREFIX, text.charCodeAt(p - 1))) {
-    p--;
-    f ||= (text.charCodeAt(p) | 0x20) === 0x66;
-  }
-  return f && p > 0 && isIn(SEPARATOR, text.charCodeAt(p - 1));
+  if (start < 1 || !isIn(QUOTES, text.charCodeAt(start - 1))) return false;
+  const prefix = text.slice(stringPrefixStart(text, start - 1, 0), start - 1);
+  return prefix.includes('f') || prefix.includes('F');
+}
+
+/**
+ * Where a string literal's prefix (Python's `b'…'`, `r"…"`, `rb'…'`, `f"…"`) starts before the
+ * quote at `quote`: one or two of its letters after a separator (so the end of a name such as
+ * `"rb"` is none). `quote` itself when there is none.
+ */
+function stringPrefixStart(text: string, quote: number, floor: number): number {
+  let p = quote;
+  while (p > floor && quote - p < 2 && isIn(STRING_PREFIX, text.charCodeAt(p - 1))) p--;
+  return p < quote && p > floor && isIn(SEPARATOR, text.charCodeAt(p - 1)) ? p : quote;
 }
 
 /**
@@ -509,7 +519,7 @@ export function assignsLiteral(text: string, start: number): boolean {
     quoted = true;
     i--;
     if (i > floor && text.charCodeAt(i - 1) === 0x5c) i--;
-    for (let k = 0; k < 2 && i > floor && isIn(STRING_PREFIX, text.charCodeAt(i - 1)); k++) i--;
+    else i = stringPrefixStart(text, i, floor);
   }
   i = blanksBefore(text, i, floor);
   let j = i;
@@ -980,34 +990,35 @@ export function isNonSecretPassword(value: string): boolean {
 }
 
 /**
- * The password in a match that reached back from a Go DSN's protocol over `user:password`
- * (`app:…@tcp(db:3306)`, rule `go-dsn-password`): what follows the user's first `:`, up to the
- * `@` before the protocol. Go's MySQL driver splits the user there and the DSN at its last `@`,
- * so a password may hold a `:`, an `@`, a `/` and anything else but a blank or a quote, and a user
- * no `:`. The core's reach back stops at those (its class has no `@`, so no two reaches overlap);
- * this side goes on over them, up to 256 characters before the `@`, and from after an earlier
- * DSN's address (`reader@tcp(r:3306),writer@tcp(…)`). Undefined when there is no password or an
+ * The password before a Go DSN's protocol, whose match starts at the protocol's `@`
+ * (`app:…@tcp(db:3306)`, rule `go-dsn-password`): what follows the user's first `:`, up to that
+ * `@`. Go's MySQL driver splits the user there and the DSN at its last `@`, so a password may
+ * hold a `:`, an `@`, a `/` and anything else but a blank or a quote, and a user no `:`. Read
+ * back over those, up to 256 characters before the `@`, and from after an earlier DSN's address
+ * (`reader@tcp(r:3306),writer@tcp(…)`). Undefined when there is no password or an
  * empty one (`root@tcp(…)`, `root:@tcp(…)`). Where the DSN starts cannot always be told: in
  * `time=10:00:01Z,dsn=root@tcp(…)` the `:` of a time reads as the user's, and what follows is
  * redacted. A password that holds `,name=` is more likely than such a line, so it stays so.
  */
 export function userinfoPassword(text: string, start: number, end: number): { start: number; end: number } | undefined {
-  // The match's address after the `@` is a name's characters, with no `@` of its own.
+  // The match is the protocol and the address after the `@`, a name's characters with no `@`.
   const at = text.lastIndexOf('@', end - 1);
   const floor = Math.max(0, at - 256);
   let from = Math.min(start, at);
   while (from > floor && isIn(DSN_BYTES, text.charCodeAt(from - 1))) from--;
   // Searched within the reach only (at most 256 characters), so a match costs no more than that.
   const reach = text.slice(from, at);
+  let cut = 0;
   // Another DSN before this one on the line: this one starts after that one's address.
   const other = Math.max(reach.lastIndexOf('@tcp'), reach.lastIndexOf('@unix('));
   if (other >= 0) {
     const close = reach.indexOf(')', other);
-    if (close >= 0) from += close + 1;
+    if (close >= 0) cut = close + 1;
   }
   // A URL's scheme before the DSN (`mysql://app:…@tcp(…)`): the user starts after it.
-  const scheme = text.slice(from, at).lastIndexOf('://');
-  if (scheme >= 0) from += scheme + 3;
+  const scheme = reach.lastIndexOf('://');
+  if (scheme >= cut) cut = scheme + 3;
+  from += cut;
   let colon = from;
   while (colon < at && text.charCodeAt(colon) !== 0x3a) colon++;
   if (colon + 1 >= at) return undefined;
@@ -1025,8 +1036,7 @@ export function onCommandLine(text: string, start: number, commands: readonly st
   const floor = Math.max(0, start - 1024);
   let to = start;
   for (let first = true; ; first = false) {
-    let from = to;
-    while (from > floor && text.charCodeAt(from - 1) !== 0x0a) from--;
+    const from = lineStart(text, to, floor);
     const line = text.slice(from, to).toLowerCase();
     if (commands.some((command) => line.includes(command))) return true;
     // The value's line holds only flags (`    -pS3cret …` in a folded YAML block, a string joined
@@ -1059,8 +1069,6 @@ export function oauthBasicUser(text: string, start: number): { start: number; en
   return { start: from, end };
 }
 
-/** What a DSN's user and password may hold: printable ASCII but blanks and quotes. */
-const DSN_BYTES = asciiSet(Array.from({ length: 94 }, (_, k) => String.fromCharCode(0x21 + k)).join('').replace(/["'`]/g, ''));
 
 /**
  * Whether a value's name holds one of `words` (lowercase; a word ending in `$` must end the name).
@@ -1157,9 +1165,8 @@ function nameBefore(text: string, end: number, floor: number): { name: string; a
   // before it. One or two of its letters right before the value's own opening quote, after a
   // separator (a JSON name such as `"rb": "…"` ends before a quote, a colon and another quote).
   if (i === end - 1 && isIn(QUOTES, text.charCodeAt(i))) {
-    let p = i;
-    while (p > floor && i - p < 2 && isIn(STRING_PREFIX, text.charCodeAt(p - 1))) p--;
-    if (p < i && p > floor && isIn(SEPARATOR, text.charCodeAt(p - 1))) {
+    const p = stringPrefixStart(text, i, floor);
+    if (p < i) {
       i = p;
       while (i > floor && isIn(SEPARATOR, text.charCodeAt(i - 1))) i--;
     }
@@ -1197,14 +1204,14 @@ const LOOKUP_KEY_WORDS = new Set([
  * when no word of its name makes it a public or lookup key ({@link LOOKUP_KEY_WORDS}).
  */
 export function isGeneratedKey(text: string, start: number, value: string): boolean {
+  // A Sentry DSN's key (`https://<32 hex>@o1.ingest.sentry.io/2`) ships in client code by design.
+  const end = start + value.length;
+  if (text.charCodeAt(end) === 0x40 && SENTRY_DSN_KEY.test(value) && SENTRY_DSN_REST.test(text.slice(end, end + 128))) return false;
   // A name with a kind word (`STRIPE_SECRET_KEY`), or whose `KEY` another rule's `*_key` keyword
   // ends (`SENDGRID_API_KEY`), is that kind's rule's, which finds the same value under laxer
   // bounds: this one leaves it, and the host does the work once. Whole words only: `PASSPORT_KEY`
   // and `BYPASS_KEY` are no passwords' names. The name first: it turns most candidates away, and
   // costs less than the value's shape.
-  // A Sentry DSN's key (`https://<32 hex>@o1.ingest.sentry.io/2`) ships in client code by design.
-  const end = start + value.length;
-  if (text.charCodeAt(end) === 0x40 && SENTRY_DSN_KEY.test(value) && SENTRY_DSN_REST.test(text.slice(end, end + 128))) return false;
   const nameWords = words(assignedName(text, start).name);
   if (KEY_KINDS.has(nameWords[nameWords.length - 2]!)) return false;
   if (nameWords.some((word) => KIND_WORDS.has(word) || LOOKUP_KEY_WORDS.has(word))) return false;
@@ -1303,6 +1310,8 @@ const BLANKS = asciiSet(' \t\r\n');
 const ARGUMENT_GAP = asciiSet(' \t\r\n,');
 /** Base64 characters: `[A-Za-z0-9+/=]`. */
 const BASE64 = asciiSet(DIGITS_LETTERS + '+/=');
+/** What a DSN's user and password may hold: printable ASCII but blanks and quotes. */
+const DSN_BYTES = asciiSet(DIGITS_LETTERS + '!#$%&()*+,-./:;<=>?@[\\]^_{|}~');
 /** Base64url's characters: a token in a URL's user information. */
 const BASE64URL = asciiSet(DIGITS_LETTERS + '_-');
 

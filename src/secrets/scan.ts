@@ -19,10 +19,10 @@ import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
  * values whose name is the nearest one holding a keyword: past a declaration's type, before an
  * environment read's fallback (DECLARED), and a connection string's pairs, which rank last when
  * they stand alone (PAIRS), and values under a name with no kind word (`STRIPE_KEY`), which must
- * look generated (GENERATED), matches that reached back over a Go DSN's `user:password`, of
- * which only the password is the secret (USERINFO), and a flag's values found by searching on
- * from a command, whose command line must name it (COMMAND, RULE_COMMANDS). An assignment keyed on a statement (`ENV `,
- * `#define `) also has words its name must hold (RULE_NAME_KEYWORDS).
+ * look generated (GENERATED), a Go DSN's match, of which only the password is the secret
+ * (USERINFO), and a flag's values found by searching on from a command, whose command line must
+ * name it (COMMAND, RULE_COMMANDS). An assignment keyed on a statement (`ENV `, `#define `) also
+ * has words its name must hold (RULE_NAME_KEYWORDS).
  */
 const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, declared: DECLARED, pairs: PAIRS, generated: GENERATED, userinfo: USERINFO, command: COMMAND } = HOST_JUDGEMENT;
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
@@ -99,21 +99,21 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     let column = records[n * 4 + k * 2 + 1]!;
     let hint = records[n * 6 + k]!;
     const kind = RULE_JUDGEMENTS[rule]!;
-    // GitHub's `https://TOKEN:x-oauth-basic@github.com`: the password is a constant, the user the token.
-    if ((kind & PASSWORD) !== 0 && end - start === 13 && text.startsWith('x-oauth-basic', start)) {
-      const user = oauthBasicUser(text, start);
-      if (user === undefined) continue;
-      column -= start - user.start;
-      ({ start, end } = user);
-      hint = 1;
-    }
-    if ((kind & USERINFO) !== 0) {
-      const password = userinfoPassword(text, start, end);
-      if (password === undefined) continue;
-      // The user before it is ASCII on the same line: the column moves by as many units. The
-      // core's hint spoke of the whole match; this side judges the password itself.
-      column += password.start - start;
-      ({ start, end } = password);
+    // Where the secret is another part of the match's line, the host takes that part: a Go DSN's
+    // password (the match is its protocol, after it), and the user of GitHub's
+    // `https://TOKEN:x-oauth-basic@github.com` (the password is a constant). Between the two spans
+    // is ASCII on one line, so the column moves by as many units; the core's hint spoke of the
+    // match, and this side judges the part itself.
+    const part =
+      (kind & USERINFO) !== 0
+        ? userinfoPassword(text, start, end)
+        : (kind & PASSWORD) !== 0 && end - start === 13 && text.startsWith('x-oauth-basic', start)
+          ? oauthBasicUser(text, start)
+          : null;
+    if (part === undefined) continue;
+    if (part !== null) {
+      column += part.start - start;
+      ({ start, end } = part);
       hint = 1;
     }
     const structural = (kind & STRUCTURAL) !== 0;

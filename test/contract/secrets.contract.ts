@@ -203,8 +203,9 @@ export function secretsContract({ describe, it, expect, runtime }: Harness): voi
         ['shell defaults', (n) => 'pwd:-'.repeat(Math.ceil(n / 5)).slice(0, n)],
         ['keyword soup', (n) => 'ghp_sk-AKIAeyJtoken=xoxb-://'.repeat(Math.ceil(n / 27)).slice(0, n)],
         ['authorization spam', (n) => 'Authorization: Bearer '.repeat(Math.ceil(n / 22)).slice(0, n)],
-        // Rules that reach back from their keyword: a Go DSN's protocol over `user:password` (up
-        // to 256 bytes), an annotated key's signature over 52 characters at every sixth byte.
+        // A Go DSN's protocol at every twelfth byte, and after long runs of what a password holds;
+        // a rule that reaches back from its keyword: an annotated key's signature over 52
+        // characters at every sixth byte.
         ['Go DSN protocols', (n) => 'root:pw@tcp('.repeat(Math.ceil(n / 12)).slice(0, n)],
         ['Go DSN protocols after long runs', (n) => ('p:'.repeat(150) + '@unix(').repeat(Math.ceil(n / 306)).slice(0, n)],
         ['annotated key signatures', (n) => 'JQQJ99'.repeat(Math.ceil(n / 6)).slice(0, n)],

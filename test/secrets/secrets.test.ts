@@ -451,8 +451,8 @@ describe('what a name or a value says (host judgements)', () => {
     ]);
     expect(redactSecrets(`DB_DSN=app:${pw}@unix(/run/mysqld.sock)/jobs`).text).toBe('DB_DSN=app:[REDACTED:go-dsn-password:1]@unix(/run/mysqld.sock)/jobs');
     // Go's driver splits the user at its first `:`: the rest is the password, `:` and all; and
-    // the DSN at its last `@`, so `@`, `/`, `}` and the like are the password's too (the core's
-    // reach back stops at them; none of the password may be left out).
+    // the DSN at its last `@`, so `@`, `/`, `}` and the like are the password's too (none of the
+    // password may be left out).
     expect(found(`dsn := "gorm:${pw}:x9@tcp(localhost:9910)/gorm"`)).toEqual([`go-dsn-password ${pw}:x9`]);
     for (const odd of [`Xk9@mPq7:${pw}`, `xZTDPE4u/Ghs+Pzh8/${pw}`, `${pw}}`, `{${pw}#?[]<>\\`]) {
       expect(found(`dsn := "app:${odd}@tcp(db:3306)/app"`), odd).toEqual([`go-dsn-password ${odd}`]);

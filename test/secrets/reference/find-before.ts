@@ -43,7 +43,7 @@ const DECLARED_RULES = rulesWith(HOST_JUDGEMENT.declared);
 const PAIRS_RULES = rulesWith(HOST_JUDGEMENT.pairs);
 /** Came with FILTERS_VERSION 18: values under a name with no kind word (`STRIPE_KEY`), which must look generated. */
 const GENERATED_RULES = rulesWith(HOST_JUDGEMENT.generated);
-/** Came with FILTERS_VERSION 19: a match that reached back over a Go DSN's `user:password`, cut to the password. */
+/** Came with FILTERS_VERSION 19: a match at a Go DSN's protocol, whose password the host reads back from it. */
 const USERINFO_RULES = rulesWith(HOST_JUDGEMENT.userinfo);
 /** Came with FILTERS_VERSION 19: a flag's value found on from its command must be on the command's line. */
 const COMMAND_RULES = rulesWith(HOST_JUDGEMENT.command);
