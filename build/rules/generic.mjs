@@ -50,6 +50,12 @@ const VALUE_GAP = [['sp', 0, 4], ['strprefix', 0, 2], ['bs', 0, 1], ['quote', 0,
  */
 const ASSIGN_OP = [['assignop', 0, 2], ['assign', 1, 2]];
 
+/**
+ * Steps of a value whose name ends at the keyword (`DB_PASS=`, `STRIPE_KEY: `): no name characters
+ * after it, then the assignment.
+ */
+const atKeyword = (minLen) => [['qsp', 0, 4], ...ASSIGN_OP, ...VALUE_GAP, ['val', minLen, 256]];
+
 const generic = (id, description, { keywords, minLen, entropy }, examples) => ({
   id,
   description,
@@ -65,6 +71,18 @@ const generic = (id, description, { keywords, minLen, entropy }, examples) => ({
   entropy,
   host: ['assignment'],
   examples,
+});
+
+/**
+ * A value under an environment-style name ending in `suffix` (`STRIPE_KEY`, `GITHUB_PAT`), in
+ * capitals as such names are written: with no kind word in the name, the value itself must look
+ * generated (host: 'generated', isGeneratedKey).
+ */
+const suffixKey = (id, description, suffix, examples) => ({
+  ...generic(id, description, { keywords: [suffix], minLen: 16, entropy: 3.3 }, examples),
+  ci: false,
+  steps: atKeyword(16),
+  host: ['assignment', 'generated'],
 });
 
 /**
@@ -399,74 +417,64 @@ export default [
       pos: [P('DB_PASS=', F(C.alnum, 16)), P('{"user": "app", "pass": "', F(C.alnum, 14), '"}'), P('const smtpPass = "', F(C.alnum, 18), '";')],
       neg: ['DB_PASS=${DB_PASS}', 'DB_PASSWORD_FILE=/run/secrets/db', 'if ok:\n    pass\nelse: x = "' + F(C.alnum, 16) + '"', 'passport: "' + F(C.alnum, 16) + '"', 'pass: changeme'],
     }),
-    steps: [['qsp', 0, 4], ...ASSIGN_OP, ...VALUE_GAP, ['val', KIND.password.minLen, 256]],
+    steps: atKeyword(KIND.password.minLen),
   },
-  {
-    // An environment variable named for what the key unlocks (`STRIPE_KEY`, `OPENAI_KEY`, `JWT_KEY`,
-    // `SESSION_KEY`, `AZURE_STORAGE_KEY`, `ALGOLIA_ADMIN_KEY`): the name ends at `_KEY`, in capitals
-    // as environment variables are written, so `cache_key`, `sortKey` and `KEYBOARD` are not read.
-    // With no kind word in the name, the value itself must look generated (host: 'generated',
-    // isGeneratedKey): letters and digits, 16 or more characters; and a name for a public or
-    // lookup key (`STRIPE_PUBLISHABLE_KEY`, `RECAPTCHA_SITE_KEY`, `CACHE_KEY`) is no secret's.
-    ...generic('generic-key', 'Key under an environment-style name ending in _KEY (STRIPE_KEY, JWT_KEY, SESSION_KEY)', { keywords: ['_KEY'], minLen: 16, entropy: 3.3 }, {
-      pos: [
-        P('STRIPE_KEY=', F(C.alnum, 32)),
-        P('JWT_KEY="', F(C.alnum, 40), '"'),
-        P('  SESSION_KEY: ', F(C.alnum, 40), '\n'),
-        P('AZURE_STORAGE_KEY=', F(C.b64, 86) + '=='),
-        P('ALGOLIA_ADMIN_KEY=', F(C.hex, 32)),
-        P('{"OPENAI_KEY": "', F(C.alnum, 40), '"}'),
-        // Words that only look like other kinds' or lookups' (passport, hash).
-        P('PASSPORT_KEY=', F(C.alnum, 32)),
-        P('HASH_KEY=', F(C.alnum, 32)),
-      ],
-      neg: [
-        'STRIPE_PUBLISHABLE_KEY=pk_live_' + F(C.alnum, 24),
-        // A publishable key is public whatever its name.
-        'STRIPE_KEY=pk_live_' + F(C.alnum, 24),
-        // Names of things, not keys: a storage slot, a query, a GPG key's public fingerprint.
-        'const STORAGE_KEY = "persist:root:v12345";',
-        "const QUERY_KEY = 'userProfileQuery2';",
-        'ENV GPG_KEY=' + F(C.HEX, 40),
-        'RECAPTCHA_SITE_KEY=' + F(C.alnum, 40),
-        'VAPID_PUBLIC_KEY=' + F(C.b64url, 87),
-        'CACHE_KEY=user-profile-cache-version',
-        'PRIMARY_KEY=id',
-        'const IDEMPOTENCY_KEY = "' + F(C.alnum, 24) + '";',
-        'SESSION_KEY=${SESSION_KEY}',
-        'JWT_KEY=please-change-this-in-production',
-        'SORT_KEY=created_at_descending_order',
-        'cache_key = "' + F(C.alnum, 24) + '"',
-      ],
-    }),
-    ci: false,
-    steps: [['qsp', 0, 4], ...ASSIGN_OP, ...VALUE_GAP, ['val', 16, 256]],
-    host: ['assignment', 'generated'],
-  },
-  {
-    // A personal access token under an environment-style name ending in `_PAT`, as code hosts'
-    // docs name them (`GITHUB_PAT`, `CR_PAT`, Azure CLI's `AZURE_DEVOPS_EXT_PAT`): judged as
-    // generic-key's values are (the value must look generated; a 52-character lowercase base32
-    // value, Azure DevOps's classic PAT, does). In capitals only: `url_pat` and `filePat` name
-    // patterns.
-    ...generic('generic-pat', 'Personal access token under an environment-style name ending in _PAT (GITHUB_PAT, AZURE_DEVOPS_EXT_PAT)', { keywords: ['_PAT'], minLen: 16, entropy: 3.3 }, {
-      pos: [
-        P('AZURE_DEVOPS_EXT_PAT=', F('abcdefghijklmnopqrstuvwxyz234567', 52)),
-        P('export CR_PAT="', F(C.alnum, 36), '"'),
-        P('  GH_PAT: ', F(C.alnum, 40), '\n'),
-      ],
-      neg: [
-        'CR_PAT=${{ secrets.CR_PAT }}',
-        'GITHUB_PAT=your-personal-access-token',
-        'const FILE_PAT = "**/*.test.ts";',
-        "url_pat = '" + F(C.alnum, 24) + "'",
-        'AZURE_DEVOPS_EXT_PAT=' + 'x'.repeat(52),
-      ],
-    }),
-    ci: false,
-    steps: [['qsp', 0, 4], ...ASSIGN_OP, ...VALUE_GAP, ['val', 16, 256]],
-    host: ['assignment', 'generated'],
-  },
+  // An environment variable named for what the key unlocks (`STRIPE_KEY`, `OPENAI_KEY`, `JWT_KEY`,
+  // `SESSION_KEY`, `AZURE_STORAGE_KEY`, `ALGOLIA_ADMIN_KEY`): the name ends at `_KEY`, in capitals
+  // as environment variables are written, so `cache_key`, `sortKey` and `KEYBOARD` are not read.
+  // With no kind word in the name, the value itself must look generated (host: 'generated',
+  // isGeneratedKey): letters and digits, 16 or more characters; and a name for a public or
+  // lookup key (`STRIPE_PUBLISHABLE_KEY`, `RECAPTCHA_SITE_KEY`, `CACHE_KEY`) is no secret's.
+  suffixKey('generic-key', 'Key under an environment-style name ending in _KEY (STRIPE_KEY, JWT_KEY, SESSION_KEY)', '_KEY', {
+    pos: [
+      P('STRIPE_KEY=', F(C.alnum, 32)),
+      P('JWT_KEY="', F(C.alnum, 40), '"'),
+      P('  SESSION_KEY: ', F(C.alnum, 40), '\n'),
+      P('AZURE_STORAGE_KEY=', F(C.b64, 86) + '=='),
+      P('ALGOLIA_ADMIN_KEY=', F(C.hex, 32)),
+      P('{"OPENAI_KEY": "', F(C.alnum, 40), '"}'),
+      // Words that only look like other kinds' or lookups' (passport, hash).
+      P('PASSPORT_KEY=', F(C.alnum, 32)),
+      P('HASH_KEY=', F(C.alnum, 32)),
+    ],
+    neg: [
+      'STRIPE_PUBLISHABLE_KEY=pk_live_' + F(C.alnum, 24),
+      // A publishable key is public whatever its name.
+      'STRIPE_KEY=pk_live_' + F(C.alnum, 24),
+      // Names of things, not keys: a storage slot, a query, a GPG key's public fingerprint.
+      'const STORAGE_KEY = "persist:root:v12345";',
+      "const QUERY_KEY = 'userProfileQuery2';",
+      'ENV GPG_KEY=' + F(C.HEX, 40),
+      'RECAPTCHA_SITE_KEY=' + F(C.alnum, 40),
+      'VAPID_PUBLIC_KEY=' + F(C.b64url, 87),
+      'CACHE_KEY=user-profile-cache-version',
+      'PRIMARY_KEY=id',
+      'const IDEMPOTENCY_KEY = "' + F(C.alnum, 24) + '";',
+      'SESSION_KEY=${SESSION_KEY}',
+      'JWT_KEY=please-change-this-in-production',
+      'SORT_KEY=created_at_descending_order',
+      'cache_key = "' + F(C.alnum, 24) + '"',
+    ],
+  }),
+  // A personal access token under an environment-style name ending in `_PAT`, as code hosts'
+  // docs name them (`GITHUB_PAT`, `CR_PAT`, Azure CLI's `AZURE_DEVOPS_EXT_PAT`): judged as
+  // generic-key's values are (the value must look generated; a 52-character lowercase base32
+  // value, Azure DevOps's classic PAT, does). In capitals only: `url_pat` and `filePat` name
+  // patterns.
+  suffixKey('generic-pat', 'Personal access token under an environment-style name ending in _PAT (GITHUB_PAT, AZURE_DEVOPS_EXT_PAT)', '_PAT', {
+    pos: [
+      P('AZURE_DEVOPS_EXT_PAT=', F('abcdefghijklmnopqrstuvwxyz234567', 52)),
+      P('export CR_PAT="', F(C.alnum, 36), '"'),
+      P('  GH_PAT: ', F(C.alnum, 40), '\n'),
+    ],
+    neg: [
+      'CR_PAT=${{ secrets.CR_PAT }}',
+      'GITHUB_PAT=your-personal-access-token',
+      'const FILE_PAT = "**/*.test.ts";',
+      "url_pat = '" + F(C.alnum, 24) + "'",
+      'AZURE_DEVOPS_EXT_PAT=' + 'x'.repeat(52),
+    ],
+  }),
   typed('generic-password-typed', 'Password in a declaration with a type (TypeScript, Kotlin, Swift, Scala, Rust, Python, Go, C)', KIND.password, {
     pos: [
       P('const dbPassword: string = "', F(C.alnum, 16), '";'),

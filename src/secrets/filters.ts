@@ -214,9 +214,8 @@ function judgeName(name: string): boolean {
   if (end < 0) return embedded || words(name).some((w) => NON_SECRET_WORD.test(w));
   if (end === name.length) return false;
   // The keyword's own word goes on in lowercase (not a plural's `s` at a boundary): a compound.
-  const next = name.charCodeAt(end);
-  if (next >= 0x61 && next <= 0x7a) {
-    const plural = next === 0x73 && !isLowerAt(name, end + 1);
+  if (isLowerAt(name, end)) {
+    const plural = name.charCodeAt(end) === 0x73 && !isLowerAt(name, end + 1);
     if (!plural) return true;
   }
   return words(name.slice(end)).some((w) => NON_SECRET_WORD.test(w));
@@ -419,7 +418,7 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
   if (words.length > 0 && !nameHolds(name, words)) return true;
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
-  return name !== '' && (isNonSecretName(name) || echoesName(text, start, end, name));
+  return name !== '' && (isNonSecretName(name) || echoesName(text, start, end, name, value));
 }
 
 /**
@@ -427,7 +426,7 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
  * quote (and blanks) a `,` or `;`, as an object's member or a statement ends, or in a JavaScript
  * declaration (`const USE_CREDENTIALS = 'use-credentials'`, which may end without a `;`).
  */
-export function isCodeLiteral(text: string, start: number, end: number): boolean {
+function isCodeLiteral(text: string, start: number, end: number): boolean {
   const q = text.charCodeAt(start - 1);
   if (!isIn(QUOTES, q) || text.charCodeAt(end) !== q) return false;
   let i = end + 1;
@@ -449,7 +448,7 @@ const DECLARATION = /^\s*(?:export\s+)?(?:const|let|var)\s/;
 /** `!member.read` or `!!member.read` of a lowercase object, not generated ({@link hasGeneratedShape}). */
 function isNegatedMember(value: string): boolean {
   const read = value.slice(value.charCodeAt(1) === 0x21 ? 2 : 1);
-  return NEGATED_OBJECT.test(read) && DOTTED_IDENTIFIER.test(read) && !hasGeneratedShape(read);
+  return NEGATED_OBJECT.test(read) && isDottedName(read);
 }
 
 /** A member read's object as code names it: a lowercase letter, `_` or `$` first. */
@@ -465,12 +464,11 @@ const NEGATED_OBJECT = /^[a-z_$]/;
  * `POSTGRES_PASSWORD=postgres_password`, `MYSQL_ROOT_PASSWORD: "mysql-root-password"`; so does a
  * value that shares one word (`DB_PASSWORD="Summer-Password"`).
  */
-export function echoesName(text: string, start: number, end: number, name: string): boolean {
-  const value = text.slice(start, end);
+export function echoesName(text: string, start: number, end: number, name: string, value: string): boolean {
   // The value's shape first: it turns nearly every candidate away, and costs less than its context.
   if (value.length > 96 || !(VARIABLE_NAME.test(value) || (DASHED_WORDS.test(value) && isCodeLiteral(text, start, end)))) return false;
   const valueWords = words(value);
-  if (!valueWords.some((w) => KIND_WORDS.has(w) || w === 'key')) return false;
+  if (!valueWords.some((w) => SECRET_WORDS.has(w))) return false;
   const nameWords = new Set(words(name));
   const shared = valueWords.filter((w) => nameWords.has(w)).length;
   return shared >= 2 && shared * 2 >= valueWords.length;
@@ -570,6 +568,11 @@ export function isPathLike(value: string): boolean {
 export function isDottedReference(text: string, start: number, value: string): boolean {
   if (!DOTTED_IDENTIFIER.test(value)) return false;
   return isIn(QUOTES, text.charCodeAt(start - 1)) ? !INNER_DIGIT.test(value) : !hasGeneratedShape(value);
+}
+
+/** A dotted name with a name's shape, not a generated one: an unquoted {@link isDottedReference}. */
+function isDottedName(value: string): boolean {
+  return DOTTED_IDENTIFIER.test(value) && !hasGeneratedShape(value);
 }
 
 /**
@@ -692,7 +695,7 @@ const SNAKE_NAME = /^[a-z]+(?:_[a-z]+)+$/;
  */
 function namesSecret(value: string): boolean {
   if (/\d/.test(value)) return false;
-  return words(value).some((word) => KIND_WORDS.has(word) || word === 'key' || word === 'keys');
+  return words(value).some((word) => SECRET_WORDS.has(word) || word === 'keys');
 }
 
 /** What {@link isCodeStatement} finds before a value. */
@@ -838,12 +841,10 @@ export function lonePairEnd(text: string, start: number, end: number): number {
   for (let k = start; k < end; k++) {
     const c = text.charCodeAt(k);
     if ((c === 0x28 || c === 0x5b) && k > start) return k;
-    if (!isIdentifierUnit(c)) break;
+    if (!isIn(IDENTIFIER, c)) break;
   }
   return end;
 }
-
-const isIdentifierUnit = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x24 || c === 0x2e;
 
 /**
  * Whether a connection string's password (`Password=…`, `Pwd=…`) found at `start`..`end` stands
@@ -943,7 +944,7 @@ export function quotedValueEnd(text: string, start: number, end: number): number
  * of strings (`["username", "password", "hostname"]`, a source map's names) has the same shape
  * and no call: its next item is not the name's value.
  */
-export function isCallArgument(text: string, start: number): boolean {
+function isCallArgument(text: string, start: number): boolean {
   const floor = Math.max(0, start - 160);
   // Back over the value's quote, the blanks and the comma to the name's closing quote.
   let i = start - 1;
@@ -1241,6 +1242,8 @@ const GENERATED_KEY_CHARS = /^[A-Za-z0-9+/=_-]+$/;
  * `credential`, `creds`, `token`.
  */
 const KIND_WORDS = new Set(['password', 'passwords', 'passwd', 'passphrase', 'pass', 'pwd', 'secret', 'secrets', 'credential', 'credentials', 'cred', 'creds', 'token', 'tokens']);
+/** The words secrets are named with, `key` among them: {@link KIND_WORDS} and `key`. */
+const SECRET_WORDS = new Set([...KIND_WORDS, 'key']);
 /** The word before `key` in the secret and API-key rules' `*_key` keywords (`api_key`, `signing_key`). */
 const KEY_KINDS = new Set(['api', 'access', 'auth', 'app', 'client', 'license', 'subscription', 'private', 'signing', 'encryption', 'master', 'hmac']);
 
@@ -1300,6 +1303,8 @@ const ASSIGN_OP = asciiSet('?+|');
 const STRING_PREFIX = asciiSet('rRbBuUfF');
 /** Between the name and `value` of a pair: blanks, quotes, `]`, commas and line breaks. */
 const PAIR_GAP = asciiSet(' \t\r\n"\'`],');
+/** A dotted identifier's characters: `[\w$.]`. */
+const IDENTIFIER = asciiSet(DIGITS_LETTERS + '_$.');
 /** Name characters: `[\w.-]`. */
 const NAME = asciiSet(DIGITS_LETTERS + '_.-');
 /** The quotes a value or name may stand in: `"`, `'` and the backtick. */

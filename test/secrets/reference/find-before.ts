@@ -281,7 +281,7 @@ function isNonSecretAssignment(text: string, start: number, end: number, reading
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
   // What a name says is a judgement, not a speed path: the host's own (src/secrets/filters.ts);
   // FILTERS_VERSION 19: so is a value that only repeats its name's words.
-  return name !== '' && (isNonSecretName(name) || echoesName(text, start, end, name));
+  return name !== '' && (isNonSecretName(name) || echoesName(text, start, end, name, value));
 }
 
 /** True when a URL or connection-string password is a default or a reference. */
