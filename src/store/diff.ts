@@ -2,7 +2,7 @@ import { expectFunction, expectObject, expectOptions, expectString, kindOf, wron
 import { CtxgateError, invalidParams, isDataCloneError, quietCause } from '../errors.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
 import { copyJson, jsonEqual } from './json-data.ts';
-import { assertWalkDepth, inheritsEnumerableMembers, isPlainObject } from './json-safety.ts';
+import { inheritsEnumerableMembers, isPlainObject } from './json-safety.ts';
 import type { JsonTape } from './json-tape.ts';
 import { TAPE_ARRAY, recordItemTape, recordTape, tapeMatches } from './json-tape.ts';
 import type { AgentContext, ContextChanges, ContextDiff, Namespace } from './model.ts';
@@ -267,10 +267,9 @@ function diffNamespace(
     const tape = !inBefore ? undefined : tapeOf === undefined ? base.tapes[k] : tapeOf.get(key);
     // A matching tape means the value equals the baseline's (so diffField would find nothing).
     const unchanged = tape !== undefined && (k < proven || tapeMatches(after[key], tape));
-    // A changed field is checked for depth before the comparisons walk it (canonicalize refuses
-    // only far deeper data, with its own code), so too deep is one refusal wherever it is.
-    if (!unchanged) assertWalkDepth(after[key], `context.${ns}.${key}`, 2);
     const items: ItemNotes | undefined = unchanged ? undefined : { texts: [], same: [] };
+    // Too deep a changed field is refused by its copy below (copyJson names where); the
+    // comparisons stop well short of an engine's stack on such data, so it is walked only there.
     const counters = items === undefined ? undefined : diffField(ns, key, before[key], after[key], items);
     if (Object.hasOwn(after, key)) {
       nextKeys.push(key);

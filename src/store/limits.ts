@@ -254,11 +254,12 @@ export class ContextSizeChecker {
     expectObject(ctx, 'ctx');
     expectNamespace(namespace);
     expectString(key, 'key');
-    // The value goes `namespace.key`, two levels below the context's root.
-    assertWalkDepth(value, 'value', 2);
     try {
       checkContextWrite(this.limits, ctx, namespace, key, value);
     } catch (error) {
+      // The value goes `namespace.key`, two levels below the context's root: walked for depth only
+      // once measuring failed, and named before the context.
+      assertWalkDepth(value, 'value', 2);
       throw measureFailure(error, { value, ctx });
     }
   }

@@ -101,6 +101,21 @@ describe('data nested deeper than the walks go (A)', () => {
     // The baseline is still the empty context: the small value that replaces it is one addition.
     ctx.reasoning.entities.k = 1;
     expect(tracker.capture('agent', ctx).changes).toEqual({ reasoning: { entities_added: 1 } });
+    // A field the baseline holds is compared before it is copied: too deep is the same refusal.
+    for (const [value, path] of [
+      [deep(100_000), /^context\.reasoning\.entities\.k(\.a)+$/],
+      [deep(100_000, 1, true), /^context\.reasoning\.entities\.k(\[0\])+$/],
+    ] as const) {
+      ctx.reasoning.entities.k = value;
+      expectInvalid(thrown(() => tracker.capture('agent', ctx)), path, 'nested deeper than 200 levels');
+    }
+    ctx.reasoning.entities.k = 2;
+    expect(tracker.capture('agent', ctx).changes).toEqual({ reasoning: { entities_modified: 1 } });
+    // So is an item of an array the baseline holds, which is compared item by item.
+    ctx.reasoning.entities.k = [1];
+    tracker.capture('agent', ctx);
+    ctx.reasoning.entities.k = [1, deep(100_000, 1, true)];
+    expectInvalid(thrown(() => tracker.capture('agent', ctx)), /^context\.reasoning\.entities\.k\[1\](\[0\])+$/, 'nested deeper than 200 levels');
   });
 });
 
