@@ -1,4 +1,4 @@
-import { kindOf } from '../args.ts';
+import { kindOf, wrongKind } from '../args.ts';
 import { CtxgateError, invalidParams } from '../errors.ts';
 
 /**
@@ -25,7 +25,7 @@ const WASM_SOURCE_KINDS = 'a WebAssembly.Module, an ArrayBuffer, a Uint8Array, a
 export function checkWasmSource(source: unknown, field = 'source'): asserts source is WasmSource {
   if (typeof source === 'string' || source instanceof URL || source instanceof ArrayBuffer || source instanceof Uint8Array) return;
   if (source instanceof WebAssembly.Module || isResponseLike(source) || isThenable(source)) return;
-  throw invalidParams(field, `must be ${WASM_SOURCE_KINDS} (got ${kindOf(source)}).`, { expected: WASM_SOURCE_KINDS, got: kindOf(source) });
+  throw wrongKind(field, WASM_SOURCE_KINDS, source);
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

@@ -1,4 +1,4 @@
-import { expectObject, expectOptions, expectString, kindOf } from '../args.ts';
+import { expectObject, expectOptions, expectString, wrongKind } from '../args.ts';
 import { ContextViolationError, invalidParams } from '../errors.ts';
 import type { CtxgateError } from '../errors.ts';
 import type { ContextLimits } from './limits.ts';
@@ -141,5 +141,5 @@ export class ContextValidator {
 function notNamespace(field: string, value: unknown): CtxgateError {
   return typeof value === 'string'
     ? invalidParams(field, `"${value}" is not a namespace`)
-    : invalidParams(field, `must be a namespace name (got ${kindOf(value)}).`, { expected: 'a namespace name', got: kindOf(value) });
+    : wrongKind(field, 'a namespace name', value);
 }

@@ -1,8 +1,9 @@
 import { expectArray, expectBytes, expectMethods, expectObject, expectString, kindOf } from '../args.ts';
-import { CtxgateError, invalidParams, quietCause } from '../errors.ts';
+import { CtxgateError, invalidParams } from '../errors.ts';
 import type { ArtifactStore } from './context-store.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
 import { isSha256Hex, sha256Hex, utf8Encode } from './hash.ts';
+import { cloneOrRefuse } from './json-data.ts';
 import { parseSafeJson } from './json-safety.ts';
 import type { ContextLimits } from './limits.ts';
 import { resolveLimits } from './limits.ts';
@@ -169,12 +170,5 @@ export async function resolveArtifacts(context: AgentContext, store: ArtifactSto
 
 /** `structuredClone(value)`, with a value that cannot be cloned reported as INVALID_PARAMS on `field`. */
 function copyOf<T>(value: T, field: string): T {
-  try {
-    return structuredClone(value);
-  } catch (cause) {
-    throw new CtxgateError('INVALID_PARAMS', `${field}: holds a value that cannot be copied (a function, a symbol, a class instance); a context is plain JSON data`, {
-      details: { field },
-      cause: quietCause(cause),
-    });
-  }
+  return cloneOrRefuse(value, field, 'copied', 'a context is plain JSON data');
 }

@@ -1,3 +1,4 @@
+import { CtxgateError, quietCause } from '../errors.ts';
 import { MAX_WALK_DEPTH, assertWalkDepth, isPlainObject } from './json-safety.ts';
 
 /**
@@ -82,4 +83,20 @@ function equal(a: unknown, b: unknown, depth: number): boolean {
   }
   for (const key of Object.keys(b)) if (b[key] !== undefined) present--;
   return present === 0;
+}
+
+/**
+ * `structuredClone(value)`; a value that cannot be cloned (a function, a symbol, a class instance)
+ * is INVALID_PARAMS on `field` ("holds a value that cannot be {verb} …; {hint}"), without the
+ * DataCloneError's message, which quotes the value.
+ */
+export function cloneOrRefuse<T>(value: T, field: string, verb: string, hint: string): T {
+  try {
+    return structuredClone(value);
+  } catch (cause) {
+    throw new CtxgateError('INVALID_PARAMS', `${field}: holds a value that cannot be ${verb} (a function, a symbol, a class instance); ${hint}`, {
+      details: { field },
+      cause: quietCause(cause),
+    });
+  }
 }

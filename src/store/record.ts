@@ -1,8 +1,9 @@
-import { expectMethods, expectObject, expectOptions, expectString, kindOf } from '../args.ts';
-import { ConflictError, CtxgateError, invalidParams, quietCause } from '../errors.ts';
+import { expectObject, expectOptions, expectString, wrongKind } from '../args.ts';
+import { ConflictError, CtxgateError, invalidParams } from '../errors.ts';
 import { isCtxgateError } from '../errors.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
 import { isSha256Hex, sha256Hex } from './hash.ts';
+import { cloneOrRefuse } from './json-data.ts';
 import { isPlainObject } from './json-safety.ts';
 import type { MigrationRegistry } from './migrations.ts';
 import type { AgentContext } from './model.ts';
@@ -47,20 +48,20 @@ export function assertVersion(version: unknown, field: string): asserts version 
 }
 
 /**
- * The `expectedVersion` of `save`'s options, read once. INVALID_PARAMS unless `options` is an object
- * (`options`) whose `expectedVersion` is a store version (`options.expectedVersion`) and whose
- * `signal`, if given, is an AbortSignal (`options.signal`).
+ * `save`'s options, each read once. INVALID_PARAMS unless `options` is an object (`options`) whose
+ * `expectedVersion` is a store version (`options.expectedVersion`) and whose `signal`, if given, is
+ * an AbortSignal (`options.signal`).
  */
-export function saveOptions(options: unknown): number {
+export function saveOptions(options: unknown): { expectedVersion: number; signal: AbortSignal | undefined } {
   expectObject(options, 'options');
   const expectedVersion = options.expectedVersion;
   assertVersion(expectedVersion, 'options.expectedVersion');
   const signal = options.signal;
   // By its members, not instanceof, so a signal from another realm (an iframe, a vm context) passes.
   if (signal !== undefined && (signal === null || typeof signal !== 'object' || typeof (signal as { aborted?: unknown }).aborted !== 'boolean')) {
-    throw invalidParams('options.signal', `must be an AbortSignal (got ${kindOf(signal)}).`, { expected: 'an AbortSignal', got: kindOf(signal) });
+    throw wrongKind('options.signal', 'an AbortSignal', signal);
   }
-  return expectedVersion;
+  return { expectedVersion, signal: signal as AbortSignal | undefined };
 }
 
 /**
@@ -94,21 +95,7 @@ export function importedRecord(record: unknown): StoredRecord {
  * INVALID_PARAMS (`record`), without the DataCloneError's message, which quotes the value.
  */
 export function cloneImportedRecord(record: StoredRecord): StoredRecord {
-  try {
-    return structuredClone(record);
-  } catch (cause) {
-    throw new CtxgateError('INVALID_PARAMS', 'record: holds a value that cannot be stored (a function, a symbol, a class instance); pass a record from exportRecord', {
-      details: { field: 'record' },
-      cause: quietCause(cause),
-    });
-  }
-}
-
-/** INVALID_PARAMS unless `options` is undefined or an object whose `migrations`, if given, is a MigrationRegistry. */
-export function checkStoreOptions(options: unknown): asserts options is Record<string, unknown> | undefined {
-  expectOptions(options);
-  const migrations = options?.migrations;
-  if (migrations !== undefined) expectMethods(migrations, 'options.migrations', ['migrate'], 'a MigrationRegistry');
+  return cloneOrRefuse(record, 'record', 'stored', 'pass a record from exportRecord');
 }
 
 /**

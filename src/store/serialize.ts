@@ -93,6 +93,19 @@ export function canonicalContextText(context: AgentContext): string {
 }
 
 /**
+ * The `migrations` of options that may hold them (deserializeContext's, every store's), read once:
+ * INVALID_PARAMS unless `options` is an object or undefined (`options`) and `migrations`, if given,
+ * a MigrationRegistry (`options.migrations`). Duck-typed, as migrateContext is, so a registry from
+ * another copy of the package still works.
+ */
+export function storeMigrations(options: unknown): MigrationRegistry | undefined {
+  expectOptions(options);
+  const migrations = options?.migrations;
+  if (migrations !== undefined) expectMethods(migrations, 'options.migrations', ['migrate'], 'a MigrationRegistry');
+  return migrations as MigrationRegistry | undefined;
+}
+
+/**
  * Reads a context from JSON text (or already-parsed data): refuses forbidden keys, migrates older
  * schema versions to {@link CONTEXT_SCHEMA_VERSION}, then validates. Throws INVALID_PARAMS naming
  * the bad field, or MIGRATION_FAILED when no migration path exists; INVALID_PARAMS, before the
@@ -100,10 +113,7 @@ export function canonicalContextText(context: AgentContext): string {
  * given, is a MigrationRegistry (`options.migrations`).
  */
 export function deserializeContext(data: string | unknown, options: DeserializeOptions = {}): AgentContext {
-  expectOptions(options);
-  const migrations: unknown = options.migrations;
-  // Duck-typed, as migrateContext does, so a registry from another copy of the package still works.
-  if (migrations !== undefined) expectMethods(migrations, 'options.migrations', ['migrate'], 'a MigrationRegistry');
+  const migrations = storeMigrations(options);
   const value = typeof data === 'string' ? parseJson(data, 'context') : data;
   // Parsed from text, the data is fresh and nobody else holds it; the one-walk check may keep it.
   if (typeof data === 'string' && checkedCurrent(value)) return value;
@@ -113,8 +123,7 @@ export function deserializeContext(data: string | unknown, options: DeserializeO
   }
   // Already walked for forbidden keys and non-JSON values above; only the schema is left to check.
   if (value.version === CONTEXT_SCHEMA_VERSION) return validateAgentContextSchema(typeof data === 'string' ? value : copyJson(value));
-  const registry = (migrations as MigrationRegistry | undefined) ?? new MigrationRegistry();
-  return validateAgentContext(registry.migrate(value, CONTEXT_SCHEMA_VERSION));
+  return validateAgentContext((migrations ?? new MigrationRegistry()).migrate(value, CONTEXT_SCHEMA_VERSION));
 }
 
 /**

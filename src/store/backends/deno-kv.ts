@@ -5,9 +5,9 @@ import type { ContextStore, DeleteOptions, LoadedContext, SaveOptions } from '..
 import type { MigrationRegistry } from '../migrations.ts';
 import type { AgentContext } from '../model.ts';
 import type { StoredRecord } from '../record.ts';
+import { storeMigrations } from '../serialize.ts';
 import {
   assertContextId,
-  checkStoreOptions,
   corruptRecord,
   deleteOptions,
   importedRecord,
@@ -156,9 +156,9 @@ function isKvKeyPart(part: unknown): part is KvKeyPart {
  * (a Uint8Array part itself is not copied).
  */
 function denoKvOptions(options: unknown): DenoKvStoreOptions {
-  checkStoreOptions(options);
-  const prefix: unknown = options?.prefix;
-  const checked: DenoKvStoreOptions = { migrations: options?.migrations as MigrationRegistry | undefined };
+  const checked: DenoKvStoreOptions = { migrations: storeMigrations(options) };
+  // An object or undefined: storeMigrations checked it.
+  const prefix: unknown = (options as Record<string, unknown> | undefined)?.prefix;
   if (prefix !== undefined) {
     expectArray(prefix, 'options.prefix');
     // An index loop, not forEach: a hole in a sparse array is refused too, not skipped.
@@ -269,7 +269,7 @@ class DenoKvContextStore implements ContextStore {
 
   async save(id: string, context: AgentContext, options: SaveOptions): Promise<{ version: number }> {
     assertContextId(id);
-    const expected = saveOptions(options);
+    const { expectedVersion: expected, signal } = saveOptions(options);
     const record = await sealRecord(id, expected + 1, context);
     return this.run(
       'save',
@@ -283,7 +283,7 @@ class DenoKvContextStore implements ContextStore {
         const { head, parts } = chunkRecord(record, CHUNK_SIZE);
         await this.writeChunks((i) => this.chunkKey(id, head.gen, i), parts);
         try {
-          throwIfAborted(options.signal);
+          throwIfAborted(signal);
           // The version check and the switch to the new generation are one atomic commit.
           const result = await this.kv
             .atomic()
@@ -301,7 +301,7 @@ class DenoKvContextStore implements ContextStore {
         if (oldHead !== undefined) await this.dropGeneration(id, oldHead);
         return { version: record.version };
       },
-      options.signal,
+      signal,
     );
   }
 

@@ -5,9 +5,9 @@ import type { ContextStore, DeleteOptions, LoadedContext, SaveOptions } from '..
 import type { MigrationRegistry } from '../migrations.ts';
 import type { AgentContext } from '../model.ts';
 import type { StoredRecord } from '../record.ts';
+import { storeMigrations } from '../serialize.ts';
 import {
   assertContextId,
-  checkStoreOptions,
   corruptRecord,
   deleteOptions,
   importedRecord,
@@ -115,7 +115,7 @@ class DurableObjectContextStore implements ContextStore {
 
   async save(id: string, context: AgentContext, options: SaveOptions): Promise<{ version: number }> {
     assertContextId(id);
-    const expected = saveOptions(options);
+    const { expectedVersion: expected, signal } = saveOptions(options);
     const record = await sealRecord(id, expected + 1, context);
     return this.run(
       'save',
@@ -129,10 +129,10 @@ class DurableObjectContextStore implements ContextStore {
           if (actual !== expected) throw versionConflict(id, expected, actual);
           await this.writeRecord(txn, record, oldHead);
           // Throwing inside the transaction rolls back everything written above.
-          throwIfAborted(options.signal);
+          throwIfAborted(signal);
           return { version: record.version };
         }),
-      options.signal,
+      signal,
     );
   }
 
@@ -228,8 +228,9 @@ export function createDurableObjectStore(storage: DurableObjectStorageLike, opti
   // transaction's). Passing the object's `state` or a Workers KVNamespace instead of
   // `state.storage` is refused here rather than failing at the first load as STORAGE_FAILURE.
   expectMethods(storage, 'storage', ['transaction', 'list'], 'a DurableObjectStorage (state.storage)');
-  checkStoreOptions(options);
-  const prefix: unknown = options?.prefix;
+  const migrations = storeMigrations(options);
+  // An object or undefined: storeMigrations checked it.
+  const prefix: unknown = (options as Record<string, unknown> | undefined)?.prefix;
   expectOptionalString(prefix, 'options.prefix');
-  return new DurableObjectContextStore(storage, { prefix, migrations: options?.migrations as MigrationRegistry | undefined });
+  return new DurableObjectContextStore(storage, { prefix, migrations });
 }

@@ -7,9 +7,9 @@ import type { ContextStore, DeleteOptions, LoadedContext, SaveOptions } from '..
 import type { MigrationRegistry } from '../migrations.ts';
 import type { AgentContext } from '../model.ts';
 import type { StoredRecord } from '../record.ts';
+import { storeMigrations } from '../serialize.ts';
 import {
   assertContextId,
-  checkStoreOptions,
   cloneImportedRecord,
   deleteOptions,
   importedRecord,
@@ -125,11 +125,10 @@ class IndexedDbContextStore implements ContextStore {
 
   async save(id: string, context: AgentContext, options: SaveOptions): Promise<{ version: number }> {
     assertContextId(id);
-    const expectedVersion = saveOptions(options);
+    const { expectedVersion, signal } = saveOptions(options);
     // Hash before the transaction: an IndexedDB transaction commits as soon as it has no pending
     // request, so no other await may happen inside it.
     const record = await sealRecord(id, expectedVersion + 1, context);
-    const signal = options.signal;
     return this.run('save', async (db) => {
       const tx = db.transaction('contexts', 'readwrite');
       try {
@@ -239,8 +238,9 @@ function abortQuietly(tx: { abort(): void }): void {
  * (`options.onBlocked`, `options.onVersionChange`).
  */
 function indexedDbOptions(options: unknown): IndexedDbStoreOptions {
-  checkStoreOptions(options);
-  const { name, migrations, onBlocked, onVersionChange } = options ?? {};
+  const migrations = storeMigrations(options);
+  // An object or undefined: storeMigrations checked it.
+  const { name, onBlocked, onVersionChange } = (options as Record<string, unknown> | undefined) ?? {};
   expectOptionalString(name, 'options.name');
   // Checked now: a wrong callback would otherwise throw inside idb's event handler, long after
   // this call, where the caller cannot catch it.
@@ -248,7 +248,7 @@ function indexedDbOptions(options: unknown): IndexedDbStoreOptions {
   if (onVersionChange !== undefined) expectFunction(onVersionChange, 'options.onVersionChange');
   return {
     name,
-    migrations: migrations as MigrationRegistry | undefined,
+    migrations,
     onBlocked: onBlocked as IndexedDbStoreOptions['onBlocked'],
     onVersionChange: onVersionChange as IndexedDbStoreOptions['onVersionChange'],
   };

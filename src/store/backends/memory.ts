@@ -3,9 +3,9 @@ import type { ContextStore, DeleteOptions, LoadedContext, SaveOptions } from '..
 import type { MigrationRegistry } from '../migrations.ts';
 import type { AgentContext } from '../model.ts';
 import type { StoredRecord } from '../record.ts';
+import { storeMigrations } from '../serialize.ts';
 import {
   assertContextId,
-  checkStoreOptions,
   cloneImportedRecord,
   deleteOptions,
   importedRecord,
@@ -41,12 +41,12 @@ class MemoryContextStore implements ContextStore {
 
   async save(id: string, context: AgentContext, options: SaveOptions): Promise<{ version: number }> {
     assertContextId(id);
-    const expectedVersion = saveOptions(options);
+    const { expectedVersion, signal } = saveOptions(options);
     const record = await sealRecord(id, expectedVersion + 1, context);
     // Check and write in one synchronous step: no other save can interleave between them.
     const actual = storedVersion(this.records.get(id));
     if (actual !== expectedVersion) throw versionConflict(id, expectedVersion, actual);
-    throwIfAborted(options.signal);
+    throwIfAborted(signal);
     this.records.set(id, record);
     return { version: record.version };
   }
@@ -94,6 +94,5 @@ class MemoryContextStore implements ContextStore {
  * undefined (`options`) whose `migrations`, if given, is a MigrationRegistry (`options.migrations`).
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): ContextStore {
-  checkStoreOptions(options);
-  return new MemoryContextStore({ migrations: options.migrations });
+  return new MemoryContextStore({ migrations: storeMigrations(options) });
 }
