@@ -210,7 +210,8 @@ export function errorName(error: unknown): string {
   return typeof name === 'string' ? name : 'Error';
 }
 
-function messageOf(error: Error): string {
+/** An error's message as a string, whatever its `message` holds (a symbol, a null-prototype object). */
+export function messageOf(error: Error): string {
   const message: unknown = error.message;
   return typeof message === 'string' ? message : describeThrown(message);
 }

@@ -6,6 +6,7 @@
  * limits and counts, are quoted.
  */
 import { pathBeyondDepth } from '../json-depth.ts';
+import { MAX_VALUE_DEPTH, formatPath } from '../store/json-safety.ts';
 import { described, expectFunction, wrongKind } from '../args.ts';
 import { CtxgateError, invalidParams, isDataCloneError, quietCause } from '../errors.ts';
 
@@ -45,7 +46,7 @@ export function expectPattern(value: unknown, field: string): asserts value is R
  * limits by a reviewer; neither is ever legitimately this deep, and refusing at a fixed depth gives
  * the same answer in every runtime, whatever its stack size.
  */
-export const MAX_DATA_DEPTH = 100;
+export const MAX_DATA_DEPTH = MAX_VALUE_DEPTH;
 
 /**
  * Path (`$.a.a[3]`) of the first array or object in `root` nested more than {@link MAX_DATA_DEPTH}
@@ -54,7 +55,7 @@ export const MAX_DATA_DEPTH = 100;
  */
 export function findTooDeep(root: unknown, followToJSON = false): string | undefined {
   const segments = pathBeyondDepth(root, MAX_DATA_DEPTH, followToJSON);
-  return segments?.reduce<string>((path, k) => (typeof k === 'number' ? `${path}[${k}]` : `${path}.${String(k)}`), '$');
+  return segments === undefined ? undefined : formatPath('$', segments);
 }
 
 /** UNSUPPORTED_VALUE: `field` holds data nested deeper than {@link MAX_DATA_DEPTH}, at `path` when known. */

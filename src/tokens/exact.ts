@@ -1,5 +1,5 @@
 import { expectOptions } from '../args.ts';
-import { CtxgateError, errorName } from '../errors.ts';
+import { CtxgateError, errorName, messageOf } from '../errors.ts';
 import type { TokenCount, TokenCounter } from './counter.ts';
 import { requireText, resolveEncoding, type EncodingOptions, type TokenEncoding } from './encoding.ts';
 
@@ -21,7 +21,7 @@ async function load(encoding: TokenEncoding): Promise<Encoder> {
   } catch (cause) {
     // The reason goes into the message too: test runners and worker boundaries often drop `cause`
     // (or fail to serialise it), and a bundler's failed chunk load is only visible there.
-    const reason = cause instanceof Error ? `${errorName(cause)}: ${String(cause.message)}` : Object.prototype.toString.call(cause);
+    const reason = cause instanceof Error ? `${errorName(cause)}: ${messageOf(cause)}` : Object.prototype.toString.call(cause);
     throw new CtxgateError('INTERNAL_ERROR', `Could not load the ${encoding} ranks from js-tiktoken (${reason}); check that js-tiktoken is installed and bundled.`, {
       cause,
       details: { encoding, reason },
