@@ -18,7 +18,7 @@ import { sha256Hex } from '../../src/shared-api.ts';
 import type { Engine } from '../../src/worker/engine.ts';
 import { MAX_PATH_BYTES, MAX_PATH_SEGMENTS, MAX_PATTERN_LENGTH } from '../../src/secrets/paths.ts';
 import { baseInput, contentsOf, dependencies, projectFiles, symbols } from '../fixtures/project.ts';
-import { thrown } from '../fixtures/thrown.ts';
+import { rejection, thrown } from '../fixtures/thrown.ts';
 
 const ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
 
@@ -30,15 +30,6 @@ beforeAll(async () => {
   engine = await createCtxgate();
   index = await engine.indexProject(projectFiles(), { symbols, dependencies });
 });
-
-async function rejected(p: () => Promise<unknown>): Promise<any> {
-  try {
-    await p();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection, but the call resolved');
-}
 
 function expectInvalid(error: any, field: string, message: RegExp): void {
   expect(isCtxgateError(error, 'INVALID_PARAMS'), String(error?.stack ?? error)).toBe(true);
@@ -121,16 +112,16 @@ describe('detached byte arrays and locked streams are INVALID_PARAMS', () => {
   // Refused by the shared byte check (args.ts), so every function taking bytes refuses them alike.
   it('sha256BytesSync and a store artifact', async () => {
     expectInvalid(thrown(() => sha256BytesSync(detached())), 'input', message);
-    expectInvalid(await rejected(() => createMemoryStore().putArtifact(detached())), 'data', message);
+    expectInvalid(await rejection(() => createMemoryStore().putArtifact(detached())), 'data', message);
   });
 
   it('sha256Hex and sha256HexStream (a detached chunk); live empty arrays are not mistaken for detached ones', async () => {
-    expectInvalid(await rejected(() => sha256Hex(detached())), 'input', message);
+    expectInvalid(await rejection(() => sha256Hex(detached())), 'input', message);
     async function* chunks(): AsyncGenerator<Uint8Array> {
       yield new TextEncoder().encode('a');
       yield detached();
     }
-    expectInvalid(await rejected(() => sha256HexStream(chunks())), 'source', message);
+    expectInvalid(await rejection(() => sha256HexStream(chunks())), 'source', message);
     expect(sha256HexSync(new Uint8Array(0))).toBe(sha256HexSync(''));
     expect(await sha256Hex(new Uint8Array(0))).toBe(sha256HexSync(''));
     expect(checkContent(new Uint8Array(0))).toMatchObject({ allowed: true, text: '' });
@@ -140,8 +131,8 @@ describe('detached byte arrays and locked streams are INVALID_PARAMS', () => {
   it('a locked ReadableStream', async () => {
     const stream = new ReadableStream<Uint8Array>();
     stream.getReader();
-    expectInvalid(await rejected(() => sha256HexStream(stream)), 'source', /^source: is a ReadableStream that is locked/);
-    expectInvalid(await rejected(() => sha256Hex(stream)), 'input', /^input: is a ReadableStream that is locked/);
+    expectInvalid(await rejection(() => sha256HexStream(stream)), 'source', /^source: is a ReadableStream that is locked/);
+    expectInvalid(await rejection(() => sha256Hex(stream)), 'input', /^input: is a ReadableStream that is locked/);
   });
 
 });
@@ -149,9 +140,9 @@ describe('detached byte arrays and locked streams are INVALID_PARAMS', () => {
 describe('loadCore with a source of no known kind', () => {
   it('is INVALID_PARAMS, and the loaded core stays', async () => {
     for (const bad of [5, {}, null, true, [1, 2]]) {
-      expectInvalid(await rejected(() => loadCore(bad as never)), 'source', /^source: must be a WebAssembly\.Module, an ArrayBuffer, .* \(got /);
+      expectInvalid(await rejection(() => loadCore(bad as never)), 'source', /^source: must be a WebAssembly\.Module, an ArrayBuffer, .* \(got /);
     }
-    expectInvalid(await rejected(() => loadCore(Promise.resolve(5) as never)), 'source', /^source: must be a promise of a Response \(it resolved to a number\)/);
+    expectInvalid(await rejection(() => loadCore(Promise.resolve(5) as never)), 'source', /^source: must be a promise of a Response \(it resolved to a number\)/);
     expect(sha256HexSync('abc')).toBe(ABC);
   });
 });
@@ -172,21 +163,21 @@ describe('buildContext options of the wrong kind', () => {
       [{ contents, engine, hidePathsInLogs: 1 }, 'options.hidePathsInLogs', /must be a boolean \(got a number\)/],
     ];
     for (const [options, field, message] of cases) {
-      expectInvalid(await rejected(() => buildContext(input(), options as never)), field, message);
+      expectInvalid(await rejection(() => buildContext(input(), options as never)), field, message);
     }
   });
 
   it('content of the wrong kind, or detached, is INVALID_PARAMS naming the path', async () => {
     const path = 'src/db/client.ts';
     const wrong = new Map<string, unknown>([...contents, [path, 42]]);
-    const e1 = await rejected(() => buildContext(input(), { contents: wrong as never, engine }));
+    const e1 = await rejection(() => buildContext(input(), { contents: wrong as never, engine }));
     expectInvalid(e1, 'options.contents', /must hold a string or a Uint8Array for src\/db\/client\.ts \(got a number\)/);
     const dead = new Map<string, Uint8Array | string>([...contents, [path, detached()]]);
-    const e2 = await rejected(() => buildContext(input(), { contents: dead, engine }));
+    const e2 = await rejection(() => buildContext(input(), { contents: dead, engine }));
     expectInvalid(e2, 'options.contents', /must hold live bytes for src\/db\/client\.ts; the Uint8Array is detached/);
     const rest = new Map(contents);
     rest.delete(path);
-    const e3 = await rejected(() => buildContext(input(), { contents: rest, engine, readFile: async () => 7 as never }));
+    const e3 = await rejection(() => buildContext(input(), { contents: rest, engine, readFile: async () => 7 as never }));
     expectInvalid(e3, 'options.readFile', /must return a string or a Uint8Array for src\/db\/client\.ts \(got a number\)/);
   });
 });
@@ -203,7 +194,7 @@ describe('indexProject with two files of one path', () => {
         [() => indexProject(files, { engine }), 'source'],
         [() => engine.indexProject(files), 'files'],
       ] as const) {
-        const error = await rejected(call);
+        const error = await rejection(call);
         expectInvalid(error, `${field}[${at}].path`, new RegExp(`names the same file as ${field}\\[${first}\\]\\.path \\(${JSON.stringify(path).replace(/[.]/g, '\\.')} after normalisation\\)`));
         expect(error.details).toMatchObject({ path, index: at, firstIndex: first });
       }
@@ -213,7 +204,7 @@ describe('indexProject with two files of one path', () => {
   });
 
   it('a detached bytes member is INVALID_PARAMS too', async () => {
-    const error = await rejected(() => indexProject([{ path: 'a.ts', bytes: detached() }], { engine }));
+    const error = await rejection(() => indexProject([{ path: 'a.ts', bytes: detached() }], { engine }));
     expectInvalid(error, 'source[0].bytes', /is detached/);
   });
 

@@ -5,14 +5,9 @@ import { canonicalize, MAX_CANONICAL_DEPTH } from '../../src/fingerprint/canonic
 import { fingerprintSync } from '../../src/fingerprint/fingerprint.ts';
 import { createCtxgate } from '../../src/index.ts';
 import { CtxgateError } from '../../src/errors.ts';
+import { deep } from '../fixtures/deep.ts';
 
 /** `levels` objects nested one in another: {"a":{"a":…{"a":1}…}}. */
-function deep(levels: number): unknown {
-  let v: unknown = 1;
-  for (let i = 0; i < levels; i++) v = { a: v };
-  return v;
-}
-
 function refusal(run: () => unknown): CtxgateError {
   try {
     run();

@@ -19,15 +19,10 @@ import { applyContextBudget } from '../../src/tokens/budget.ts';
 import type { TokenCounter } from '../../src/tokens/counter.ts';
 import { truncateToTokenBudget } from '../../src/tokens/truncate.ts';
 import { scenario } from '../layers/fixtures.ts';
+import { deep } from '../fixtures/deep.ts';
 import { expectCtxgateError, fixedClock, quarterCounter } from './helpers.ts';
 
 /** `n` nested `{ a: … }` levels around 1. */
-function deep(n: number): Record<string, unknown> {
-  let v: unknown = 1;
-  for (let i = 0; i < n; i++) v = { a: v };
-  return v as Record<string, unknown>;
-}
-
 function symbolNamedError(): Error {
   const e = new Error('x');
   (e as unknown as { name: symbol }).name = Symbol('s');

@@ -15,6 +15,7 @@ import type { StoredRecord } from '../../src/store/record.ts';
 import { recordChecksum } from '../../src/store/record.ts';
 import { cloneContext, deserializeContext, serializeContext } from '../../src/store/serialize.ts';
 import { rejection, thrown } from '../fixtures/thrown.ts';
+import { deep } from '../fixtures/deep.ts';
 
 // Bad input found by a probe of the store: each call used to end in a raw RangeError or TypeError
 // (or write something the store then refused); each is now a typed refusal that changes nothing.
@@ -22,12 +23,6 @@ import { rejection, thrown } from '../fixtures/thrown.ts';
 const TS = '2026-01-02T03:04:05.000Z';
 
 /** `n` nested levels of `{ a: … }` (or `[…]`) around `leaf`, built without recursion. */
-function deep(n: number, leaf: unknown = 1, array = false): unknown {
-  let v = leaf;
-  for (let i = 0; i < n; i++) v = array ? [v] : { a: v };
-  return v;
-}
-
 function context(): AgentContext {
   return createAgentContext('s', 't', { createdAt: TS });
 }
