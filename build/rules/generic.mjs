@@ -213,7 +213,7 @@ const initializer = (id, description, kind, words, examples) => ({
  */
 const argument = (id, description, kind, examples) => ({
   ...generic(id, description, kind, examples),
-  steps: [['ident', 0, 24], ['quote', 1, 1], ['sp', 0, 2], ',', ['ws', 0, 4], ['quote', 1, 1], ['val', kind.minLen, 256]],
+  steps: [['ident', 0, 24], ['quote', 1, 1], ['sp', 0, 2], ',', ['ws', 0, 4], ['quote', 1, 1], ['bs', 0, 1], ['quote', 0, 1], ['val', kind.minLen, 256]],
   host: ['assignment', 'argument'],
 });
 
@@ -704,8 +704,24 @@ export default [
       P('req.Header.Set("X-Api-Key", "', F(C.alnum, 32), '")'),
       P('client.DefaultRequestHeaders.Add("x-api-key", "', F(C.alnum, 32), '");'),
       P("'key' => env('MAPS_API_KEY', '", F(C.alnum, 32), "'),"),
+      // Gradle puts a value in an Android app's BuildConfig or resources: the name is the second
+      // argument, the type's the first; BuildConfig's string carries its own escaped quotes.
+      P('        buildConfigField "String", "MAPS_API_KEY", "\\"', F(C.alnum, 32), '\\""'),
+      P('        buildConfigField("String", "API_KEY", "\\"', F(C.alnum, 32), '\\"")'),
+      P('        resValue "string", "api_key", "', F(C.alnum, 32), '"'),
     ],
-    neg: ['req.Header.Set("X-Api-Key", apiKey)', 'headers.set("x-api-key", process.env.API_KEY)', "env('MAPS_API_KEY', '')", 'req.Header.Set("X-Api-Key", "your-api-key-here")'],
+    neg: [
+      'req.Header.Set("X-Api-Key", apiKey)',
+      'headers.set("x-api-key", process.env.API_KEY)',
+      "env('MAPS_API_KEY', '')",
+      'req.Header.Set("X-Api-Key", "your-api-key-here")',
+      'buildConfigField "String", "API_KEY", "\\"${apiKey}\\""',
+      'buildConfigField("String", "API_KEY", "\\"" + localProperties["API_KEY"] + "\\"")',
+      'buildConfigField("String", "API_KEY", "\\"\\"")',
+      // A list of strings, and a call other than Gradle's, have the same shape.
+      'fields = ["String", "api_key", "' + F(C.alnum, 32) + '"]',
+      'pick(row, "String", "api_key", "' + F(C.alnum, 32) + '")',
+    ],
   }),
   flag('generic-password-flag', 'Password given to a command-line flag (--password VALUE, keytool -storepass VALUE)', KIND.password, ['--password', '--passwd', '-storepass', 'keypass'], {
     pos: [P('docker login -u bot --password ', F(C.alnum, 20), ' registry.acme.dev'), P('mysql --user=app --password "', F(C.alnum, 16), '" app'), P('keytool -importcert -keystore app.jks -storepass ', F(C.alnum, 16), ' -file ca.pem')],

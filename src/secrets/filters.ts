@@ -49,8 +49,11 @@
  * `$env:VAR` is a reference; a value that only repeats its name's words names something when it
  * is a capitals variable name or a code's string literal (`DEV_REGISTRY_SECRET: "MF-Dev-Registry-Secret",`),
  * and an unquoted negated member read of a lowercase object is code (`pass: !this.isNot`).
+ * 20: a value after a quoted name is also a call's argument when the name is the second argument of
+ * Gradle's `buildConfigField` or `resValue` (with or without parentheses), and the value may open
+ * with an escaped quote inside its own (`"\"…\""`).
  */
-export const FILTERS_VERSION = 19;
+export const FILTERS_VERSION = 20;
 
 /** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
 const KNOWN_EXAMPLES = new Set<string>([
@@ -946,8 +949,10 @@ export function quotedValueEnd(text: string, start: number, end: number): number
  */
 function isCallArgument(text: string, start: number): boolean {
   const floor = Math.max(0, start - 160);
-  // Back over the value's quote, the blanks and the comma to the name's closing quote.
+  // Back over the value's quote, the blanks and the comma to the name's closing quote. The value
+  // may open with an escaped quote inside its own (`"\"…\""`, Gradle's string fields).
   let i = start - 1;
+  if (text.charCodeAt(i - 1) === 0x5c && isIn(QUOTES, text.charCodeAt(i - 2))) i -= 2;
   while (i > floor && isIn(ARGUMENT_GAP, text.charCodeAt(i - 1))) i--;
   const close = i - 1;
   const quote = text.charCodeAt(close);
@@ -959,12 +964,43 @@ function isCallArgument(text: string, start: number): boolean {
   if (open <= floor) return false;
   let j = open;
   while (j > floor && isIn(BLANKS, text.charCodeAt(j - 1))) j--;
+  if (text.charCodeAt(j - 1) === 0x2c) return isGradleField(text, j - 1, floor);
   if (text.charCodeAt(j - 1) !== 0x28) return false;
   // The function called: a translation function's second argument is a text domain or a
   // context (`esc_html__( 'Password', 'my-plugin' )`), not the first's value.
   let f = j - 1;
   while (f > floor && isIn(NAME, text.charCodeAt(f - 1))) f--;
   return !TRANSLATION_CALL.test(text.slice(f, j - 1));
+}
+
+/**
+ * Gradle's calls that take a type, then a name, then its value, in parentheses (Kotlin DSL) or
+ * with none (Groovy): `buildConfigField "String", "API_KEY", "\"…\""` puts the value in an Android
+ * app's BuildConfig, `resValue "string", "api_key", "…"` in its resources.
+ */
+const GRADLE_FIELD_CALLS = new Set(['buildConfigField', 'resValue']);
+
+/**
+ * For a name whose quote has a comma before it (at `comma`): true when the argument before the
+ * comma is a quoted type, itself the first argument of one of Gradle's GRADLE_FIELD_CALLS.
+ */
+function isGradleField(text: string, comma: number, floor: number): boolean {
+  let i = comma;
+  while (i > floor && isIn(BLANKS, text.charCodeAt(i - 1))) i--;
+  const quote = text.charCodeAt(i - 1);
+  if (!isIn(QUOTES, quote)) return false;
+  let open = i - 2;
+  while (open > floor && text.charCodeAt(open) !== quote) open--;
+  if (open <= floor) return false;
+  let j = open;
+  while (j > floor && isIn(BLANKS, text.charCodeAt(j - 1))) j--;
+  if (text.charCodeAt(j - 1) === 0x28) j--;
+  else if (j === open) return false;
+  while (j > floor && isIn(BLANKS, text.charCodeAt(j - 1))) j--;
+  let f = j;
+  while (f > floor && isIn(NAME, text.charCodeAt(f - 1))) f--;
+  const callee = text.slice(f, j);
+  return GRADLE_FIELD_CALLS.has(callee.slice(callee.lastIndexOf('.') + 1));
 }
 
 /**
