@@ -51,7 +51,9 @@
  * and an unquoted negated member read of a lowercase object is code (`pass: !this.isNot`).
  * 20: a value after a quoted name is also a call's argument when the name is the second argument of
  * Gradle's `buildConfigField` or `resValue` (with or without parentheses), and the value may open
- * with an escaped quote inside its own (`"\"…\""`).
+ * with an escaped quote inside its own (`"\"…\""`); a wallet's recovery phrase is 12 to 24 words of 3 to
+ * 8 letters, single-spaced, the whole value, mostly distinct and not a published test phrase
+ * (recoveryPhraseEnd, src/secrets/phrase.ts), and no placeholder fragment judges it.
  */
 export const FILTERS_VERSION = 20;
 

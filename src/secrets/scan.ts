@@ -3,6 +3,7 @@ import { scanSecretRecords } from '../core/scan.ts';
 import { HOST_JUDGEMENT, RULE_COMMANDS, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from './rules.generated.ts';
 import { mapUtf16Offsets } from './offsets.ts';
 import { amongConnectionPairs, lonePairEnd, isQueryValue, queryValueEnd, insideDataUrl, isBasicCredential, isCredentialArgument, isGeneratedKey, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, oauthBasicUser, onCommandLine, quotedValueEnd, unquotedValueEnd, userinfoPassword } from './filters.ts';
+import { recoveryPhraseEnd } from './phrase.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
 import type { NameReading } from './filters.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
@@ -21,10 +22,11 @@ import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
  * they stand alone (PAIRS), and values under a name with no kind word (`STRIPE_KEY`), which must
  * look generated (GENERATED), a Go DSN's match, of which only the password is the secret
  * (USERINFO), and a flag's values found by searching on from a command, whose command line must
- * name it (COMMAND, RULE_COMMANDS). An assignment keyed on a statement (`ENV `, `#define `) also
+ * name it (COMMAND, RULE_COMMANDS), and a wallet's recovery phrase, whose words the host counts
+ * (PHRASE, recoveryPhraseEnd). An assignment keyed on a statement (`ENV `, `#define `) also
  * has words its name must hold (RULE_NAME_KEYWORDS).
  */
-const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, declared: DECLARED, pairs: PAIRS, generated: GENERATED, userinfo: USERINFO, command: COMMAND } = HOST_JUDGEMENT;
+const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, declared: DECLARED, pairs: PAIRS, generated: GENERATED, userinfo: USERINFO, command: COMMAND, phrase: PHRASE } = HOST_JUDGEMENT;
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 /**
  * Where each rule's assignment reads its value's name (isNonSecretAssignment), by rule index:
@@ -119,12 +121,19 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     const structural = (kind & STRUCTURAL) !== 0;
     const value = text.slice(start, end);
     const material = (kind & KEY_MATERIAL) !== 0;
-    // Generated key material is judged by its own test: as with a key block, of the generic
-    // placeholder judgement only the published examples apply.
-    if (isPlaceholderHinted(value, structural || material, hint)) continue;
+    const phrase = (kind & PHRASE) !== 0;
+    // Generated key material and a recovery phrase are judged by their own tests: as with a key
+    // block, of the generic placeholder judgement only the published examples apply (a phrase's
+    // words include `example`, `sample` and `test`, which are placeholder fragments elsewhere).
+    if (isPlaceholderHinted(value, structural || material || phrase, hint)) continue;
     if (material && isKeyStandIn(value)) continue;
     if ((kind & JWK) !== 0 && !isJwkMember(text, start)) continue;
     if ((kind & COMMAND) !== 0 && !onCommandLine(text, start, RULE_COMMANDS[rule]!)) continue;
+    if (phrase) {
+      const words = recoveryPhraseEnd(text, start, end);
+      if (words === undefined) continue;
+      end = words;
+    }
     // Before the assignment's judgement: most such values are another rule's (isGeneratedKey).
     if ((kind & GENERATED) !== 0 && !isGeneratedKey(text, start, value)) continue;
     // A key block holds key material: at least one long base64 run, not prose or `...`.

@@ -4,6 +4,7 @@
 import { invalidParams } from '../../../src/errors.ts';
 import { amongConnectionPairs, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn, assignsLiteral, echoesName, hasGeneratedShape, isFormattedString, oauthBasicUser, onCommandLine } from '../../../src/secrets/filters.ts';
 import { HOST_JUDGEMENT, RULE_COMMANDS, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from '../../../src/secrets/rules.generated.ts';
+import { recoveryPhraseEnd } from '../../../src/secrets/phrase.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
 import type { NameReading } from '../../../src/secrets/filters.ts';
 import type { RawSecretMatch } from '../../../src/core/scan.ts';
@@ -47,6 +48,8 @@ const GENERATED_RULES = rulesWith(HOST_JUDGEMENT.generated);
 const USERINFO_RULES = rulesWith(HOST_JUDGEMENT.userinfo);
 /** Came with FILTERS_VERSION 19: a flag's value found on from its command must be on the command's line. */
 const COMMAND_RULES = rulesWith(HOST_JUDGEMENT.command);
+/** Came with FILTERS_VERSION 20: a wallet's recovery phrase, whose words the host counts. */
+const PHRASE_RULES = rulesWith(HOST_JUDGEMENT.phrase);
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 
 /** A candidate in UTF-16 offsets before overlapping candidates are merged. */
@@ -111,11 +114,18 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
       }
       const value = text.slice(start, end);
       const material = MATERIAL_RULES.has(m.rule);
-      if (isPlaceholder(value, STRUCTURAL_RULES.has(m.rule) || material)) continue;
+      const phrase = PHRASE_RULES.has(m.rule);
+      if (isPlaceholder(value, STRUCTURAL_RULES.has(m.rule) || material || phrase)) continue;
       if (material && isKeyStandIn(value)) continue;
       if (JWK_RULES.has(m.rule) && !isJwkMember(text, start)) continue;
       // FILTERS_VERSION 19: the host's own.
       if (COMMAND_RULES.has(m.rule) && !onCommandLine(text, start, RULE_COMMANDS[m.rule]!)) continue;
+      // FILTERS_VERSION 20: the host's own.
+      if (phrase) {
+        const words = recoveryPhraseEnd(text, start, end);
+        if (words === undefined) continue;
+        end = words;
+      }
       // FILTERS_VERSION 18: the host's own.
       if (GENERATED_RULES.has(m.rule) && !isGeneratedKey(text, start, value)) continue;
       // A key block holds key material: at least one long base64 run, not prose or `...`.

@@ -1,0 +1,122 @@
+// A wallet's recovery phrase (rule wallet-recovery-phrase): what the host counts as one
+// (recoveryPhraseEnd), and that a phrase found is redacted whole, in every form it is written.
+import { beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { initCore } from '../../src/core/core.ts';
+import { recoveryPhraseEnd } from '../../src/secrets/phrase.ts';
+import { redactSecrets } from '../../src/secrets/redact.ts';
+import { scanSecrets } from '../../src/secrets/scan.ts';
+
+beforeAll(async () => {
+  await initCore();
+});
+
+/** Made-up words of BIP-39's lengths (none of them a real phrase's). */
+const WORDS = ['glove', 'ribbon', 'sponsor', 'ozone', 'ticket', 'velvet', 'magnet', 'orbit', 'canyon', 'fiscal', 'drama', 'habit', 'lunar', 'pepper', 'quarry', 'salmon', 'tundra', 'walnut', 'zephyr', 'bridge', 'cobalt', 'dinner', 'ember', 'fossil'];
+const words = (n: number) => WORDS.slice(0, n).join(' ');
+
+/** recoveryPhraseEnd over `MNEMONIC="<value>"`: the words' end relative to the value, or undefined. */
+const judge = (value: string, after = '"') => {
+  const text = `MNEMONIC="${value}${after}`;
+  const start = 10;
+  const end = recoveryPhraseEnd(text, start, start + value.length);
+  return end === undefined ? undefined : end - start;
+};
+
+describe('recoveryPhraseEnd', () => {
+  it('takes 12, 15, 18, 21 and 24 words, and no other count', () => {
+    for (const n of [12, 15, 18, 21, 24]) expect(judge(words(n))).toBe(words(n).length);
+    for (const n of [11, 13, 14, 16, 20, 23]) expect(judge(words(n))).toBeUndefined();
+  });
+
+  it('takes words of 3 to 8 letters, single-spaced', () => {
+    expect(judge(words(11) + ' cat')).toBe(words(11).length + 4);
+    expect(judge(words(11) + ' carriage')).toBe(words(11).length + 9);
+    expect(judge(words(11) + ' to')).toBeUndefined();
+    expect(judge(words(11) + ' carriages')).toBeUndefined();
+    expect(judge(words(11).replace(' ', '  ') + ' cat')).toBeUndefined();
+  });
+
+  it('leaves trailing blanks out of the phrase', () => {
+    const text = `mnemonic: ${words(12)}   \nnext: 1`;
+    expect(recoveryPhraseEnd(text, 10, 10 + words(12).length + 3)).toBe(10 + words(12).length);
+  });
+
+  it('needs the words to be the whole value', () => {
+    for (const after of ['"', "'", '`', '\n', '\r\n', ',', ';', ')', '}', '#']) expect(judge(words(12), after)).toBe(words(12).length);
+    for (const after of ['2', 'X', '-', '.', '_', '/']) expect(judge(words(12), after)).toBeUndefined();
+    const text = `mnemonic=${words(12)}`;
+    expect(recoveryPhraseEnd(text, 9, text.length)).toBe(text.length);
+  });
+
+  it('drops phrases whose words repeat more than a random one does', () => {
+    const three = [...WORDS.slice(0, 9), 'glove', 'ribbon', 'sponsor'].join(' ');
+    const four = [...WORDS.slice(0, 8), 'glove', 'ribbon', 'sponsor', 'ozone'].join(' ');
+    expect(judge(three)).toBe(three.length);
+    expect(judge(four)).toBeUndefined();
+  });
+
+  it('drops the published test phrases', () => {
+    for (const p of [
+      'myth like bonus scare over problem client lizard pioneer submit female collect',
+      'candy maple cake sugar pudding cream honey rich smooth crumble sweet treat',
+      'letter advice cage absurd amount doctor acoustic avoid letter advice cage above',
+      'test test test test test test test test test test test junk',
+    ]) {
+      expect(judge(p)).toBeUndefined();
+      expect(scanSecrets(`MNEMONIC="${p}"`)).toEqual([]);
+    }
+  });
+});
+
+describe('a recovery phrase is redacted whole', () => {
+  const FORMS: ((p: string) => string)[] = [
+    (p) => `MNEMONIC="${p}"\r\n`,
+    (p) => `DEPLOYER_MNEMONIC=${p}\n`,
+    (p) => `  accounts: { mnemonic: '${p}' },`,
+    (p) => `seed_phrase: ${p} # dev wallet\n`,
+    (p) => `const wallet = Wallet.fromPhrase(\`${p}\`);`,
+    (p) => `{"mnemonic":"${p}","path":"m/44'/60'/0'/0/0"}`,
+  ];
+
+  it('finds it with its rule, medium confidence, at the words exactly', () => {
+    const text = `# wallet\nMNEMONIC="${words(24)}"\n`;
+    expect(scanSecrets(text)).toEqual([{ ruleId: 'wallet-recovery-phrase', confidence: 'medium', start: 19, end: 19 + words(24).length, line: 2, column: 11 }]);
+    expect(redactSecrets(text).text).toBe('# wallet\nMNEMONIC="[REDACTED:wallet-recovery-phrase:1]"\n');
+  });
+
+  it('is not taken for a placeholder for holding words that are placeholder fragments elsewhere', () => {
+    // BIP-39's list has `example`, `sample`, `test`, `dummy` and `fake`.
+    const p = `${words(7)} example sample test dummy fake`;
+    expect(scanSecrets(`mnemonic: "${p}"`).map((f) => f.ruleId)).toEqual(['wallet-recovery-phrase']);
+  });
+
+  it('leaves no word of a random phrase in any form (property)', () => {
+    const word = fc.stringMatching(/^[a-z]{3,8}$/);
+    const phrase = fc
+      .integer({ min: 0, max: 4 })
+      .chain((k) => fc.uniqueArray(word, { minLength: 12 + 3 * k, maxLength: 12 + 3 * k }))
+      .map((ws) => ws.join(' '))
+      // A phrase of random letters: its entropy is an English phrase's or more, above the rule's threshold.
+      .filter((p) => entropy(p) >= 3.3);
+    fc.assert(
+      fc.property(phrase, fc.integer({ min: 0, max: FORMS.length - 1 }), (p, form) => {
+        const text = FORMS[form]!(p);
+        const out = redactSecrets(text);
+        expect(out.text).not.toContain(p.slice(0, 8));
+        expect(out.redactions.map((r) => r.ruleId)).toEqual(['wallet-recovery-phrase']);
+        expect(out.text).toBe(text.replace(p, '[REDACTED:wallet-recovery-phrase:1]'));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+/** Shannon entropy in bits per character, as the core computes it over the value's bytes. */
+function entropy(s: string): number {
+  const counts = new Map<string, number>();
+  for (const c of s) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let h = 0;
+  for (const n of counts.values()) h -= (n / s.length) * Math.log2(n / s.length);
+  return h;
+}
