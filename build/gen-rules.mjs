@@ -62,6 +62,8 @@ const NAMED = {
   sp: chars(' \t'),
   nl: chars('\r\n'),
   assign: chars(':=>'),
+  // Between a call's parenthesis or a flag and its value: blanks, line breaks, a flag's `=`.
+  keysep: chars(' \t\r\n='),
   // An assignment, or the parenthesis of a call that takes the value (`fromPhrase("…")`).
   assigncall: chars(':=>('),
   // Before an assignment's `=`: Makefile's `?=`, code's `+=` and `|=`, Ruby's `||=`, C#'s `??=`.
@@ -158,7 +160,7 @@ const PRINTABLE = range('!', '~');
  * The host's judgements of a rule's match (src/secrets/scan.ts), which a rule names in its `host`
  * field, as the bits of RULE_JUDGEMENTS in src/secrets/rules.generated.ts.
  */
-const HOST_JUDGEMENT = { assignment: 1, password: 2, structural: 4, basic: 8, argument: 16, keyMaterial: 32, jwk: 64, positional: 128, declared: 256, pairs: 512, generated: 1024, userinfo: 2048, command: 4096, phrase: 8192 };
+const HOST_JUDGEMENT = { assignment: 1, password: 2, structural: 4, basic: 8, argument: 16, keyMaterial: 32, jwk: 64, positional: 128, declared: 256, pairs: 512, generated: 1024, userinfo: 2048, command: 4096, phrase: 8192, keyList: 16384 };
 const judgements = [];
 const steps = []; // [kind, arg, min, max]
 const ruleRows = [];

@@ -1,10 +1,10 @@
-// A crypto wallet's recovery phrase: the 12 to 24 words (BIP-39) that rebuild every key of the
-// wallet. Web3 projects keep them in `.env` (`MNEMONIC="…"`), in Hardhat and Truffle configs
+// Crypto wallets' secrets: an Ethereum account's private key where only a private key goes, and a
+// wallet's recovery phrase, the 12 to 24 words (BIP-39) that rebuild every key of the wallet. Web3 projects keep them in `.env` (`MNEMONIC="…"`), in Hardhat and Truffle configs
 // (`accounts: { mnemonic: "…" }`) and in scripts (`Wallet.fromPhrase("…")`, viem's
 // `mnemonicToAccount("…")`), and one leaked is every fund of the wallet gone. Last in priority,
 // and last in the fixtures' draws (a file of its own, imported after the others): its examples
 // shift no other rule's values.
-import { F, P } from './dsl.mjs';
+import { C, F, P } from './dsl.mjs';
 
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';
 
@@ -14,7 +14,75 @@ const LOWER = 'abcdefghijklmnopqrstuvwxyz';
  */
 const phrase = (n) => Array.from({ length: n }, (_, i) => F(LOWER, 3 + ((i * 5) % 6))).join(' ');
 
+/** The private key of an Ethereum account: 32 bytes as 64 hex digits (either case) after `0x`. */
+const privateKey = () => F(C.hex, 64);
+
 export default [
+  {
+    id: 'ethereum-private-key',
+    description: "Ethereum account private key given where only a private key goes: ethers' new Wallet(\"0x…\"), viem's privateKeyToAccount(\"0x…\"), Foundry's --private-key 0x…",
+    confidence: 'high',
+    // `keytoaccount(`, not `privatekeytoaccount(`: `priv` begins `private` all over TypeScript.
+    keywords: ['wallet(', 'keytoaccount(', '--private-key'],
+    ci: true,
+    before: null,
+    // A blank or line break (an argument on the next line), or a flag's `=`; the key must have
+    // its `0x`: 64 hex digits alone are any SHA-256.
+    steps: [['keysep', 0, 8], ['quote', 0, 1], '0x', ['hexi', 64, 64]],
+    secret: [2, 3],
+    // A 65th hex digit: a longer value, not a key.
+    after: 'hexi',
+    entropy: 3,
+    examples: {
+      pos: [
+        P('const signer = new ethers.Wallet("', '0x' + privateKey(), '", provider);'),
+        P("const wallet = new Wallet(\n  '", '0x' + privateKey(), "',\n  provider,\n);"),
+        P('const account = privateKeyToAccount(`', '0x' + privateKey(), '`)'),
+        P('forge script script/Deploy.s.sol --rpc-url $RPC_URL --private-key ', '0x' + privateKey(), ' --broadcast'),
+        P('cast send $TOKEN "transfer(address,uint256)" $TO 1 --private-key=', '0x' + privateKey()),
+      ],
+      neg: [
+        'const wallet = new ethers.Wallet(process.env.PRIVATE_KEY, provider);',
+        'forge script Deploy --private-key $PRIVATE_KEY --broadcast',
+        // An address (20 bytes) and a transaction hash longer than a key.
+        'const wallet = new Wallet("0x' + F(C.hex, 40) + '")',
+        'privateKeyToAccount("0x' + F(C.hex, 64) + F(C.hex, 2) + '")',
+        // Hardhat's and Anvil's first development account, derived from the public `test … junk` phrase.
+        'const signer = new ethers.Wallet("0x' + 'ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80", provider);',
+        'new Wallet("0x0000000000000000000000000000000000000000000000000000000000000001")',
+      ],
+    },
+  },
+  {
+    id: 'ethereum-private-key-accounts',
+    description: "Ethereum private key in a Hardhat network's accounts list (accounts: [\"0x…\", …])",
+    // An `accounts` list of 32-byte values is a Hardhat network's keys; on other chains (Sui,
+    // Aptos) an address has 32 bytes too, so the name alone says less than a call does.
+    confidence: 'medium',
+    keywords: ['accounts'],
+    ci: true,
+    before: null,
+    steps: [['qsp', 0, 4], ['assign', 1, 1], ['ws', 0, 8], '[', ['ws', 0, 16], ['quote', 1, 1], '0x', ['hexi', 64, 64]],
+    secret: [6, 7],
+    after: 'hexi',
+    entropy: 3,
+    // Every key of the list, not only the first (keyList).
+    host: ['keyList'],
+    examples: {
+      pos: [
+        P('    sepolia: {\n      url: SEPOLIA_RPC_URL,\n      accounts: ["', '0x' + privateKey(), '"],\n    },'),
+        P("  accounts: [\n    '", '0x' + privateKey(), "',\n  ],"),
+        P('{"networks": {"goerli": {"accounts": ["', '0x' + privateKey(), '"]}}}'),
+      ],
+      neg: [
+        'accounts: [process.env.PRIVATE_KEY]',
+        'accounts: [`0x${process.env.PRIVATE_KEY}`]',
+        'accounts: PRIVATE_KEY !== undefined ? [PRIVATE_KEY] : [],',
+        '"accounts": ["0x' + F(C.hex, 40) + '"]',
+        "accounts: ['0x" + 'ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' + "']",
+      ],
+    },
+  },
   {
     id: 'wallet-recovery-phrase',
     description: 'Crypto wallet recovery phrase (BIP-39 mnemonic of 12 to 24 words) under a mnemonic or seed-phrase name, or given to a call that restores a wallet from one',

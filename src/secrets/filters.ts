@@ -53,7 +53,9 @@
  * Gradle's `buildConfigField` or `resValue` (with or without parentheses), and the value may open
  * with an escaped quote inside its own (`"\"…\""`); a wallet's recovery phrase is 12 to 24 words of 3 to
  * 8 letters, single-spaced, the whole value, mostly distinct and not a published test phrase
- * (recoveryPhraseEnd, src/secrets/phrase.ts), and no placeholder fragment judges it.
+ * (recoveryPhraseEnd, src/secrets/wallet.ts), and no placeholder fragment judges it; the keys after the
+ * first in a Hardhat network's `accounts` list are found too (listedKeys); Hardhat's and Anvil's
+ * first four development keys are published values.
  */
 export const FILTERS_VERSION = 20;
 
@@ -70,6 +72,9 @@ const KNOWN_EXAMPLES = new Set<string>([
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.' +
     'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.' +
     'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
+  // Hardhat's and Anvil's first four development accounts, derived from the public `test … junk`
+  // phrase and printed by both at every start, with and without their `0x`.
+  ...['ac0974bec39a17e36ba4a6b4d238ff94' + '4bacb478cbed5efcae784d7bf4f2ff80', '59c6995e998f97a5a0044966f0945389' + 'dc9e86dae88c7a8412f4603b6b78690d', '5de4111afa1a4b94908f83103eb1f170' + '6367c2e68ca870fc3fb9a804cdab365a', '7c852118294e51e653712a81e05800f4' + '19141751be58f605c371e15141b007a6'].flatMap((k) => [k, `0x${k}`]),
 ]);
 
 /** Fragments that mark a value as a stand-in (case-insensitive). The core has a copy (valueFlags in assembly/scan/scan.ts). */

@@ -3,7 +3,7 @@ import { scanSecretRecords } from '../core/scan.ts';
 import { HOST_JUDGEMENT, RULE_COMMANDS, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from './rules.generated.ts';
 import { mapUtf16Offsets } from './offsets.ts';
 import { amongConnectionPairs, lonePairEnd, isQueryValue, queryValueEnd, insideDataUrl, isBasicCredential, isCredentialArgument, isGeneratedKey, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, oauthBasicUser, onCommandLine, quotedValueEnd, unquotedValueEnd, userinfoPassword } from './filters.ts';
-import { recoveryPhraseEnd } from './phrase.ts';
+import { listedKeys, recoveryPhraseEnd } from './wallet.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
 import type { NameReading } from './filters.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
@@ -23,10 +23,11 @@ import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
  * look generated (GENERATED), a Go DSN's match, of which only the password is the secret
  * (USERINFO), and a flag's values found by searching on from a command, whose command line must
  * name it (COMMAND, RULE_COMMANDS), and a wallet's recovery phrase, whose words the host counts
- * (PHRASE, recoveryPhraseEnd). An assignment keyed on a statement (`ENV `, `#define `) also
+ * (PHRASE, recoveryPhraseEnd), and a list of keys whose first the core matched (KEY_LIST,
+ * listedKeys). An assignment keyed on a statement (`ENV `, `#define `) also
  * has words its name must hold (RULE_NAME_KEYWORDS).
  */
-const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, declared: DECLARED, pairs: PAIRS, generated: GENERATED, userinfo: USERINFO, command: COMMAND, phrase: PHRASE } = HOST_JUDGEMENT;
+const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, declared: DECLARED, pairs: PAIRS, generated: GENERATED, userinfo: USERINFO, command: COMMAND, phrase: PHRASE, keyList: KEY_LIST } = HOST_JUDGEMENT;
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 /**
  * Where each rule's assignment reads its value's name (isNonSecretAssignment), by rule index:
@@ -93,6 +94,8 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
   const n = records.length / 7;
 
   const candidates: Candidate[] = [];
+  // Some candidate has no position from the core (a listed key after the first).
+  let unplaced = false;
   for (let k = 0; k < n; k++) {
     const rule = records[k * 4]!;
     if (enabled !== undefined && !enabled(rule)) continue;
@@ -101,6 +104,16 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     let column = records[n * 4 + k * 2 + 1]!;
     let hint = records[n * 6 + k]!;
     const kind = RULE_JUDGEMENTS[rule]!;
+    // The keys after a list's first (the core's match ends at the first): same rule, judged as
+    // any value is for stand-ins, whatever becomes of the first (a published development key
+    // first does not hide a real one after it); their lines and columns are worked out below.
+    if ((kind & KEY_LIST) !== 0) {
+      for (const key of listedKeys(text, end)) {
+        if (isPlaceholder(text.slice(key.start, key.end), false)) continue;
+        candidates.push({ priority: rule, ruleId: RULES[rule]!.id, confidence: records[k * 4 + 3] === 1 ? 'high' : 'medium', start: key.start, end: key.end, line: 0, column: 0 });
+        unplaced = true;
+      }
+    }
     // Where the secret is another part of the match's line, the host takes that part: a Go DSN's
     // password (the match is its protocol, after it), and the user of GitHub's
     // `https://TOKEN:x-oauth-basic@github.com` (the password is a constant). Between the two spans
@@ -194,9 +207,10 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
       };
     } else merged.push(c);
   }
-  // A user rule's match has no position from the core: then the host walks the text for all.
+  // A user rule's match, or a listed key, has no position from the core: then the host walks the
+  // text for all.
   const positions =
-    userRules.length === 0
+    userRules.length === 0 && !unplaced
       ? merged
       : mapUtf16Offsets(
           text,

@@ -4,7 +4,7 @@
 import { invalidParams } from '../../../src/errors.ts';
 import { amongConnectionPairs, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn, assignsLiteral, echoesName, hasGeneratedShape, isFormattedString, oauthBasicUser, onCommandLine } from '../../../src/secrets/filters.ts';
 import { HOST_JUDGEMENT, RULE_COMMANDS, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from '../../../src/secrets/rules.generated.ts';
-import { recoveryPhraseEnd } from '../../../src/secrets/phrase.ts';
+import { listedKeys, recoveryPhraseEnd } from '../../../src/secrets/wallet.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
 import type { NameReading } from '../../../src/secrets/filters.ts';
 import type { RawSecretMatch } from '../../../src/core/scan.ts';
@@ -50,6 +50,8 @@ const USERINFO_RULES = rulesWith(HOST_JUDGEMENT.userinfo);
 const COMMAND_RULES = rulesWith(HOST_JUDGEMENT.command);
 /** Came with FILTERS_VERSION 20: a wallet's recovery phrase, whose words the host counts. */
 const PHRASE_RULES = rulesWith(HOST_JUDGEMENT.phrase);
+/** Came with FILTERS_VERSION 20: a list of keys whose first the core matched. */
+const KEY_LIST_RULES = rulesWith(HOST_JUDGEMENT.keyList);
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 
 /** A candidate in UTF-16 offsets before overlapping candidates are merged. */
@@ -101,6 +103,13 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
     const matches = raw.matches.filter((m) => enabled(m.rule));
     for (const m of matches) {
       let { start, end } = m;
+      // FILTERS_VERSION 20: the host's own.
+      if (KEY_LIST_RULES.has(m.rule)) {
+        for (const key of listedKeys(text, end)) {
+          if (isPlaceholder(text.slice(key.start, key.end), false)) continue;
+          candidates.push({ priority: m.rule, ruleId: RULES[m.rule]!.id, confidence: m.confidence === 1 ? 'high' : 'medium', start: key.start, end: key.end });
+        }
+      }
       // FILTERS_VERSION 19: the host's own, as is GitHub's `TOKEN:x-oauth-basic`, whose user is the token.
       if (PASSWORD_RULES.has(m.rule) && text.slice(start, end) === 'x-oauth-basic') {
         const user = oauthBasicUser(text, start);
@@ -210,6 +219,8 @@ const KNOWN_EXAMPLES = new Set<string>([
     'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
   // Judgement data, not a speed path: kept in step with filters.ts (FILTERS_VERSION 4).
   'AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0%2BuSeid%2BULvsea4JtiGRiSDSJSI%3D' + 'EUifiRBkKG5E2XzMDjRfl76ZC9Ub0wnz4XsNiRVBChTYbJcE3F',
+  // FILTERS_VERSION 20: Hardhat's and Anvil's first four development keys.
+  ...['ac0974bec39a17e36ba4a6b4d238ff94' + '4bacb478cbed5efcae784d7bf4f2ff80', '59c6995e998f97a5a0044966f0945389' + 'dc9e86dae88c7a8412f4603b6b78690d', '5de4111afa1a4b94908f83103eb1f170' + '6367c2e68ca870fc3fb9a804cdab365a', '7c852118294e51e653712a81e05800f4' + '19141751be58f605c371e15141b007a6'].flatMap((k) => [k, `0x${k}`]),
 ]);
 
 /** Whole values that are defaults or words, not secrets (generic rules and URL passwords). */

@@ -1,7 +1,9 @@
 /**
- * The host's judgement of a wallet recovery phrase (rule `wallet-recovery-phrase`): the core found
- * a run of lowercase letters and blanks under a mnemonic or seed-phrase name; this decides whether
- * it is a BIP-39 phrase's words, and not one of the published test phrases.
+ * The host's judgements of crypto wallets' secrets: whether a run of lowercase letters and blanks
+ * that the core found under a mnemonic or seed-phrase name is a BIP-39 recovery phrase's words, and
+ * not a published test phrase (rule `wallet-recovery-phrase`); and the keys after the first in a
+ * Hardhat network's `accounts` list (rule `ethereum-private-key-accounts`), which the core's one
+ * match per keyword does not reach.
  */
 
 /** The word counts BIP-39 allows: 128 to 256 bits of entropy, 32 bits per 3 words. */
@@ -45,4 +47,50 @@ export function recoveryPhraseEnd(text: string, start: number, end: number): num
   if (new Set(words).size < words.length - 3) return undefined;
   if (PUBLIC_PHRASES.has(value)) return undefined;
   return e;
+}
+
+/** At most this many keys are read after a list's first: no network has more accounts in its config. */
+const MAX_LISTED_KEYS = 64;
+
+/** `0x` and a private key's 64 hex digits. */
+const KEY_LENGTH = 66;
+
+function isHexDigit(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+}
+
+/** True when `text` holds `0x` and exactly 64 hex digits at `i` (no 65th). */
+function isKeyAt(text: string, i: number): boolean {
+  if (text.charCodeAt(i) !== 0x30 || (text.charCodeAt(i + 1) | 0x20) !== 0x78) return false;
+  for (let k = i + 2; k < i + KEY_LENGTH; k++) if (!isHexDigit(text.charCodeAt(k))) return false;
+  return !isHexDigit(text.charCodeAt(i + KEY_LENGTH));
+}
+
+/**
+ * The spans of the keys that follow a list's first key (which ends at `end`): each one quoted,
+ * after a comma and any blanks or line breaks, until the list ends or holds anything else (a
+ * variable, a key read from the environment). The keys are given in order; none is judged here.
+ */
+export function listedKeys(text: string, end: number): { start: number; end: number }[] {
+  const keys: { start: number; end: number }[] = [];
+  let i = end;
+  while (keys.length < MAX_LISTED_KEYS) {
+    const quote = text.charCodeAt(i);
+    if (quote !== 0x22 && quote !== 0x27 && quote !== 0x60) break;
+    i++;
+    while (isListGap(text.charCodeAt(i))) i++;
+    if (text.charCodeAt(i) !== 0x2c) break;
+    i++;
+    while (isListGap(text.charCodeAt(i))) i++;
+    const open = text.charCodeAt(i);
+    if (open !== 0x22 && open !== 0x27 && open !== 0x60) break;
+    if (!isKeyAt(text, i + 1)) break;
+    keys.push({ start: i + 1, end: i + 1 + KEY_LENGTH });
+    i += 1 + KEY_LENGTH;
+  }
+  return keys;
+}
+
+function isListGap(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 }

@@ -1,9 +1,11 @@
-// A wallet's recovery phrase (rule wallet-recovery-phrase): what the host counts as one
-// (recoveryPhraseEnd), and that a phrase found is redacted whole, in every form it is written.
+// Crypto wallets' secrets: a recovery phrase (rule wallet-recovery-phrase), what the host counts as
+// one (recoveryPhraseEnd) and that a phrase found is redacted whole in every form it is written;
+// Ethereum private keys, every key of a Hardhat accounts list (listedKeys), and the development
+// keys everyone publishes.
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { initCore } from '../../src/core/core.ts';
-import { recoveryPhraseEnd } from '../../src/secrets/phrase.ts';
+import { listedKeys, recoveryPhraseEnd } from '../../src/secrets/wallet.ts';
 import { redactSecrets } from '../../src/secrets/redact.ts';
 import { scanSecrets } from '../../src/secrets/scan.ts';
 
@@ -109,6 +111,68 @@ describe('a recovery phrase is redacted whole', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+/** A made-up private key: 64 hex digits from a seed (xorshift), never a real account's. */
+function key(seed: number): string {
+  let x = seed >>> 0 || 1;
+  let s = '';
+  for (let i = 0; i < 64; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    s += '0123456789abcdef'[(x >>> 0) % 16];
+  }
+  return `0x${s}`;
+}
+
+describe('Ethereum private keys', () => {
+  it('finds every key of an accounts list, each at its own line and column', () => {
+    const [a, b, c] = [key(1), key(2), key(3)];
+    const text = `module.exports = {\n  networks: {\n    sepolia: {\n      accounts: [\n        "${a}",\n        '${b}', "${c}"\n      ],\n    },\n  },\n};\n`;
+    const at = (k: string) => text.indexOf(k);
+    expect(scanSecrets(text)).toEqual([
+      { ruleId: 'ethereum-private-key-accounts', confidence: 'medium', start: at(a), end: at(a) + 66, line: 5, column: 10 },
+      { ruleId: 'ethereum-private-key-accounts', confidence: 'medium', start: at(b), end: at(b) + 66, line: 6, column: 10 },
+      { ruleId: 'ethereum-private-key-accounts', confidence: 'medium', start: at(c), end: at(c) + 66, line: 6, column: 80 },
+    ]);
+    const out = redactSecrets(text).text;
+    for (const k of [a, b, c]) expect(out).not.toContain(k.slice(2, 18));
+  });
+
+  it('reads a list on until it holds something other than a quoted key', () => {
+    const [a, b, c] = [key(4), key(5), key(6)];
+    const text = `["${a}", '${b}', process.env.KEY, "${c}"]`;
+    const first = text.indexOf(a) + 66;
+    expect(listedKeys(text, first)).toEqual([{ start: text.indexOf(b), end: text.indexOf(b) + 66 }]);
+    // A 65th digit, a 63-digit value, an address and a missing comma end it too.
+    for (const next of [`"${b}f"`, `"${b.slice(0, -1)}"`, `"${b.slice(0, 42)}"`]) expect(listedKeys(`["${a}", ${next}]`, 68)).toEqual([]);
+    expect(listedKeys(`["${a}" "${b}"]`, 68)).toEqual([]);
+  });
+
+  it('reads at most 64 keys after the first', () => {
+    const keys = Array.from({ length: 70 }, (_, i) => `"${key(100 + i)}"`);
+    const text = `accounts: [${keys.join(', ')}]`;
+    // The first key runs from 12 (after `accounts: ["`) to 78.
+    expect(listedKeys(text, 78)).toHaveLength(64);
+    expect(listedKeys(text, 78)[63]).toEqual({ start: text.indexOf(keys[64]!) + 1, end: text.indexOf(keys[64]!) + 67 });
+  });
+
+  it('does not report the development keys Hardhat and Anvil publish, with or without 0x', () => {
+    const anvil0 = 'ac0974bec39a17e36ba4a6b4d238ff94' + '4bacb478cbed5efcae784d7bf4f2ff80';
+    const anvil3 = '7c852118294e51e653712a81e05800f4' + '19141751be58f605c371e15141b007a6';
+    for (const text of [
+      `PRIVATE_KEY=0x${anvil0}`,
+      `PRIVATE_KEY=${anvil0}`,
+      `const signer = new ethers.Wallet("0x${anvil0}", provider);`,
+      `forge script Deploy --private-key 0x${anvil3} --broadcast`,
+      `accounts: ["0x${anvil0}", "0x${anvil3}"]`,
+    ]) {
+      expect(scanSecrets(text)).toEqual([]);
+    }
+    // A key that is not one of them, in the same places, is.
+    expect(scanSecrets(`accounts: ["0x${anvil0}", "${key(7)}"]`).map((f) => f.ruleId)).toEqual(['ethereum-private-key-accounts']);
   });
 });
 
