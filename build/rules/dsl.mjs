@@ -25,6 +25,8 @@
 //                  and the name must not be a public or lookup key's (isGeneratedKey)
 //   'userinfo'     a match at a Go DSN's protocol: the host reads `user:password` back from it
 //                  and takes the password, after the user's first `:` (userinfoPassword)
+//   'phrase'       a wallet's recovery phrase: 12 to 24 words the host counts (recoveryPhraseEnd)
+//   'keyList'      the first key of a list: the host reads the keys after it too (listedKeys)
 //   'command'      a flag's value found by searching on from the command (the keyword): the
 //                  value's command line (lines joined by a trailing `\`, `^` or backtick) must name
 //                  the command (onCommandLine), so `az login` on one line and `mkdir -p` on the

@@ -901,13 +901,13 @@ export default [
   // `var jwtKey = []byte("…")` (every Go JWT guide's signing key), Rust's `String::from("…")`, and
   // C#'s `new SymmetricSecurityKey(Encoding.UTF8.GetBytes("…"))` (ASP.NET's JWT setup). The
   // assignment rules read `[]byte(` as the value, a call, so code. Here the keyword is the
-  // conversion (`]byte`, `::from`) or the key's type, whose first bytes few positions share:
+  // conversion (`]byte`, `g::from`) or the key's type, whose first bytes few positions share:
   // measured, `getbytes(` and Node's `Buffer.from(` (keyed `r.from(`) opened the prefilter's
   // buckets to `ge` and `r.` everywhere, +3% scan time on the labelled corpus. The name is the
   // nearest one on the line holding a keyword, as for a typed declaration, and must hold one of
   // the kinds' words or name a signing key.
   {
-    ...generic('generic-secret-converted', 'Secret, token, password or signing key declared as a literal converted to bytes or a string (Go []byte("…"), Rust String::from("…"), C# new SymmetricSecurityKey(Encoding.UTF8.GetBytes("…")))', { keywords: [], minLen: 8, entropy: 2.8 }, {
+    ...generic('generic-secret-converted', 'Secret, token, password or signing key declared as a literal converted to bytes or a string (Go []byte("…"), Rust String::from("…"), C# new SymmetricSecurityKey(Encoding.UTF8.GetBytes("…")))', { keywords: [], minLen: 12, entropy: 3.3 }, {
       pos: [
         P('var jwtKey = []byte("', F(C.alnum, 24), '")'),
         P('\tjwtSecret := []byte("', F(C.alnum, 32), '")'),
@@ -920,13 +920,16 @@ export default [
         'cacheKey := []byte("' + F(C.alnum, 24) + '")',
         'var key = Encoding.UTF8.GetBytes(builder.Configuration["Jwt:Key"]);',
         'let token_bytes = Vec::from(token.as_bytes());',
+        'let token = TokenKind::from("' + F(C.alnum, 16) + '");',
+        'let token = String::from("unexpected token found");',
         'let password = String::from(input.trim());',
       ],
     }),
-    keywords: [']byte', '::from', 'securitykey('],
+    // Rust's as `g::from`: String's, not any type's (`TokenKind::from("…")`, `Vec::from`).
+    keywords: [']byte', 'g::from', 'securitykey('],
     // The conversion's name, when the keyword is the key's type (`SymmetricSecurityKey(`), then its
     // parenthesis and the literal.
-    steps: [['ident', 0, 32], '(', ['quote', 1, 1], ['val', 8, 256]],
+    steps: [['ident', 0, 32], '(', ['quote', 1, 1], ['val', 12, 256]],
     host: ['assignment', 'declared'],
     nameKeywords: [...new Set([...NAME_WORDS.password, ...NAME_WORDS.secret, ...NAME_WORDS.token, ...NAME_WORDS.apiKey, 'jwtkey', 'jwt_key', 'signingkey', 'hmackey', 'securitykey'])],
   },

@@ -23,7 +23,9 @@ export default [
     description: "Ethereum account private key given where only a private key goes: ethers' new Wallet(\"0x…\"), viem's privateKeyToAccount(\"0x…\"), Foundry's --private-key 0x…",
     confidence: 'high',
     // `keytoaccount(`, not `privatekeytoaccount(`: `priv` begins `private` all over TypeScript.
-    keywords: ['wallet(', 'keytoaccount(', '--private-key'],
+    // `Wallet(` as ethers' class, after `new ` or `ethers.`: not the end of another function's
+    // name (`checkWallet("0x…")` takes an address or anything else).
+    keywords: [' wallet(', '.wallet(', 'keytoaccount(', '--private-key'],
     ci: true,
     before: null,
     // A blank or line break (an argument on the next line), or a flag's `=`; the key must have
@@ -37,6 +39,7 @@ export default [
       pos: [
         P('const signer = new ethers.Wallet("', '0x' + privateKey(), '", provider);'),
         P("const wallet = new Wallet(\n  '", '0x' + privateKey(), "',\n  provider,\n);"),
+        P('const signer = new ethers.Wallet("', '0x' + privateKey().toUpperCase(), '", provider);'),
         P('const account = privateKeyToAccount(`', '0x' + privateKey(), '`)'),
         P('forge script script/Deploy.s.sol --rpc-url $RPC_URL --private-key ', '0x' + privateKey(), ' --broadcast'),
         P('cast send $TOKEN "transfer(address,uint256)" $TO 1 --private-key=', '0x' + privateKey()),
@@ -50,6 +53,7 @@ export default [
         // Hardhat's and Anvil's first development account, derived from the public `test … junk` phrase.
         'const signer = new ethers.Wallet("0x' + 'ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80", provider);',
         'new Wallet("0x0000000000000000000000000000000000000000000000000000000000000001")',
+        'const owner = await checkWallet("0x' + F(C.hex, 64) + '");',
       ],
     },
   },
@@ -62,7 +66,9 @@ export default [
     keywords: ['accounts'],
     ci: true,
     before: null,
-    steps: [['qsp', 0, 4], ['assign', 1, 1], ['ws', 0, 8], '[', ['ws', 0, 16], ['quote', 1, 1], '0x', ['hexi', 64, 64]],
+    // `accounts:` as Hardhat's configs and JSON write it; `const accounts = ["0x…"]` in code is
+    // as often a list of 32-byte addresses or leaves.
+    steps: [['qsp', 0, 4], ':', ['ws', 0, 8], '[', ['ws', 0, 16], ['quote', 1, 1], '0x', ['hexi', 64, 64]],
     secret: [6, 7],
     after: 'hexi',
     entropy: 3,
@@ -80,6 +86,8 @@ export default [
         'accounts: PRIVATE_KEY !== undefined ? [PRIVATE_KEY] : [],',
         '"accounts": ["0x' + F(C.hex, 40) + '"]',
         "accounts: ['0x" + 'ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' + "']",
+        "accounts: ['0x" + 'ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'.toUpperCase() + "']",
+        'const accounts = ["0x' + F(C.hex, 64) + '"]; // merkle leaves',
       ],
     },
   },
@@ -95,7 +103,8 @@ export default [
     before: null,
     // The rest of the name, then an assignment or a call's parenthesis, then the words: lowercase
     // letters and blanks only, from 12 words of 3 letters to 24 of 8 (the host counts them).
-    steps: [['ident', 0, 24], ['qsp', 0, 4], ['assignop', 0, 2], ['assigncall', 1, 2], ['sp', 0, 4], ['quote', 0, 1], ['phrase', 47, 240]],
+    // Blanks or a line break after it: a formatter puts a long argument on a line of its own.
+    steps: [['ident', 0, 24], ['qsp', 0, 4], ['assignop', 0, 2], ['assigncall', 1, 2], ['ws', 0, 8], ['quote', 0, 1], ['phrase', 47, 240]],
     secret: 'last',
     after: 'phrase',
     // The repeated words of the public test phrases (`test test … junk`) fall under it; a real
@@ -114,6 +123,8 @@ export default [
         P('mnemonic: ', phrase(12), '\n'),
         P('      provider: () => new HDWalletProvider({ mnemonic: { phrase: "', phrase(12), '" }, providerOrUrl: rpcUrl }),'),
         P('      provider: () => new HDWalletProvider("', phrase(12), '", `https://sepolia.infura.io/v3/${projectId}`),'),
+        P('const wallet = Wallet.fromPhrase(\n  "', phrase(12), '",\n);'),
+        P('MNEMONIC=', phrase(12), '\t# dev wallet\n'),
       ],
       neg: [
         // Hardhat's and Foundry's public test phrase, and Ganache's deterministic one.
@@ -127,6 +138,8 @@ export default [
         'mnemonic = "' + phrase(13) + '"',
         'const wallet = ethers.Wallet.fromPhrase(process.env.MNEMONIC);',
         'new HDWalletProvider(mnemonic, rpcUrl)',
+        'MNEMONICS = "add sub mul div and orr eor lsl lsr asr ror cmp"',
+        'mnemonic: "legal winner thank year wave sausage worth useful legal winner thank yellow"',
         'The phrase: "' + phrase(11) + '"',
       ],
     },

@@ -73,8 +73,8 @@ const KNOWN_EXAMPLES = new Set<string>([
     'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.' +
     'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
   // Hardhat's and Anvil's first four development accounts, derived from the public `test … junk`
-  // phrase and printed by both at every start, with and without their `0x`.
-  ...['ac0974bec39a17e36ba4a6b4d238ff94' + '4bacb478cbed5efcae784d7bf4f2ff80', '59c6995e998f97a5a0044966f0945389' + 'dc9e86dae88c7a8412f4603b6b78690d', '5de4111afa1a4b94908f83103eb1f170' + '6367c2e68ca870fc3fb9a804cdab365a', '7c852118294e51e653712a81e05800f4' + '19141751be58f605c371e15141b007a6'].flatMap((k) => [k, `0x${k}`]),
+  // phrase and printed by both at every start, with and without their `0x`, in either case.
+  ...['ac0974bec39a17e36ba4a6b4d238ff94' + '4bacb478cbed5efcae784d7bf4f2ff80', '59c6995e998f97a5a0044966f0945389' + 'dc9e86dae88c7a8412f4603b6b78690d', '5de4111afa1a4b94908f83103eb1f170' + '6367c2e68ca870fc3fb9a804cdab365a', '7c852118294e51e653712a81e05800f4' + '19141751be58f605c371e15141b007a6'].flatMap((k) => [k, k.toUpperCase()]).flatMap((k) => [k, `0x${k}`]),
 ]);
 
 /** Fragments that mark a value as a stand-in (case-insensitive). The core has a copy (valueFlags in assembly/scan/scan.ts). */

@@ -11,13 +11,14 @@ const PHRASE_WORDS = new Set([12, 15, 18, 21, 24]);
 
 /**
  * Phrases published for tests, which unlock no one's funds: Ganache's deterministic one, Truffle's
- * development one, and a BIP-39 test vector whose words repeat too little for the distinct-words
+ * development one, and BIP-39 test vectors whose words repeat too little for the distinct-words
  * check to drop it. (Hardhat's and Foundry's `test … junk` and the all-`abandon` and all-`zoo`
  * vectors repeat a word eleven times or more.)
  */
 const PUBLIC_PHRASES = new Set([
   ['myth', 'like', 'bonus', 'scare', 'over', 'problem', 'client', 'lizard', 'pioneer', 'submit', 'female', 'collect'],
   ['candy', 'maple', 'cake', 'sugar', 'pudding', 'cream', 'honey', 'rich', 'smooth', 'crumble', 'sweet', 'treat'],
+  ['legal', 'winner', 'thank', 'year', 'wave', 'sausage', 'worth', 'useful', 'legal', 'winner', 'thank', 'yellow'],
   ['letter', 'advice', 'cage', 'absurd', 'amount', 'doctor', 'acoustic', 'avoid', 'letter', 'advice', 'cage', 'above'],
 ].map((words) => words.join(' ')));
 
@@ -26,7 +27,7 @@ const PUBLIC_PHRASES = new Set([
  * what ends a value in code and configuration (`,` `;` `)` `}` and a comment's `#`). A digit, a
  * capital or any other byte there means the run was a longer value's beginning.
  */
-const PHRASE_ENDS = new Set([...'\r\n"\'`,;)}#'].map((c) => c.charCodeAt(0)));
+const PHRASE_ENDS = new Set([...'\t\r\n"\'`,;)}#'].map((c) => c.charCodeAt(0)));
 
 /**
  * For a recovery-phrase match at [start, end): the end of its words (trailing blanks left out)
@@ -36,7 +37,7 @@ const PHRASE_ENDS = new Set([...'\r\n"\'`,;)}#'].map((c) => c.charCodeAt(0)));
 export function recoveryPhraseEnd(text: string, start: number, end: number): number | undefined {
   if (end < text.length && !PHRASE_ENDS.has(text.charCodeAt(end))) return undefined;
   let e = end;
-  while (e > start && text.charCodeAt(e - 1) === 0x20) e--;
+  while (e > start && (text.charCodeAt(e - 1) === 0x20 || text.charCodeAt(e - 1) === 0x09)) e--;
   const value = text.slice(start, e);
   const words = value.split(' ');
   if (!PHRASE_WORDS.has(words.length)) return undefined;
@@ -45,6 +46,9 @@ export function recoveryPhraseEnd(text: string, start: number, end: number): num
   // A random phrase repeats a word now and then (one time in eight over 24 words); a made-up one
   // (`word word word …`, a vector's repeated half) repeats many.
   if (new Set(words).size < words.length - 3) return undefined;
+  // BIP-39's list has few words of three letters (about one in thirty): a table of three-letter
+  // names (an assembler's `add sub mul …`) is no phrase.
+  if (words.filter((w) => w.length === 3).length * 3 > words.length) return undefined;
   if (PUBLIC_PHRASES.has(value)) return undefined;
   return e;
 }
@@ -77,11 +81,9 @@ export function listedKeys(text: string, end: number): { start: number; end: num
   while (keys.length < MAX_LISTED_KEYS) {
     const quote = text.charCodeAt(i);
     if (quote !== 0x22 && quote !== 0x27 && quote !== 0x60) break;
-    i++;
-    while (isListGap(text.charCodeAt(i))) i++;
+    i = afterGap(text, i + 1);
     if (text.charCodeAt(i) !== 0x2c) break;
-    i++;
-    while (isListGap(text.charCodeAt(i))) i++;
+    i = afterGap(text, i + 1);
     const open = text.charCodeAt(i);
     if (open !== 0x22 && open !== 0x27 && open !== 0x60) break;
     if (!isKeyAt(text, i + 1)) break;
@@ -93,4 +95,25 @@ export function listedKeys(text: string, end: number): { start: number; end: num
 
 function isListGap(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+}
+
+/**
+ * The position after blanks, line breaks and comments (`// deployer` to the line's end, `/* … *\/`)
+ * from `i`: lists of keys name them in comments, and a comment must not hide the keys after it.
+ */
+function afterGap(text: string, i: number): number {
+  for (;;) {
+    while (isListGap(text.charCodeAt(i))) i++;
+    if (text.charCodeAt(i) !== 0x2f) return i;
+    const next = text.charCodeAt(i + 1);
+    if (next === 0x2f) {
+      const eol = text.indexOf('\n', i + 2);
+      if (eol < 0) return text.length;
+      i = eol + 1;
+    } else if (next === 0x2a) {
+      const close = text.indexOf('*/', i + 2);
+      if (close < 0) return text.length;
+      i = close + 2;
+    } else return i;
+  }
 }

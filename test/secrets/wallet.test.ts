@@ -58,11 +58,27 @@ describe('recoveryPhraseEnd', () => {
     expect(judge(four)).toBeUndefined();
   });
 
+  it('drops a list of three-letter names (more than a third of the words)', () => {
+    const names = 'add sub mul div and orr eor lsl lsr asr ror cmp';
+    expect(judge(names)).toBeUndefined();
+    const four = `${WORDS.slice(0, 8).join(' ')} cat dog owl elk`;
+    const five = `${WORDS.slice(0, 7).join(' ')} cat dog owl elk yak`;
+    expect(judge(four)).toBe(four.length);
+    expect(judge(five)).toBeUndefined();
+  });
+
+  it('ends a phrase at a tab too (a comment after it)', () => {
+    const text = `MNEMONIC=${words(12)}\t# dev wallet\n`;
+    // The core's run of letters and blanks stops at the tab.
+    expect(recoveryPhraseEnd(text, 9, 9 + words(12).length)).toBe(9 + words(12).length);
+  });
+
   it('drops the published test phrases', () => {
     for (const p of [
       'myth like bonus scare over problem client lizard pioneer submit female collect',
       'candy maple cake sugar pudding cream honey rich smooth crumble sweet treat',
       'letter advice cage absurd amount doctor acoustic avoid letter advice cage above',
+      'legal winner thank year wave sausage worth useful legal winner thank yellow',
       'test test test test test test test test test test test junk',
     ]) {
       expect(judge(p)).toBeUndefined();
@@ -94,7 +110,8 @@ describe('a recovery phrase is redacted whole', () => {
   });
 
   it('leaves no word of a random phrase in any form (property)', () => {
-    const word = fc.stringMatching(/^[a-z]{3,8}$/);
+    // Four to eight letters: a phrase of many three-letter words is a table of names (see the test above).
+    const word = fc.stringMatching(/^[a-z]{4,8}$/);
     const phrase = fc
       .integer({ min: 0, max: 4 })
       .chain((k) => fc.uniqueArray(word, { minLength: 12 + 3 * k, maxLength: 12 + 3 * k }))
@@ -139,6 +156,14 @@ describe('Ethereum private keys', () => {
     ]);
     const out = redactSecrets(text).text;
     for (const k of [a, b, c]) expect(out).not.toContain(k.slice(2, 18));
+  });
+
+  it('reads a list on past comments between its keys', () => {
+    const [a, b, c, d] = [key(8), key(9), key(10), key(11)];
+    const text = `accounts: [\n  "${a}", // deployer\n  /* ops */ "${b}",\n  // "0xretired",\n  "${c}" /* last */ , '${d}'\n]`;
+    expect(scanSecrets(text).map((f) => text.slice(f.start, f.end))).toEqual([a, b, c, d]);
+    // A comment left open ends the list.
+    expect(listedKeys(`["${a}", /* "${b}"]`, 68)).toEqual([]);
   });
 
   it('reads a list on until it holds something other than a quoted key', () => {
