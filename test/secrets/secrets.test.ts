@@ -826,7 +826,9 @@ describe('properties', () => {
     fc.assert(
       fc.property(
         fc.stringMatching(/^[a-z]{1,8}$/),
-        fc.string({ unit, minLength: 1, maxLength: 40 }).filter((p) => !/^[%$]/.test(p) && !isPlaceholder(p, false)),
+        // A password that begins with `//` makes `user://…@tcp(` a URL's scheme and user, as
+        // golang-migrate writes DSNs (`mysql://user:password@tcp(…)/db`), and is read so.
+        fc.string({ unit, minLength: 1, maxLength: 40 }).filter((p) => !/^[%$]/.test(p) && !p.startsWith('//') && !isPlaceholder(p, false)),
         (user, password) => {
           const text = `dsn := "${user}:${password}@tcp(db.internal:3306)/app"`;
           const at = 'dsn := "'.length + user.length + 1;
