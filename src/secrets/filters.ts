@@ -960,17 +960,10 @@ function isCallArgument(text: string, start: number): boolean {
   // may open with an escaped quote inside its own (`"\"…\""`, Gradle's string fields).
   let i = start - 1;
   if (text.charCodeAt(i - 1) === 0x5c && isIn(QUOTES, text.charCodeAt(i - 2))) i -= 2;
-  while (i > floor && isIn(ARGUMENT_GAP, text.charCodeAt(i - 1))) i--;
-  const close = i - 1;
-  const quote = text.charCodeAt(close);
-  if (!isIn(QUOTES, quote)) return false;
-  // The name's opening quote, looked for within the window only (lastIndexOf would walk back over
-  // the whole text, for every candidate).
-  let open = close - 1;
-  while (open > floor && text.charCodeAt(open) !== quote) open--;
-  if (open <= floor) return false;
-  let j = open;
-  while (j > floor && isIn(BLANKS, text.charCodeAt(j - 1))) j--;
+  i = backOver(ARGUMENT_GAP, text, i, floor);
+  const open = quoteOpening(text, i - 1, floor);
+  if (open < 0) return false;
+  const j = backOver(BLANKS, text, open, floor);
   if (text.charCodeAt(j - 1) === 0x2c) return isGradleField(text, j - 1, floor);
   if (text.charCodeAt(j - 1) !== 0x28) return false;
   // The function called: a translation function's second argument is a text domain or a
@@ -992,18 +985,12 @@ const GRADLE_FIELD_CALLS = new Set(['buildConfigField', 'resValue']);
  * comma is a quoted type, itself the first argument of one of Gradle's GRADLE_FIELD_CALLS.
  */
 function isGradleField(text: string, comma: number, floor: number): boolean {
-  let i = comma;
-  while (i > floor && isIn(BLANKS, text.charCodeAt(i - 1))) i--;
-  const quote = text.charCodeAt(i - 1);
-  if (!isIn(QUOTES, quote)) return false;
-  let open = i - 2;
-  while (open > floor && text.charCodeAt(open) !== quote) open--;
-  if (open <= floor) return false;
-  let j = open;
-  while (j > floor && isIn(BLANKS, text.charCodeAt(j - 1))) j--;
+  const open = quoteOpening(text, backOver(BLANKS, text, comma, floor) - 1, floor);
+  if (open < 0) return false;
+  let j = backOver(BLANKS, text, open, floor);
   if (text.charCodeAt(j - 1) === 0x28) j--;
   else if (j === open) return false;
-  while (j > floor && isIn(BLANKS, text.charCodeAt(j - 1))) j--;
+  j = backOver(BLANKS, text, j, floor);
   let f = j;
   while (f > floor && isIn(NAME, text.charCodeAt(f - 1))) f--;
   const callee = text.slice(f, j);
@@ -1021,6 +1008,25 @@ const TRANSLATION_CALL = /^(?:[\w.]*\.)?(?:_{1,2}|_[exn]|_ex|_nx|esc_(?:html|att
  * calls take after a quoted name (a hook, a callback, a default), not a credential.
  */
 const SLUG = /^[a-z]+(?:[-_][a-z]+)+$/;
+
+/** The position before `i` past bytes of `set`, going back no further than `floor`. */
+function backOver(set: Uint8Array, text: string, i: number, floor: number): number {
+  while (i > floor && isIn(set, text.charCodeAt(i - 1))) i--;
+  return i;
+}
+
+/**
+ * For a quote at `close` that ends a string: where the string opens, looked for within the window
+ * only (lastIndexOf would walk back over the whole text, for every candidate); -1 when `close` is
+ * no quote or its string opens before `floor`.
+ */
+function quoteOpening(text: string, close: number, floor: number): number {
+  const quote = text.charCodeAt(close);
+  if (!isIn(QUOTES, quote)) return -1;
+  let open = close - 1;
+  while (open > floor && text.charCodeAt(open) !== quote) open--;
+  return open > floor ? open : -1;
+}
 
 /** For an argument rule's value: a credential unless it is not a call's (see isCallArgument) or a slug. */
 export function isCredentialArgument(text: string, start: number, value: string): boolean {

@@ -104,13 +104,14 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     let column = records[n * 4 + k * 2 + 1]!;
     let hint = records[n * 6 + k]!;
     const kind = RULE_JUDGEMENTS[rule]!;
+    const confidence: Confidence = records[k * 4 + 3] === 1 ? 'high' : 'medium';
     // The keys after a list's first (the core's match ends at the first): same rule, judged as
     // any value is for stand-ins, whatever becomes of the first (a published development key
     // first does not hide a real one after it); their lines and columns are worked out below.
     if ((kind & KEY_LIST) !== 0) {
       for (const key of listedKeys(text, end)) {
         if (isPlaceholder(text.slice(key.start, key.end), false)) continue;
-        candidates.push({ priority: rule, ruleId: RULES[rule]!.id, confidence: records[k * 4 + 3] === 1 ? 'high' : 'medium', start: key.start, end: key.end, line: 0, column: 0 });
+        candidates.push({ priority: rule, ruleId: RULES[rule]!.id, confidence, start: key.start, end: key.end, line: 0, column: 0 });
         unplaced = true;
       }
     }
@@ -175,7 +176,7 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     candidates.push({
       priority: lone ? LONE_PAIR_RANK : rule,
       ruleId: RULES[rule]!.id,
-      confidence: records[k * 4 + 3] === 1 ? 'high' : 'medium',
+      confidence,
       start,
       end,
       line: records[n * 4 + k * 2]!,

@@ -79,18 +79,19 @@ export function listedKeys(text: string, end: number): { start: number; end: num
   const keys: { start: number; end: number }[] = [];
   let i = end;
   while (keys.length < MAX_LISTED_KEYS) {
-    const quote = text.charCodeAt(i);
-    if (quote !== 0x22 && quote !== 0x27 && quote !== 0x60) break;
+    if (!isQuote(text.charCodeAt(i))) break;
     i = afterGap(text, i + 1);
     if (text.charCodeAt(i) !== 0x2c) break;
     i = afterGap(text, i + 1);
-    const open = text.charCodeAt(i);
-    if (open !== 0x22 && open !== 0x27 && open !== 0x60) break;
-    if (!isKeyAt(text, i + 1)) break;
+    if (!isQuote(text.charCodeAt(i)) || !isKeyAt(text, i + 1)) break;
     keys.push({ start: i + 1, end: i + 1 + KEY_LENGTH });
     i += 1 + KEY_LENGTH;
   }
   return keys;
+}
+
+function isQuote(c: number): boolean {
+  return c === 0x22 || c === 0x27 || c === 0x60;
 }
 
 function isListGap(c: number): boolean {
