@@ -56,8 +56,9 @@
  * (recoveryPhraseEnd, src/secrets/wallet.ts), and no placeholder fragment judges it; the keys after the
  * first in a Hardhat network's `accounts` list are found too (listedKeys); Hardhat's and Anvil's
  * first four development keys are published values.
+ * 21: a Go DSN's `://` is a URL scheme's only at the user's first `:` (a password may hold one).
  */
-export const FILTERS_VERSION = 20;
+export const FILTERS_VERSION = 21;
 
 /** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
 const KNOWN_EXAMPLES = new Set<string>([
@@ -1065,12 +1066,17 @@ export function userinfoPassword(text: string, start: number, end: number): { st
     const close = reach.indexOf(')', other);
     if (close >= 0) cut = close + 1;
   }
-  // A URL's scheme before the DSN (`mysql://app:…@tcp(…)`): the user starts after it.
-  const scheme = reach.lastIndexOf('://');
-  if (scheme >= cut) cut = scheme + 3;
   from += cut;
   let colon = from;
   while (colon < at && text.charCodeAt(colon) !== 0x3a) colon++;
+  // A URL's scheme before the DSN (`mysql://app:…@tcp(…)`, `dsn=mysql://…`): the user starts after
+  // it. Only the first `:` can be a scheme's: a user holds none, so a `://` after it is the
+  // password's own (`app:a://b@tcp(…)`). A line such as `x:y;mysql://app:…` then reads `y;mysql://app:…`
+  // as the password: more is redacted, nothing is left.
+  if (text.startsWith('://', colon)) {
+    colon += 3;
+    while (colon < at && text.charCodeAt(colon) !== 0x3a) colon++;
+  }
   if (colon + 1 >= at) return undefined;
   return { start: colon + 1, end: at };
 }

@@ -459,6 +459,12 @@ describe('what a name or a value says (host judgements)', () => {
     }
     // A URL's scheme before the DSN is not taken for the user.
     expect(found(`DSN=mysql://app:${pw}@tcp(db:3306)/app`).map((f) => f.slice(f.indexOf(' ') + 1))).toEqual([pw]);
+    // Only the first `:` can be a scheme's: a `://` after it is the password's own (a seed of the
+    // property below found `a:://a@tcp(…)` reported as nothing).
+    for (const odd of [`://${pw}`, `${pw}://x`, `a;b://${pw}`]) {
+      expect(found(`dsn := "app:${odd}@tcp(db:3306)/app"`), odd).toEqual([`go-dsn-password ${odd}`]);
+      expect(found(`DSN=mysql://app:${odd}@tcp(db:3306)/app`), odd).toEqual([`go-dsn-password ${odd}`]);
+    }
     // A DSN before it on the line, with no password, is not taken for its user.
     expect(found(`DSNS=reader@tcp(r:3306),writer:${pw}@tcp(w:3306)`)).toEqual([`go-dsn-password ${pw}`]);
     // No password, an empty one, a stand-in, a format slot, a reference, a concatenation.
