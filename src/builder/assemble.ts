@@ -205,7 +205,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     // Secrets: decide on the whole file before anything is built from it.
     // A file that decoded as UTF-8 without a BOM is its own UTF-8: scanned as read.
     const utf8 = roundTrips && typeof raw !== 'string' ? raw : null;
-    const findings = gates.scanSecrets(text, utf8 ?? undefined);
+    const findings = gates.scanSecrets(text, utf8 ?? undefined, c.path);
     const high = findings.filter((f) => f.confidence === 'high');
     const medium = findings.filter((f) => f.confidence === 'medium');
     const where = (list: typeof findings): string => list.map((f) => `${f.ruleId} at ${f.line}:${f.column}`).join(', ');
@@ -229,9 +229,10 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
   const ranked = rankCandidates(kept, (c) => prepared.get(c.path)!.hash);
   const rankOf = new Map(ranked.map((r, i) => [r.path, i]));
 
-  // Redacts text with the policy, proves the result clean, and records every action.
-  const safe = (text: string, target: string): string => {
-    const findings = gates.scanSecrets(text);
+  // Redacts text with the policy, proves the result clean, and records every action. `path`: the
+  // file the text is from, when it is a file's own text (its extension says whether it is code).
+  const safe = (text: string, target: string, path?: string): string => {
+    const findings = gates.scanSecrets(text, undefined, path);
     if (!findings.length) return text;
     const medium = findings.filter((f) => f.confidence === 'medium');
     if (medium.length && secretPolicy.mediumConfidence === 'refuse') {
@@ -239,9 +240,9 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
         details: { target, findings: medium.map(({ ruleId, line, column, confidence }) => ({ ruleId, line, column, confidence })) },
       });
     }
-    const out = gates.redactSecrets(text);
+    const out = gates.redactSecrets(text, path);
     // INV-CONTEXT-4: if removal cannot be proven, refuse.
-    if (gates.scanSecrets(out.text).length) {
+    if (gates.scanSecrets(out.text, undefined, path).length) {
       throw new SecretRiskError(`Secrets in ${target} could not be removed with certainty; the bundle was refused.`, { details: { target } });
     }
     for (const r of out.redactions) {
@@ -278,7 +279,8 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     const variants = new Map<SlicingLevel, Variant>();
     for (const [level, raw] of availableSlices(r, p.text, p.lineCount, p.current)) {
       // The whole file was scanned in step 1; a clean file's full text needs no second pass.
-      const content = level === 'FULL_FILE' && p.clean ? raw : safe(raw, r.path);
+      // A summary is the caller's prose about the file, not its code: judged as any text.
+      const content = level === 'FULL_FILE' && p.clean ? raw : safe(raw, r.path, level === 'SUMMARY_ONLY' ? undefined : r.path);
       const variant: Variant = { content, tokens: tokensOf(r.path, content, content === p.text && p.utf8 !== null ? p.utf8 : undefined) };
       if (content === p.text && p.textHash !== null) variant.contentHash = p.textHash;
       variants.set(level, variant);

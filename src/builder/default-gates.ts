@@ -53,9 +53,9 @@ export async function createBuilderGates(input: Pick<BuildContextInput, 'sandbox
     ...createPathGates(input.sandbox),
     decodeContent,
     classifyContent,
-    scanSecrets: (text, utf8) => findSecrets(text, {}, utf8).map(({ ruleId, confidence, line, column }) => ({ ruleId, confidence, line, column })),
-    redactSecrets(text) {
-      const r = redactSecrets(text);
+    scanSecrets: (text, utf8, path) => findSecrets(text, path === undefined ? {} : { path }, utf8).map(({ ruleId, confidence, line, column }) => ({ ruleId, confidence, line, column })),
+    redactSecrets(text, path) {
+      const r = redactSecrets(text, path === undefined ? {} : { path });
       return { text: r.text, redactions: r.redactions.map(({ ruleId, placeholder, line, column, confidence }) => ({ ruleId, placeholder, line, column, confidence })) };
     },
     countTokens: count,

@@ -31,10 +31,14 @@ export interface BuilderGates {
   decodeContent(bytes: Uint8Array): { binary: false; encoding: Encoding; bom: boolean; text: string; lineCount: number } | { binary: true; encoding: Encoding; detail: string };
   /** The same decision as {@link decodeContent} without the text (indexing needs only the verdict). */
   classifyContent(bytes: Uint8Array): { binary: false; encoding: Encoding; lineCount: number } | { binary: true; encoding: Encoding; detail: string };
-  /** Secret findings in text; `utf8`, when given, is exactly the text's UTF-8 (saves encoding it again). */
-  scanSecrets(text: string, utf8?: Uint8Array): GateFinding[];
-  /** Redacts every finding with stable placeholders. */
-  redactSecrets(text: string): GateRedaction;
+  /**
+   * Secret findings in text; `utf8`, when given, is exactly the text's UTF-8 (saves encoding it
+   * again); `path`, when the text is a file's (or part of one), its project path, whose extension
+   * says whether it is source code (ScanOptions.path).
+   */
+  scanSecrets(text: string, utf8?: Uint8Array, path?: string): GateFinding[];
+  /** Redacts every finding with stable placeholders; `path` as for {@link scanSecrets}. */
+  redactSecrets(text: string, path?: string): GateRedaction;
   /** Token count of a text. */
   countTokens(text: string): TokenCount;
   /**

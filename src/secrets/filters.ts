@@ -56,7 +56,9 @@
  * (recoveryPhraseEnd, src/secrets/wallet.ts), and no placeholder fragment judges it; the keys after the
  * first in a Hardhat network's `accounts` list are found too (listedKeys); Hardhat's and Anvil's
  * first four development keys are published values.
- * 21: a Go DSN's `://` is a URL scheme's only at the user's first `:` (a password may hold one).
+ * 21: a Go DSN's `://` is a URL scheme's only at the user's first `:` (a password may hold one);
+ * with a path naming source code (ScanOptions.path), an unquoted name, or a negated one, is code at
+ * the end of its line too.
  */
 export const FILTERS_VERSION = 21;
 
@@ -394,9 +396,10 @@ export type NameReading = 'assigned' | 'declared' | 'none';
 
 /**
  * True when a generic `name = value` candidate is not a secret; `reading` says where its name is,
- * and `words`, when there are any, what the name must hold (see {@link nameHolds}).
+ * and `words`, when there are any, what the name must hold (see {@link nameHolds}); `source`, that
+ * the text is source code (see {@link isCodeReference}).
  */
-export function isNonSecretAssignment(text: string, start: number, end: number, reading: NameReading = 'assigned', words: readonly string[] = []): boolean {
+export function isNonSecretAssignment(text: string, start: number, end: number, reading: NameReading = 'assigned', words: readonly string[] = [], source = false): boolean {
   if (isShellDefaultMisread(text, start)) return true;
   // An environment read's fallback (`?:` in PHP and Kotlin) is read as 'declared', not here.
   if (reading === 'assigned' && !assignsLiteral(text, start)) return true;
@@ -422,7 +425,7 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
   if (value.charCodeAt(0) === 0x21 && !isIn(QUOTES, text.charCodeAt(start - 1)) && isNegatedMember(value)) return true;
   if (isSlotOrQuotedCode(text, start, value)) return true;
   if (value.includes('{') && isFormattedString(text, start)) return true;
-  if (isCodeReference(text, start, end, value)) return true;
+  if (isCodeReference(text, start, end, value, source)) return true;
   if (isCallOrIndex(text, end, value)) return true;
   if (reading === 'none') return false;
   const { name, at } = reading === 'declared' ? declaredName(text, start) : assignedName(text, start);
@@ -675,9 +678,19 @@ const CODE_OPERATOR = /\?\.[A-Za-z_$]|\|\||&&|[=!]==/;
  * ({@link isCodeStatement}: `self.password = password_hash`, `@password = user_password`,
  * `secret := clientSecret`, and in a function's body `    password = new_password`). And so is PHP
  * reading a member, `$request->password`.
+ *
+ * In `source` code (the caller knows the file: ScanOptions.path) an unquoted value is never a
+ * literal, so a name is code at the end of its line too (`readonly credentials: RequestCredentials`
+ * in a type, an object's last member before its `}` on the next line), and so is a negated one
+ * (`!questionToken && …`). Only {@link CODE_NAME}'s word-shaped names: a generated value in a
+ * comment (`# API_TOKEN=Xk9vQ2mL7pR4tW8z`) is still a secret.
  */
-export function isCodeReference(text: string, start: number, end: number, value: string): boolean {
+export function isCodeReference(text: string, start: number, end: number, value: string, source = false): boolean {
   if (isIn(QUOTES, text.charCodeAt(start - 1))) return false;
+  if (source) {
+    const name = value.charCodeAt(0) === 0x21 ? value.slice(value.charCodeAt(1) === 0x21 ? 2 : 1) : value;
+    if (CODE_NAME.test(name) && !hasGeneratedShape(name)) return true;
+  }
   // PHP reading a member, `$request->password`: the core's value stops at the `>`.
   if (text.charCodeAt(end) === 0x3e && PHP_MEMBER_READ.test(value)) return true;
   // Operators only code writes, wherever the line ends: optional chaining, `||`, `&&`, `===`,

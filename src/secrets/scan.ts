@@ -4,6 +4,7 @@ import { HOST_JUDGEMENT, RULE_COMMANDS, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RUL
 import { mapUtf16Offsets } from './offsets.ts';
 import { amongConnectionPairs, lonePairEnd, isQueryValue, queryValueEnd, insideDataUrl, isBasicCredential, isCredentialArgument, isGeneratedKey, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, oauthBasicUser, onCommandLine, quotedValueEnd, unquotedValueEnd, userinfoPassword } from './filters.ts';
 import { listedKeys, recoveryPhraseEnd } from './wallet.ts';
+import { isSourceCodePath } from './source-path.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
 import type { NameReading } from './filters.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
@@ -41,6 +42,7 @@ const RULE_READING: readonly NameReading[] = Array.from(RULE_JUDGEMENTS, (kind) 
  */
 const LONE_PAIR_RANK = RULES.length - 0.5;
 const NO_USER_RULES: ReturnType<typeof compileUserRules> = [];
+const NO_WORDS: readonly string[] = [];
 
 /** A candidate in UTF-16 offsets before overlapping candidates are merged. */
 interface Candidate {
@@ -87,6 +89,9 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
   if (options.mediumConfidence !== undefined && options.mediumConfidence !== 'redact' && options.mediumConfidence !== 'refuse') {
     throw invalidParams('mediumConfidence', "must be 'redact' or 'refuse'.");
   }
+  if (options.path !== undefined && typeof options.path !== 'string') throw invalidParams('path', "must be a string: the text's file path or name.");
+  // In source code an unquoted name is code wherever it stands (see ScanOptions.path).
+  const source = options.path !== undefined && isSourceCodePath(options.path);
   const enabled = enabledRules(options);
   const userRules = options.extraRules === undefined ? NO_USER_RULES : compileUserRules(options.extraRules);
   // Offsets come back in UTF-16 code units, with the line and column of each start.
@@ -157,12 +162,12 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     const lone = (kind & PAIRS) !== 0 && !amongConnectionPairs(text, start, end);
     if (lone) {
       end = lonePairEnd(text, start, end);
-      if (isNonSecretAssignment(text, start, end)) continue;
+      if (isNonSecretAssignment(text, start, end, 'assigned', NO_WORDS, source)) continue;
     }
     if ((kind & ASSIGNMENT) !== 0) {
       const query = isQueryValue(text, start);
       if (query) end = queryValueEnd(text, start, end);
-      if (isNonSecretAssignment(text, start, end, RULE_READING[rule]!, RULE_NAME_KEYWORDS[rule])) continue;
+      if (isNonSecretAssignment(text, start, end, RULE_READING[rule]!, RULE_NAME_KEYWORDS[rule], source)) continue;
       end = unquotedValueEnd(text, start, end);
       // Read to its token's end only where a query string's value does not end first.
       if (query) end = queryValueEnd(text, start, end);

@@ -36,6 +36,14 @@ export interface ScanOptions {
    * `refuse` the whole text with a `SecretRiskError`.
    */
   readonly mediumConfidence?: 'redact' | 'refuse';
+  /**
+   * The text's file path or name, when it is a file's. Its extension says whether the text is
+   * source code (`.ts`, `.py`, `.go`, `.java`, … see `isSourceCodePath`): there a value written
+   * without quotes that reads as a name (`credentials: RequestCredentials`, `token: nextToken`)
+   * is code even at the end of its line, where in `.env`, YAML or INI text it is the secret
+   * itself. Quoted values, and values that look generated, are judged the same either way.
+   */
+  readonly path?: string;
 }
 
 /** A secret found in a text. Never carries the secret's value. */

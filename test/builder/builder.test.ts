@@ -109,6 +109,20 @@ describe('INV-CONTEXT-4 secrets never sent', () => {
     expect(all.includes(FAKE_DB_PASSWORD)).toBe(false);
   });
 
+  it("reads a file's language from its path: in code an unquoted name at a line's end is code, in YAML the secret itself", async () => {
+    const utf8 = (t: string) => new TextEncoder().encode(t);
+    const body = 'export interface Request {\n  readonly credentials: RequestCredentials\n  readonly mode: RequestMode\n}\n';
+    const yaml = 'smtp:\n  user: mailer\n  credentials: RequestCredentials\n';
+    const more = [...files, { path: 'src/http/fetch.d.ts', bytes: utf8(body) }, { path: 'config/mail.yaml', bytes: utf8(yaml) }];
+    const moreIndex = await engine.indexProject(more, { symbols, dependencies });
+    const r = await buildContext(input({ projectIndex: moreIndex, planStep: { id: 's', targetFiles: ['src/http/fetch.d.ts', 'config/mail.yaml'] } }), { contents: contentsOf(more), engine });
+    expect(r.bundle.blocks.find((b) => b.title === 'src/http/fetch.d.ts')!.content).toBe(body);
+    expect(r.bundle.blocks.find((b) => b.title === 'config/mail.yaml')!.content).toBe('smtp:\n  user: mailer\n  credentials: [REDACTED:generic-secret:1]\n');
+    expect(r.redactionReport.redactions.filter((d) => d.type === 'pattern_redacted' && d.target !== 'src/db/client.ts')).toEqual([
+      { type: 'pattern_redacted', target: 'config/mail.yaml', reason: 'secret', details: 'generic-secret (medium) at 3:16 → [REDACTED:generic-secret:1]' },
+    ]);
+  });
+
   it('.env is excluded by the never-send path rule (bad example of the spec)', async () => {
     const r = await build();
     expect(r.manifest.selection.excludedCandidates).toContainEqual({ path: '.env', reason: 'deny_rule' });

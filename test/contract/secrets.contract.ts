@@ -166,6 +166,20 @@ export function secretsContract({ describe, it, expect, runtime }: Harness): voi
       bad({ extraRules: [{ id: 'github-pat', prefix: 'abc', charset: 'a-z', minLength: 1, maxLength: 2 }] }, 'INVALID_PARAMS');
       bad({ extraRules: [{ id: 'x', prefix: 'a', charset: 'a-z', minLength: 1, maxLength: 2 }] }, 'INVALID_PARAMS');
       bad({ mediumConfidence: 'maybe' }, 'INVALID_PARAMS');
+      bad({ path: 42 }, 'INVALID_PARAMS');
+    });
+
+    it("a file's path says whether an unquoted name at a line's end is code (ScanOptions.path)", async () => {
+      await initCore();
+      const types = 'export interface Request {\n  readonly credentials: RequestCredentials\n  readonly mode: RequestMode\n}\n';
+      const at = types.indexOf('RequestCredentials');
+      expect(scanSecrets(types).map((f) => [f.ruleId, f.start, f.end])).toEqual([['generic-secret', at, at + 18]]);
+      expect(scanSecrets(types, { path: 'types/fetch.d.ts' })).toEqual([]);
+      expect(redactSecrets(types, { path: 'C:\\web\\Fetch.TS' })).toEqual({ text: types, redactions: [] });
+      expect(scanSecrets(types, { path: 'config/request.yaml' }).map((f) => f.ruleId)).toEqual(['generic-secret']);
+      // A generated value is a secret in code too (a comment, a string holding .env lines).
+      const comment = `# API_TOKEN=${GH.slice(4)}\n`;
+      expect(scanSecrets(comment, { path: 'app/settings.py' }).map((f) => [f.ruleId, f.start, f.end])).toEqual([['generic-token', 12, comment.length - 1]]);
     });
 
     it('stays linear on adversarial input (work counter, not time)', async () => {

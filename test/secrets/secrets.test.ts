@@ -119,6 +119,39 @@ describe('what a name or a value says (host judgements)', () => {
     expect(found('const apiToken = Xk39fjQ02mZpLw7RtY;')).toEqual(['generic-token Xk39fjQ02mZpLw7RtY']);
   });
 
+  it("in source code (ScanOptions.path) an unquoted name is code at a line's end too; elsewhere it is the secret", () => {
+    // Each was reported in installed packages (the value ends its line: an object's last member,
+    // a type's field without `;`, a negated name before `&&`).
+    const seen = [
+      ['undici/types/fetch.d.ts', '  readonly credentials: RequestCredentials\n  readonly destination: RequestDestination\n'],
+      ['undici/lib/web/eventsource/eventsource.js', '  withCredentials: kEnumerableProperty\n})\n'],
+      ['undici/lib/web/fetch/constants.js', '  referrerPolicyTokens: referrerPolicyTokensSet\n}\n'],
+      ['pool/index.mjs', '  HTTP_TOKEN_CODEPOINTS: HTTP_TOKEN_CODEPOINTS$1\n'],
+      ['sdk/dist/esm/types.js', '    progressToken: ProgressTokenSchema\n});\n'],
+      ['config-loader/src/index.ts', '  const ruleCreator: SecretLintUnionRuleCreator = replacedDefinition\n    ? a : b;\n'],
+      ['src/GptEncoding.ts', '  private defaultSpecialTokenConfig: SpecialTokenConfig\n'],
+      ['lib/_tsc.js', '    const exclamationToken = !questionToken && !scanner.hasPrecedingLineBreak();\n'],
+      ['babelBundle.js', '        pass: pluginDescriptorsPass\n      });\n'],
+    ];
+    for (const [path, text] of seen) {
+      expect(scanSecrets(text!).length, text).toBe(1);
+      expect(scanSecrets(text!, { path }), text).toEqual([]);
+      expect(scanSecrets(text!, { path: path!.replace(/\.[a-z.]+$/, '.yaml') }).length, text).toBe(1);
+    }
+    // Quoted values are judged as before; so is a generated value wherever it stands.
+    expect(found('  password: "CorrectHorseBatteryStaple"\n')).toEqual(['generic-password CorrectHorseBatteryStaple']);
+    expect(scanSecrets('  password: "CorrectHorseBatteryStaple"\n', { path: 'a.ts' }).length).toBe(1);
+    expect(scanSecrets('// DB_PASSWORD=Xk9vQ2mL7pR4tW8z\n', { path: 'db.go' }).length).toBe(1);
+  });
+
+  it('the extensions that say a path is source code', async () => {
+    const { isSourceCodePath } = await import('../../src/secrets/source-path.ts');
+    const yes = ['src/app.ts', 'types.d.ts', 'C:\\proj\\Main.JAVA', 'a/b/c.min.js', 'x.py', 'cmd/main.go', 'App.cs', 'lib.rs', 'build.gradle.kts', 'x.cpp', 'y.h'];
+    const no = ['.env', 'Makefile', 'config.yaml', 'app.json', 'run.sh', 'Dockerfile', 'README.md', 'a.ts/.env', 'dir.js/notes', 'page.vue', 'index.html', 'x.ts.bak', ''];
+    expect(yes.filter((p) => !isSourceCodePath(p))).toEqual([]);
+    expect(no.filter((p) => isSourceCodePath(p))).toEqual([]);
+  });
+
   it('an unquoted value with a `.`, `(` or `[` is one value when its shape is generated, and a name code calls, indexes or dots otherwise', () => {
     // Each of these was sent whole before FILTERS_VERSION 12.
     expect(found('db:\n  password: Xk9vQ2mL7pR4tW8zB3nD.q7Zr\n')).toEqual(['generic-password Xk9vQ2mL7pR4tW8zB3nD.q7Zr']);
@@ -565,6 +598,38 @@ describe('what a name or a value says (host judgements)', () => {
       }),
       { numRuns: 1_000, seed: 0x5eed18 },
     );
+  });
+
+  it("a random value is found the same in source code as in any text: a path hides only names (seeded property)", () => {
+    const forms = [
+      (v: string) => `export const config = {\n  token: ${v}\n}\n`,
+      (v: string) => `# API_KEY=${v}\n`,
+      (v: string) => `  // password: ${v}\n`,
+      (v: string) => `const env = \`\nCLIENT_SECRET=${v}\n\`;\n`,
+      (v: string) => `client_secret = ${v}\n`,
+    ];
+    const paths = ['src/a.ts', 'app/settings.py', 'cmd/main.go', 'lib/x.rb', 'Main.java'];
+    const value = fc
+      .tuple(fc.integer({ min: 12, max: 40 }), fc.integer({ min: 1, max: 2 ** 31 }))
+      .map(([n, seed]) => token('', n, seed))
+      // A value of word-sized pieces reads as a name: those are what a path decides.
+      .filter((v) => hasGeneratedShape(v) && !isPlaceholder(v, false));
+    let whole = 0;
+    fc.assert(
+      fc.property(value, fc.integer({ min: 0, max: forms.length - 1 }), fc.constantFrom(...paths), (v, form, path) => {
+        const text = forms[form]!(v);
+        const at = text.indexOf(v);
+        const spans = scanSecrets(text, { path }).map((f) => [f.start, f.end]);
+        expect(spans).toEqual(scanSecrets(text).map((f) => [f.start, f.end]));
+        // Short values with repeated characters can fall under the entropy bar, with or without a path.
+        if (spans.length > 0) {
+          expect(spans).toEqual([[at, at + v.length]]);
+          whole++;
+        }
+      }),
+      { numRuns: 1_000, seed: 0x5eed21 },
+    );
+    expect(whole).toBeGreaterThan(950);
   });
 
   it('random unquoted passwords with a `.`, `(` or `[` in .env, YAML, INI, properties and XML are redacted whole (seeded property)', () => {

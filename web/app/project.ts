@@ -180,7 +180,8 @@ export async function loadProject(
     indexed.push(...part.files);
     // Scan what could be sent: text files the never-send rules do not exclude.
     const scannable = part.files.filter((f) => !f.excluded && f.byteSize <= SCAN_MAX_BYTES && contents.has(f.path));
-    const results = await Promise.all(scannable.map((f) => engine.scanSecrets(decoder.decode(contents.get(f.path)!))));
+    // With each file's path, as the builder scans it (source code reads unquoted names as code).
+    const results = await Promise.all(scannable.map((f) => engine.scanSecrets(decoder.decode(contents.get(f.path)!), { path: f.path })));
     scannable.forEach((f, k) => {
       const list = results[k]!;
       if (list.length) findings.set(f.path, { high: list.filter((x) => x.confidence === 'high').length, medium: list.filter((x) => x.confidence === 'medium').length });

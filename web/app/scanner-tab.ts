@@ -73,7 +73,7 @@ export function setupScanner(engine: Engine): { scanNow(): Promise<void> } {
   let seq = 0;
   // A generated or opened large input is scanned from memory: a multi-megabyte text box alone
   // costs the main thread hundreds of milliseconds of layout.
-  let large: { name: string; text: string } | null = null;
+  let large: { name: string; text: string; path?: string } | null = null;
   const setLarge = (value: typeof large): void => {
     large = value;
     source.textContent = value ? `Scanning ${value.name} (${fmt(value.text.length)} characters, kept out of the text box). Type in the box to scan your own text again.` : '';
@@ -90,7 +90,7 @@ export function setupScanner(engine: Engine): { scanNow(): Promise<void> } {
     }
     status.textContent = `Scanning ${fmt(text.length)} characters in the worker…`;
     const t0 = performance.now();
-    const result = await engine.redactSecrets(text);
+    const result = await engine.redactSecrets(text, large?.path !== undefined ? { path: large.path } : {});
     if (mine !== seq) return; // a newer edit superseded this scan
     const ms = performance.now() - t0;
     const found = [...result.redactions].sort((x, y) => x.start - y.start) as Redaction[];
@@ -141,7 +141,8 @@ export function setupScanner(engine: Engine): { scanNow(): Promise<void> } {
     const file = (e.currentTarget as HTMLInputElement).files?.[0];
     if (!file) return;
     input.value = '';
-    setLarge({ name: file.name, text: await file.text() });
+    // The file's name says whether it is source code (ScanOptions.path).
+    setLarge({ name: file.name, text: await file.text(), path: file.name });
     void scan();
   });
   $('scan-clear').addEventListener('click', () => {
