@@ -27,6 +27,8 @@
 //                  and takes the password, after the user's first `:` (userinfoPassword)
 //   'phrase'       a wallet's recovery phrase: 12 to 24 words the host counts (recoveryPhraseEnd)
 //   'keyList'      the first key of a list: the host reads the keys after it too (listedKeys)
+//   'label'        a Terraform variable's default: its name is the label of the `variable "…"`
+//                  block that holds it (variableLabel), which must hold one of `nameKeywords`
 //   'command'      a flag's value found by searching on from the command (the keyword): the
 //                  value's command line (lines joined by a trailing `\`, `^` or backtick) must name
 //                  the command (onCommandLine), so `az login` on one line and `mkdir -p` on the

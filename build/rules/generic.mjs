@@ -933,4 +933,36 @@ export default [
     host: ['assignment', 'declared'],
     nameKeywords: [...new Set([...NAME_WORDS.password, ...NAME_WORDS.secret, ...NAME_WORDS.token, ...NAME_WORDS.apiKey, 'jwtkey', 'jwt_key', 'signingkey', 'hmackey', 'securitykey'])],
   },
+  // A Terraform variable's default: `variable "db_password" { … default = "…" }`. The name is the
+  // block's label, lines above the value, so the rule is keyed on the block (`variable "`, rare in
+  // other text) and searches on for an attribute line `  default` as `terraform fmt` writes it (a
+  // description that says "default" is not such a line); the host reads the label back from the
+  // value, within the same block (no `}` opening a line between them), and it must hold a kind's
+  // word. Values are judged as a password's (8 characters, 2.8 bits): the label says what it is.
+  // Left out: one-line blocks and attributes indented otherwise than by two blanks.
+  {
+    ...generic('generic-secret-terraform-default', 'Password, secret, token or API key as the default of a Terraform variable named for one (variable "db_password" { default = "…" })', KIND.password, {
+      pos: [
+        P('variable "db_password" {\n  type      = string\n  sensitive = true\n  default   = "', above(C.alnum, 20, 3.3), '"\n}\n'),
+        P('variable "api_token" {\n  description = "Token for the API; the default is for staging"\n  default = "', above(C.alnum, 32, 3.3), '"\n}\n'),
+        P('variable "stripe_secret_key" {\r\n  type = string\r\n  default = "', above(C.alnum, 24, 3.3), '"\r\n}\r\n'),
+      ],
+      neg: [
+        // Another block's default, after the variable's block closed.
+        'variable "db_password" {\n  type = string\n}\n\nvariable "region" {\n  default = "' + above(C.alnum, 16, 3.3) + '"\n}\n',
+        'variable "db_password" {\n  type = string\n}\n\nlocals {\n  default = "' + above(C.alnum, 16, 3.3) + '"\n}\n',
+        'variable "db_password" {\n  default = var.fallback_password\n}\n',
+        'variable "db_password" {\n  default = "changeme"\n}\n',
+        'variable "admin_password" {\n  default = "${random_password.admin.result}"\n}\n',
+        'variable "token_ttl" {\n  default = "' + above(C.alnum, 16, 3.3) + '"\n}\n',
+        'variable "instance_type" {\n  default = "' + above(C.alnum, 16, 3.3) + '"\n}\n',
+      ],
+    }),
+    keywords: ['variable "'],
+    ci: false,
+    before: 'word',
+    steps: [['ident', 1, 64], '"', ['sp', 0, 4], '{', { until: '\n  default', min: 0, max: 1024 }, '\n  default', ['sp', 0, 16], '=', ['sp', 0, 4], ['quote', 1, 1], ['val', KIND.password.minLen, 256]],
+    host: ['assignment', 'label'],
+    nameKeywords: [...new Set([...NAME_WORDS.password, ...NAME_WORDS.secret, ...NAME_WORDS.token, ...NAME_WORDS.apiKey])],
+  },
 ];

@@ -58,7 +58,8 @@
  * first four development keys are published values.
  * 21: a Go DSN's `://` is a URL scheme's only at the user's first `:` (a password may hold one);
  * with a path naming source code (ScanOptions.path), an unquoted name, or a negated one, is code at
- * the end of its line too.
+ * the end of its line too; a Terraform variable's default is judged under the variable's label
+ * (variableLabel), which must name a secret.
  */
 export const FILTERS_VERSION = 21;
 
@@ -1092,6 +1093,24 @@ export function userinfoPassword(text: string, start: number, end: number): { st
   }
   if (colon + 1 >= at) return undefined;
   return { start: colon + 1, end: at };
+}
+
+/**
+ * The name of the Terraform variable whose default is the value at `start` (rule
+ * `generic-secret-terraform-default`): the label of the nearest `variable "…"` before it, within
+ * 2,048 characters (the core's search reaches 1,024 past the block's `{`). Undefined when there is
+ * none, or when a block closes between them: a `}` opening a line, as `terraform fmt` closes a
+ * top-level block (`variable "db_password" { type = string }` then `locals { default = … }`).
+ */
+export function variableLabel(text: string, start: number): string | undefined {
+  const at = text.lastIndexOf('variable "', start);
+  if (at < 0 || start - at > 2048) return undefined;
+  const open = at + 10;
+  const close = text.indexOf('"', open);
+  if (close < 0 || close >= start) return undefined;
+  const closed = text.indexOf('\n}', close);
+  if (closed >= 0 && closed < start) return undefined;
+  return text.slice(open, close);
 }
 
 /**

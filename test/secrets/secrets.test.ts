@@ -144,6 +144,49 @@ describe('what a name or a value says (host judgements)', () => {
     expect(scanSecrets('// DB_PASSWORD=Xk9vQ2mL7pR4tW8z\n', { path: 'db.go' }).length).toBe(1);
   });
 
+  it("a Terraform variable's default is found under the variable's own name, within its block", () => {
+    const v = token('', 24, 0x7f1);
+    const w = token('', 20, 0x7f2);
+    const tf = [
+      'variable "region" {',
+      '  default = "eu-west-1"',
+      '}',
+      '',
+      'variable "db_password" {',
+      '  description = "Password of the app user; the default is for local runs"',
+      '  type        = string',
+      '  sensitive   = true',
+      `  default     = "${v}"`,
+      '}',
+      '',
+      'variable "replica_count" {',
+      '  default = 2',
+      '}',
+      '',
+      'variable "datadog_api_key" {',
+      `  default = "${w}"`,
+      '}',
+      '',
+    ].join('\n');
+    expect(scanSecrets(tf).map((f) => [f.ruleId, tf.slice(f.start, f.end), f.line, f.column])).toEqual([
+      ['generic-secret-terraform-default', v, 9, 18],
+      ['generic-secret-terraform-default', w, 17, 14],
+    ]);
+    expect(redactSecrets(tf).text).toContain('  default     = "[REDACTED:generic-secret-terraform-default:1]"');
+    // A variable without a default, then another block's: the value is not the variable's.
+    const other = `variable "db_password" {\n  type = string\n}\n\nresource "x" "y" {\n  default = "${v}"\n}\n`;
+    expect(found(other)).toEqual([]);
+    // A name with no kind word, or one that says it is no secret; a reference; a stand-in.
+    for (const text of [
+      `variable "bucket_name" {\n  default = "${v}"\n}\n`,
+      `variable "token_expiry" {\n  default = "${v}"\n}\n`,
+      'variable "db_password" {\n  default = "${data.vault_generic_secret.db.data.password}"\n}\n',
+      'variable "db_password" {\n  default = "your-password-here"\n}\n',
+    ]) {
+      expect(found(text), text).toEqual([]);
+    }
+  });
+
   it('the extensions that say a path is source code', async () => {
     const { isSourceCodePath } = await import('../../src/secrets/source-path.ts');
     const yes = ['src/app.ts', 'types.d.ts', 'C:\\proj\\Main.JAVA', 'a/b/c.min.js', 'x.py', 'cmd/main.go', 'App.cs', 'lib.rs', 'build.gradle.kts', 'x.cpp', 'y.h'];

@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { amongConnectionPairs, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn, assignsLiteral, echoesName, hasGeneratedShape, isFormattedString, oauthBasicUser, onCommandLine } from '../../../src/secrets/filters.ts';
+import { amongConnectionPairs, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn, assignsLiteral, echoesName, hasGeneratedShape, isFormattedString, oauthBasicUser, onCommandLine, variableLabel } from '../../../src/secrets/filters.ts';
 import { HOST_JUDGEMENT, RULE_COMMANDS, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from '../../../src/secrets/rules.generated.ts';
 import { listedKeys, recoveryPhraseEnd } from '../../../src/secrets/wallet.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
@@ -52,6 +52,8 @@ const COMMAND_RULES = rulesWith(HOST_JUDGEMENT.command);
 const PHRASE_RULES = rulesWith(HOST_JUDGEMENT.phrase);
 /** Came with FILTERS_VERSION 20: a list of keys whose first the core matched. */
 const KEY_LIST_RULES = rulesWith(HOST_JUDGEMENT.keyList);
+/** Came with FILTERS_VERSION 21: a Terraform variable's default, named by its block's label. */
+const LABEL_RULES = rulesWith(HOST_JUDGEMENT.label);
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 
 /** A candidate in UTF-16 offsets before overlapping candidates are merged. */
@@ -129,6 +131,11 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
       if (JWK_RULES.has(m.rule) && !isJwkMember(text, start)) continue;
       // FILTERS_VERSION 19: the host's own.
       if (COMMAND_RULES.has(m.rule) && !onCommandLine(text, start, RULE_COMMANDS[m.rule]!)) continue;
+      // FILTERS_VERSION 21: the host's own.
+      if (LABEL_RULES.has(m.rule)) {
+        const label = variableLabel(text, start);
+        if (label === undefined || !nameHolds(label, RULE_NAME_KEYWORDS[m.rule]!) || isNonSecretName(label)) continue;
+      }
       // FILTERS_VERSION 20: the host's own.
       if (phrase) {
         const words = recoveryPhraseEnd(text, start, end);
@@ -150,7 +157,7 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
         // FILTERS_VERSION 17: a query string's value ends at `&` or `#`; the host's own.
         const query = isQueryValue(text, start);
         if (query) end = queryValueEnd(text, start, end);
-        if (isNonSecretAssignment(text, start, end, POSITIONAL_RULES.has(m.rule) ? 'none' : DECLARED_RULES.has(m.rule) ? 'declared' : 'assigned', RULE_NAME_KEYWORDS[m.rule]!)) continue;
+        if (isNonSecretAssignment(text, start, end, POSITIONAL_RULES.has(m.rule) || LABEL_RULES.has(m.rule) ? 'none' : DECLARED_RULES.has(m.rule) ? 'declared' : 'assigned', RULE_NAME_KEYWORDS[m.rule]!)) continue;
         // A judgement added after the speed work (FILTERS_VERSION 7): the host's own; FILTERS_VERSION
         // 13: a shell default ends at its `}`.
         end = unquotedValueEnd(text, start, end);
