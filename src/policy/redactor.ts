@@ -16,9 +16,11 @@ import type { Redactor } from './sanitize.ts';
  *
  * @example withLogContext('repo', handler, { redact: secretRedactor({ denyRules: ['generic-password'] }) })
  */
-export function secretRedactor(options: Omit<ScanOptions, 'mediumConfidence'> = {}): Redactor {
+export function secretRedactor(options: Omit<ScanOptions, 'mediumConfidence' | 'path'> = {}): Redactor {
   expectOptions(options);
-  const scan: ScanOptions = { ...options, mediumConfidence: 'redact' };
+  // Log lines are no file's text: a `path` passed anyway (from JavaScript) is not used.
+  const { path: _path, ...rest } = options as ScanOptions;
+  const scan: ScanOptions = { ...rest, mediumConfidence: 'redact' };
   return (text) => redactSecrets(text, scan).text;
 }
 

@@ -56,9 +56,11 @@
  * (recoveryPhraseEnd, src/secrets/wallet.ts), and no placeholder fragment judges it; the keys after the
  * first in a Hardhat network's `accounts` list are found too (listedKeys); Hardhat's and Anvil's
  * first four development keys are published values.
- * 21: a Go DSN's `://` is a URL scheme's only at the user's first `:` (a password may hold one);
- * with a path naming source code (ScanOptions.path), an unquoted name, or a negated one, is code at
- * the end of its line too; a Terraform variable's default is judged under the variable's label
+ * 21: a Go DSN's `://` is a URL scheme's only at the user's first `:` (a password may hold one)
+ * and after a driver's name (`app://…` is a user and a password that begins with `//`); with a path
+ * naming source code (ScanOptions.path), an unquoted name is code at the end of its line too where
+ * code surrounds it (a typed member, a next line that closes a bracket or carries on the
+ * expression), and so is a negated one with code after it, not on a comment's line; a Terraform variable's default is judged under the variable's label
  * (variableLabel), which must name a secret.
  */
 export const FILTERS_VERSION = 21;
@@ -680,18 +682,18 @@ const CODE_OPERATOR = /\?\.[A-Za-z_$]|\|\||&&|[=!]==/;
  * `secret := clientSecret`, and in a function's body `    password = new_password`). And so is PHP
  * reading a member, `$request->password`.
  *
- * In `source` code (the caller knows the file: ScanOptions.path) an unquoted value is never a
- * literal, so a name is code at the end of its line too (`readonly credentials: RequestCredentials`
- * in a type, an object's last member before its `}` on the next line), and so is a negated one
- * (`!questionToken && …`). Only {@link CODE_NAME}'s word-shaped names: a generated value in a
- * comment (`# API_TOKEN=Xk9vQ2mL7pR4tW8z`) is still a secret.
+ * In `source` code (the caller knows the file: ScanOptions.path), where code surrounds the value
+ * as only code does, a name is code at the end of its line too: a typed member's type
+ * (`readonly credentials: RequestCredentials`, `private config: TokenConfig`), and a value whose
+ * next line closes a bracket or carries on the expression (an object's last member before `})`, a
+ * condition before `? a : b`); and a negated name with code after it (`!questionToken && …`). Not
+ * on a comment's line, and not otherwise: source files hold text too (comments, docstrings,
+ * `.env` lines in a template string), where `DB_PASSWORD=SuperSecret99` is the secret, and
+ * {@link CODE_NAME} reads about one random 12-character value in 200 as a name.
  */
 export function isCodeReference(text: string, start: number, end: number, value: string, source = false): boolean {
   if (isIn(QUOTES, text.charCodeAt(start - 1))) return false;
-  if (source) {
-    const name = value.charCodeAt(0) === 0x21 ? value.slice(value.charCodeAt(1) === 0x21 ? 2 : 1) : value;
-    if (CODE_NAME.test(name) && !hasGeneratedShape(name)) return true;
-  }
+  if (source && isSourceName(text, start, end, value)) return true;
   // PHP reading a member, `$request->password`: the core's value stops at the `>`.
   if (text.charCodeAt(end) === 0x3e && PHP_MEMBER_READ.test(value)) return true;
   // Operators only code writes, wherever the line ends: optional chaining, `||`, `&&`, `===`,
@@ -708,6 +710,38 @@ export function isCodeReference(text: string, start: number, end: number, value:
   }
   return CODE_NAME.test(value) && !hasGeneratedShape(value);
 }
+
+/**
+ * For {@link isCodeReference} in source code: whether an unquoted value is a name by what surrounds
+ * it (see there). Cheap checks first; the name's pattern last.
+ */
+function isSourceName(text: string, start: number, end: number, value: string): boolean {
+  const from = lineStart(text, start, Math.max(0, start - 256));
+  if (COMMENT_LINE.test(text.slice(from, start))) return false;
+  if (value.charCodeAt(0) === 0x21) {
+    // A negated name, with code after it on its line (`&&`, `||`, `)`, `;`).
+    if (endsLine(text, end)) return false;
+    const name = value.slice(value.charCodeAt(1) === 0x21 ? 2 : 1);
+    return CODE_NAME.test(name) && !hasGeneratedShape(name);
+  }
+  if (!endsLine(text, end)) return false;
+  if (!TYPED_MEMBER.test(text.slice(from, start)) && !CONTINUED.test(text.slice(end, end + 256))) return false;
+  return CODE_NAME.test(value) && !hasGeneratedShape(value);
+}
+
+/** A line that opens with a comment: `#`, `//`, `/*`, `*` (a block comment's), `--`, `;`, `<!--`. */
+const COMMENT_LINE = /^\s*(?:#|\/\/|\/\*|\*|--|;|<!--)/;
+/**
+ * A class or interface member with a modifier before its name, up to its type's `:` (TypeScript's
+ * `readonly x:`, `private x?:`, `public static x:`): what follows is a type.
+ */
+const TYPED_MEMBER = /^\s*(?:(?:readonly|private|public|protected|static|declare|override|abstract)\s+)+[\w$]+\??\s*:\s*$/;
+/**
+ * After a value that ends its line: the next line that is not blank opens with a closing bracket
+ * or carries on an expression (`?`, `:`, `.`, `,`, `&&`, `||`, `+`), as code's lines do and a
+ * configuration's do not.
+ */
+const CONTINUED = /^[^\n]*\n(?:[ \t]*\r?\n)*[ \t]*(?:[)\]}]|\?|:|\.(?!\.)|,|&&|\|\||\+)/;
 
 /** A lowercase snake_case name of two words or more: a Python or Ruby local (`new_password`). */
 const SNAKE_NAME = /^[a-z]+(?:_[a-z]+)+$/;
@@ -1086,8 +1120,9 @@ export function userinfoPassword(text: string, start: number, end: number): { st
   // A URL's scheme before the DSN (`mysql://app:…@tcp(…)`, `dsn=mysql://…`): the user starts after
   // it. Only the first `:` can be a scheme's: a user holds none, so a `://` after it is the
   // password's own (`app:a://b@tcp(…)`). A line such as `x:y;mysql://app:…` then reads `y;mysql://app:…`
-  // as the password: more is redacted, nothing is left.
-  if (text.startsWith('://', colon)) {
+  // as the password: more is redacted, nothing is left. And only a driver's scheme (DSN_SCHEME):
+  // `app://…@tcp(` is the user `app` and a password that begins with `//`.
+  if (text.startsWith('://', colon) && DSN_SCHEME.test(text.slice(Math.max(from, colon - 10), colon))) {
     colon += 3;
     while (colon < at && text.charCodeAt(colon) !== 0x3a) colon++;
   }
@@ -1097,20 +1132,34 @@ export function userinfoPassword(text: string, start: number, end: number): { st
 
 /**
  * The name of the Terraform variable whose default is the value at `start` (rule
- * `generic-secret-terraform-default`): the label of the nearest `variable "…"` before it, within
- * 2,048 characters (the core's search reaches 1,024 past the block's `{`). Undefined when there is
- * none, or when a block closes between them: a `}` opening a line, as `terraform fmt` closes a
- * top-level block (`variable "db_password" { type = string }` then `locals { default = … }`).
+ * `generic-secret-terraform-default`): the label of the nearest block header `variable "…" {`
+ * before it, within 2,048 characters (the core's search reaches 1,024 past the header). A
+ * `variable "` that does not open its line, or that no `{` follows, is passed over (`# same as
+ * variable "region"` in a comment).
+ * Undefined when there is none, or when the block closes before the value: a `}` on the header's
+ * own line (`variable "x" { type = string }`), or one opening a line, as `terraform fmt` closes
+ * a top-level block (`locals { default = … }` after it is another block's). Bounded: every search
+ * stays within the 2,048 characters before the value.
  */
 export function variableLabel(text: string, start: number): string | undefined {
-  const at = text.lastIndexOf('variable "', start);
-  if (at < 0 || start - at > 2048) return undefined;
-  const open = at + 10;
-  const close = text.indexOf('"', open);
-  if (close < 0 || close >= start) return undefined;
-  const closed = text.indexOf('\n}', close);
-  if (closed >= 0 && closed < start) return undefined;
-  return text.slice(open, close);
+  const floor = Math.max(0, start - 2048);
+  const window = text.slice(floor, start);
+  for (let at = window.lastIndexOf('variable "'); at >= 0; at = at > 0 ? window.lastIndexOf('variable "', at - 1) : -1) {
+    // A header opens its line (a top-level block): not one quoted in a comment or a string.
+    let lineHead = at;
+    while (lineHead > 0 && isIn(SPACE_TAB, window.charCodeAt(lineHead - 1))) lineHead--;
+    if (lineHead > 0 && window.charCodeAt(lineHead - 1) !== 0x0a) continue;
+    const open = at + 10;
+    const close = window.indexOf('"', open);
+    if (close < 0) continue;
+    let brace = close + 1;
+    while (brace < window.length && isIn(SPACE_TAB, window.charCodeAt(brace))) brace++;
+    if (window.charCodeAt(brace) !== 0x7b) continue;
+    const lineEnd = window.indexOf('\n', brace);
+    if (lineEnd < 0 || window.slice(brace, lineEnd).includes('}') || window.includes('\n}', lineEnd)) return undefined;
+    return window.slice(open, close);
+  }
+  return undefined;
 }
 
 /**
@@ -1402,6 +1451,11 @@ const BLANKS = asciiSet(' \t\r\n');
 const ARGUMENT_GAP = asciiSet(' \t\r\n,');
 /** Base64 characters: `[A-Za-z0-9+/=]`. */
 const BASE64 = asciiSet(DIGITS_LETTERS + '+/=');
+/**
+ * The schemes before a DSN of Go's MySQL driver in a URL (golang-migrate's `mysql://…@tcp(…)`, and
+ * the drivers that speak MySQL's protocol), ending where the `:` is.
+ */
+const DSN_SCHEME = /(?:^|[^A-Za-z0-9+.-])(?:mysql|mariadb|tidb|singlestore|vitess)$/i;
 /** What a DSN's user and password may hold: printable ASCII but blanks and quotes. */
 const DSN_BYTES = asciiSet(DIGITS_LETTERS + '!#$%&()*+,-./:;<=>?@[\\]^_{|}~');
 /** Base64url's characters: a token in a URL's user information. */

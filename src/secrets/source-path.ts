@@ -1,5 +1,5 @@
 /**
- * Extensions of source code: languages in which a value written without quotes is code (a name,
+ * Extensions of source code (ScanOptions.path lists them for its readers: keep the two the same): languages in which a value written without quotes is code (a name,
  * a member read, a type), never a literal. `.env`, YAML, INI, properties, shell and Dockerfiles
  * are not among them: there an unquoted value is the literal (`PASSWORD=CorrectHorseBatteryStaple`).
  * Nor are templates that hold text (`.vue`, `.svelte`, `.html`) or Markdown.

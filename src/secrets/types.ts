@@ -37,11 +37,15 @@ export interface ScanOptions {
    */
   readonly mediumConfidence?: 'redact' | 'refuse';
   /**
-   * The text's file path or name, when it is a file's. Its extension says whether the text is
-   * source code (`.ts`, `.py`, `.go`, `.java`, … see `isSourceCodePath`): there a value written
-   * without quotes that reads as a name (`credentials: RequestCredentials`, `token: nextToken`)
-   * is code even at the end of its line, where in `.env`, YAML or INI text it is the secret
-   * itself. Quoted values, and values that look generated, are judged the same either way.
+   * The text's file path or name, when it is a file's. Its extension (any case) says whether the
+   * text is source code: `.js` `.mjs` `.cjs` `.jsx` `.ts` `.mts` `.cts` `.tsx` `.py` `.pyi` `.go`
+   * `.java` `.kt` `.kts` `.scala` `.groovy` `.gradle` `.cs` `.fs` `.rs` `.rb` `.php` `.swift` `.c`
+   * `.h` `.cc` `.cpp` `.cxx` `.hpp` `.hh` `.m` `.mm` `.dart` `.lua`. In source code, a value
+   * written without quotes that reads as a name is code at the end of its line too, where code
+   * surrounds it: a typed member's type (`readonly credentials: RequestCredentials`), an object's
+   * last member before its closing bracket, a negated name before `&&`. In `.env`, YAML or INI
+   * text, and on a comment's line, it is the secret itself. Quoted values, and values that look
+   * generated, are judged the same either way.
    */
   readonly path?: string;
 }

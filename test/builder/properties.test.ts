@@ -126,11 +126,18 @@ async function run(p: Project, b: Budget, secrets: Policy): Promise<{ result?: B
 
 /**
  * The values scanSecrets finds in the project's files and in the signatures and summaries its
- * indexer gave: none may appear in anything returned.
+ * indexer gave, scanned as the builder scans them (a file's text and signatures with its path, a
+ * summary without): none may appear in anything returned.
  */
 const secretValues = (p: Project): string[] =>
   p.files.flatMap((f) =>
-    [new TextDecoder().decode(f.bytes), f.signatures ?? '', f.summary ?? ''].flatMap((text) => scanSecrets(text).map((s) => text.slice(s.start, s.end))),
+    (
+      [
+        [new TextDecoder().decode(f.bytes), f.path],
+        [f.signatures ?? '', f.path],
+        [f.summary ?? '', undefined],
+      ] as const
+    ).flatMap(([text, path]) => scanSecrets(text, path === undefined ? {} : { path }).map((s) => text.slice(s.start, s.end))),
   );
 
 const compareKeys = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));

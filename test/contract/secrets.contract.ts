@@ -169,6 +169,16 @@ export function secretsContract({ describe, it, expect, runtime }: Harness): voi
       bad({ path: 42 }, 'INVALID_PARAMS');
     });
 
+    it('judges each scan on its own text: the core remembers nothing of an earlier scan at the same offsets', async () => {
+      await initCore();
+      // The same value span, first of low entropy (under the generic bar), then of high, then low.
+      const low = 'API_KEY=aaaabbbbaaaabbbb\n';
+      const high = `API_KEY=${GH.slice(4, 20)}\n`;
+      expect(scanSecrets(low)).toEqual([]);
+      expect(scanSecrets(high).map((f) => [f.ruleId, f.start, f.end])).toEqual([['generic-api-key', 8, 24]]);
+      expect(scanSecrets(low)).toEqual([]);
+    });
+
     it("a file's path says whether an unquoted name at a line's end is code (ScanOptions.path)", async () => {
       await initCore();
       const types = 'export interface Request {\n  readonly credentials: RequestCredentials\n  readonly mode: RequestMode\n}\n';
@@ -176,6 +186,9 @@ export function secretsContract({ describe, it, expect, runtime }: Harness): voi
       expect(scanSecrets(types).map((f) => [f.ruleId, f.start, f.end])).toEqual([['generic-secret', at, at + 18]]);
       expect(scanSecrets(types, { path: 'types/fetch.d.ts' })).toEqual([]);
       expect(redactSecrets(types, { path: 'C:\\web\\Fetch.TS' })).toEqual({ text: types, redactions: [] });
+      // On a comment's line it is text: the value is the secret.
+      const comment2 = '  // credentials: RequestCredentials\n}\n';
+      expect(scanSecrets(comment2, { path: 'types/fetch.d.ts' }).map((f) => f.ruleId)).toEqual(['generic-secret']);
       expect(scanSecrets(types, { path: 'config/request.yaml' }).map((f) => f.ruleId)).toEqual(['generic-secret']);
       // A generated value is a secret in code too (a comment, a string holding .env lines).
       const comment = `# API_TOKEN=${GH.slice(4)}\n`;

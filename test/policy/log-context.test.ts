@@ -125,6 +125,9 @@ describe('default redactor (the secret scanner once the core is loaded)', () => 
     expect(logged).not.toContain(token);
     expect(logged).toMatch(/^token \[REDACTED:[a-z0-9-]+:1\]$/);
     expect(secretRedactor()(`a ${token} b ${token}`)).toMatch(/^a \[REDACTED:([a-z0-9-]+):1\] b \[REDACTED:\1:1\]$/);
+    // Log lines are no file's text: a path given anyway (from JavaScript) does not make them code.
+    const line = '  withCredentials: kEnumerableProperty\n})\n';
+    expect(secretRedactor({ path: 'eventsource.js' } as never)(line)).toBe('  withCredentials: [REDACTED:generic-secret:1]\n})\n');
   });
 });
 
