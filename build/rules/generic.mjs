@@ -161,6 +161,8 @@ const NAME_WORDS = {
   token: KIND.token.keywords,
   apiKey: KIND.apiKey.keywords,
 };
+/** Every kind's words, for rules whose name may name any kind (a converted literal, a Terraform variable). */
+const ANY_KIND_WORDS = [...new Set(Object.values(NAME_WORDS).flat())];
 
 /**
  * The same secret set by a statement that takes a name, then a blank, then the value, with no
@@ -931,7 +933,7 @@ export default [
     // parenthesis and the literal.
     steps: [['ident', 0, 32], '(', ['quote', 1, 1], ['val', 12, 256]],
     host: ['assignment', 'declared'],
-    nameKeywords: [...new Set([...NAME_WORDS.password, ...NAME_WORDS.secret, ...NAME_WORDS.token, ...NAME_WORDS.apiKey, 'jwtkey', 'jwt_key', 'signingkey', 'hmackey', 'securitykey'])],
+    nameKeywords: [...ANY_KIND_WORDS, 'jwtkey', 'jwt_key', 'signingkey', 'hmackey', 'securitykey'],
   },
   // A Terraform variable's default: `variable "db_password" { … default = "…" }`. The name is the
   // block's label, lines above the value, so the rule is keyed on the block (`variable "`, rare in
@@ -963,6 +965,6 @@ export default [
     before: 'word',
     steps: [['ident', 1, 64], '"', ['sp', 0, 4], '{', { until: '\n  default', min: 0, max: 1024 }, '\n  default', ['sp', 0, 16], '=', ['sp', 0, 4], ['quote', 1, 1], ['val', KIND.password.minLen, 256]],
     host: ['assignment', 'label'],
-    nameKeywords: [...new Set([...NAME_WORDS.password, ...NAME_WORDS.secret, ...NAME_WORDS.token, ...NAME_WORDS.apiKey])],
+    nameKeywords: ANY_KIND_WORDS,
   },
 ];

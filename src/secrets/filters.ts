@@ -391,11 +391,13 @@ export function isSecretReference(value: string): boolean {
  * Where a generic value's name is read: right before it (`assigned`: `name = value`, `name: value`,
  * a name/value entry); as the nearest name holding a keyword (`declared`: past a type, `apiKey:
  * string = "…"`, or before an environment read's fallback, `process.env.API_KEY || "…"`; see
- * {@link declaredName});
+ * {@link declaredName}); as the label of the Terraform variable block that holds it (`label`,
+ * `variable "db_password" { … default = "…" }`; see {@link variableLabel}: a value in no such block
+ * is none);
  * or nowhere (`none`: an argument by position, `jwt.sign(payload, '…')`, whose left neighbour is
  * another argument).
  */
-export type NameReading = 'assigned' | 'declared' | 'none';
+export type NameReading = 'assigned' | 'declared' | 'label' | 'none';
 
 /**
  * True when a generic `name = value` candidate is not a secret; `reading` says where its name is,
@@ -431,7 +433,9 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
   if (isCodeReference(text, start, end, value, source)) return true;
   if (isCallOrIndex(text, end, value)) return true;
   if (reading === 'none') return false;
-  const { name, at } = reading === 'declared' ? declaredName(text, start) : assignedName(text, start);
+  const found = reading === 'declared' ? declaredName(text, start) : reading === 'label' ? labelName(text, start) : assignedName(text, start);
+  if (found === undefined) return true;
+  const { name, at } = found;
   if (words.length > 0 && !nameHolds(name, words)) return true;
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
@@ -464,8 +468,13 @@ const DECLARATION = /^\s*(?:export\s+)?(?:const|let|var)\s/;
 
 /** `!member.read` or `!!member.read` of a lowercase object, not generated ({@link hasGeneratedShape}). */
 function isNegatedMember(value: string): boolean {
-  const read = value.slice(value.charCodeAt(1) === 0x21 ? 2 : 1);
+  const read = negatedOperand(value);
   return NEGATED_OBJECT.test(read) && isDottedName(read);
+}
+
+/** What a `!` or `!!` at a value's start negates. */
+function negatedOperand(value: string): string {
+  return value.slice(value.charCodeAt(1) === 0x21 ? 2 : 1);
 }
 
 /** A member read's object as code names it: a lowercase letter, `_` or `$` first. */
@@ -536,9 +545,8 @@ export function assignsLiteral(text: string, start: number): boolean {
     if (i > floor && text.charCodeAt(i - 1) === 0x5c) i--;
     else i = stringPrefixStart(text, i, floor);
   }
-  i = blanksBefore(text, i, floor);
-  let j = i;
-  while (j > floor && isIn(ASSIGN_CHARS, text.charCodeAt(j - 1))) j--;
+  i = backOver(SPACE_TAB, text, i, floor);
+  const j = backOver(ASSIGN_CHARS, text, i, floor);
   if (j === i || j === floor || !isIn(ASSIGN_OP, text.charCodeAt(j - 1))) return true;
   if (text.charCodeAt(i - 1) !== 0x3d) return false;
   // Makefile's `?=` alone is configuration's; `??=` is C#'s.
@@ -708,6 +716,11 @@ export function isCodeReference(text: string, start: number, end: number, value:
     const statement = isCodeStatement(text, start);
     if (statement === NOT_CODE || !namesSecret(value) || (statement === INDENTED && !SNAKE_NAME.test(value))) return false;
   }
+  return isCodeName(value);
+}
+
+/** A {@link CODE_NAME} that does not look generated ({@link hasGeneratedShape}). */
+function isCodeName(value: string): boolean {
   return CODE_NAME.test(value) && !hasGeneratedShape(value);
 }
 
@@ -716,17 +729,13 @@ export function isCodeReference(text: string, start: number, end: number, value:
  * it (see there). Cheap checks first; the name's pattern last.
  */
 function isSourceName(text: string, start: number, end: number, value: string): boolean {
-  const from = lineStart(text, start, Math.max(0, start - 256));
-  if (COMMENT_LINE.test(text.slice(from, start))) return false;
-  if (value.charCodeAt(0) === 0x21) {
-    // A negated name, with code after it on its line (`&&`, `||`, `)`, `;`).
-    if (endsLine(text, end)) return false;
-    const name = value.slice(value.charCodeAt(1) === 0x21 ? 2 : 1);
-    return CODE_NAME.test(name) && !hasGeneratedShape(name);
-  }
+  const head = text.slice(lineStart(text, start, Math.max(0, start - 256)), start);
+  if (COMMENT_LINE.test(head)) return false;
+  // A negated name, with code after it on its line (`&&`, `||`, `)`, `;`).
+  if (value.charCodeAt(0) === 0x21) return !endsLine(text, end) && isCodeName(negatedOperand(value));
   if (!endsLine(text, end)) return false;
-  if (!TYPED_MEMBER.test(text.slice(from, start)) && !CONTINUED.test(text.slice(end, end + 256))) return false;
-  return CODE_NAME.test(value) && !hasGeneratedShape(value);
+  if (!TYPED_MEMBER.test(head) && !CONTINUED.test(text.slice(end, end + 256))) return false;
+  return isCodeName(value);
 }
 
 /** A line that opens with a comment: `#`, `//`, `/*`, `*` (a block comment's), `--`, `;`, `<!--`. */
@@ -780,16 +789,16 @@ function isCodeStatement(text: string, start: number): number {
   const floor = Math.max(0, start - 160);
   let i = start;
   if (i <= floor || !isIn(BLANKS, text.charCodeAt(i - 1))) return NOT_CODE;
-  i = blanksBefore(text, i, floor);
+  i = backOver(SPACE_TAB, text, i, floor);
   if (i <= floor || text.charCodeAt(i - 1) !== 0x3d) return NOT_CODE;
   i--;
   const walrus = i > floor && text.charCodeAt(i - 1) === 0x3a;
   if (walrus) i--;
   const operator = i;
-  i = blanksBefore(text, i, floor);
+  i = backOver(SPACE_TAB, text, i, floor);
   if (i === operator || i <= floor) return NOT_CODE;
   const nameEnd = i;
-  while (i > floor && isIn(NAME, text.charCodeAt(i - 1))) i--;
+  i = backOver(NAME, text, i, floor);
   if (i === nameEnd) return NOT_CODE;
   const name = text.slice(i, nameEnd);
   if (OWN_MEMBER.test(name) || (walrus && /[a-z]/.test(name))) return CODE;
@@ -797,14 +806,8 @@ function isCodeStatement(text: string, start: number): number {
   // A sigil (`@password`, `$password`) or PHP's member arrow (`$this->password`).
   if (before === 0x40 || before === 0x24 || (before === 0x3e && text.charCodeAt(i - 2) === 0x2d)) return CODE;
   // Indented: blanks back to the line's start.
-  const j = blanksBefore(text, i, 0);
+  const j = backOver(SPACE_TAB, text, i, 0);
   return j < i && (j === 0 || text.charCodeAt(j - 1) === 0x0a || text.charCodeAt(j - 1) === 0x0d) ? INDENTED : NOT_CODE;
-}
-
-/** Where the blanks (spaces and tabs) right before `i` begin, not before `floor`. */
-function blanksBefore(text: string, i: number, floor: number): number {
-  while (i > floor && isIn(SPACE_TAB, text.charCodeAt(i - 1))) i--;
-  return i;
 }
 
 /** Whether only blanks, then the end of the line or of the text or a `#` comment, follow `i`. */
@@ -1017,9 +1020,7 @@ function isCallArgument(text: string, start: number): boolean {
   if (text.charCodeAt(j - 1) !== 0x28) return false;
   // The function called: a translation function's second argument is a text domain or a
   // context (`esc_html__( 'Password', 'my-plugin' )`), not the first's value.
-  let f = j - 1;
-  while (f > floor && isIn(NAME, text.charCodeAt(f - 1))) f--;
-  return !TRANSLATION_CALL.test(text.slice(f, j - 1));
+  return !TRANSLATION_CALL.test(text.slice(backOver(NAME, text, j - 1, floor), j - 1));
 }
 
 /**
@@ -1040,9 +1041,7 @@ function isGradleField(text: string, comma: number, floor: number): boolean {
   if (text.charCodeAt(j - 1) === 0x28) j--;
   else if (j === open) return false;
   j = backOver(BLANKS, text, j, floor);
-  let f = j;
-  while (f > floor && isIn(NAME, text.charCodeAt(f - 1))) f--;
-  const callee = text.slice(f, j);
+  const callee = text.slice(backOver(NAME, text, j, floor), j);
   return GRADLE_FIELD_CALLS.has(callee.slice(callee.lastIndexOf('.') + 1));
 }
 
@@ -1103,8 +1102,7 @@ export function userinfoPassword(text: string, start: number, end: number): { st
   // The match is the protocol and the address after the `@`, a name's characters with no `@`.
   const at = text.lastIndexOf('@', end - 1);
   const floor = Math.max(0, at - 256);
-  let from = Math.min(start, at);
-  while (from > floor && isIn(DSN_BYTES, text.charCodeAt(from - 1))) from--;
+  let from = backOver(DSN_BYTES, text, Math.min(start, at), floor);
   // Searched within the reach only (at most 256 characters), so a match costs no more than that.
   const reach = text.slice(from, at);
   let cut = 0;
@@ -1146,8 +1144,7 @@ export function variableLabel(text: string, start: number): string | undefined {
   const window = text.slice(floor, start);
   for (let at = window.lastIndexOf('variable "'); at >= 0; at = at > 0 ? window.lastIndexOf('variable "', at - 1) : -1) {
     // A header opens its line (a top-level block): not one quoted in a comment or a string.
-    let lineHead = at;
-    while (lineHead > 0 && isIn(SPACE_TAB, window.charCodeAt(lineHead - 1))) lineHead--;
+    const lineHead = backOver(SPACE_TAB, window, at, 0);
     if (lineHead > 0 && window.charCodeAt(lineHead - 1) !== 0x0a) continue;
     const open = at + 10;
     const close = window.indexOf('"', open);
@@ -1160,6 +1157,12 @@ export function variableLabel(text: string, start: number): string | undefined {
     return window.slice(open, close);
   }
   return undefined;
+}
+
+/** {@link variableLabel} as a name read: at the value (nothing before it is URL userinfo). */
+function labelName(text: string, start: number): { name: string; at: number } | undefined {
+  const name = variableLabel(text, start);
+  return name === undefined ? undefined : { name, at: start };
 }
 
 /**
@@ -1181,8 +1184,7 @@ export function onCommandLine(text: string, start: number, commands: readonly st
     // on from a command, not a new one. (A YAML list item, `- mkdir -p x`, is a new one.)
     if (first && FLAGS_ONLY.test(line)) return true;
     // The line before ends in a continuation (perhaps before blanks or a CR): it is this command's too.
-    let k = from - 1;
-    while (k > floor && (text.charCodeAt(k - 1) === 0x0d || isIn(SPACE_TAB, text.charCodeAt(k - 1)))) k--;
+    const k = backOver(SPACE_TAB_CR, text, from - 1, floor);
     const c = k > floor ? text.charCodeAt(k - 1) : 0;
     if (from > floor && (c === 0x5c || c === 0x5e || c === 0x60)) to = k - 1;
     else return false;
@@ -1200,8 +1202,7 @@ const FLAGS_ONLY = /^[\s"'(]*(?:-[^\s-]|--[^\s]|\$)/;
 export function oauthBasicUser(text: string, start: number): { start: number; end: number } | undefined {
   const end = start - 1;
   if (text.charCodeAt(end) !== 0x3a) return undefined;
-  let from = end;
-  while (from > 0 && end - from < 256 && isIn(BASE64URL, text.charCodeAt(from - 1))) from--;
+  const from = backOver(BASE64URL, text, end, Math.max(0, end - 256));
   if (end - from < 20 || !text.startsWith('//', from - 2)) return undefined;
   return { start: from, end };
 }
@@ -1227,7 +1228,7 @@ function assignedName(text: string, start: number): { name: string; at: number }
   const found = nameBefore(text, start, floor);
   if (found.name.length === 5 && found.name.toLowerCase() === 'value') {
     let i = found.at;
-    i = blanksBefore(text, i, floor);
+    i = backOver(SPACE_TAB, text, i, floor);
     // A name/value entry (`- name: API_KEY` / `value: …` on the next line): the entry's name counts.
     if (i > floor && text.charCodeAt(i - 1) === 0x0a) {
       i--;
@@ -1239,7 +1240,7 @@ function assignedName(text: string, start: number): { name: string; at: number }
     // A pair (`key="ClientSecret" value="…"`, `"name": "API_KEY", "value": "…"`, also
     // pretty-printed): the name is the field before `value`, past quotes, blanks, commas and line
     // breaks.
-    while (i > floor && isIn(PAIR_GAP, text.charCodeAt(i - 1))) i--;
+    i = backOver(PAIR_GAP, text, i, floor);
     if (i < found.at) {
       const pair = nameBefore(text, i, floor);
       if (pair.name !== '') return pair;
@@ -1265,7 +1266,7 @@ export function declaredName(text: string, start: number): { name: string; at: n
       i--;
     }
     const e = i;
-    while (i > floor && isIn(NAME, text.charCodeAt(i - 1))) i--;
+    i = backOver(NAME, text, i, floor);
     const name = text.slice(i, e);
     const lower = name.toLowerCase();
     if (NAME_KEYWORDS.some((k) => lower.includes(k))) return { name, at: i };
@@ -1296,16 +1297,14 @@ export function isBasicCredential(value: string): boolean {
 
 /** The name characters right before `end`, past any separators (see {@link assignedName}). */
 function nameBefore(text: string, end: number, floor: number): { name: string; at: number } {
-  let i = end;
-  while (i > floor && isIn(SEPARATOR, text.charCodeAt(i - 1))) i--;
+  let i = backOver(SEPARATOR, text, end, floor);
   // A string literal's prefix (Python's `SECRET_KEY = b'…'`, `r"…"`) names nothing: the name is
   // before it. One or two of its letters right before the value's own opening quote, after a
   // separator (a JSON name such as `"rb": "…"` ends before a quote, a colon and another quote).
   if (i === end - 1 && isIn(QUOTES, text.charCodeAt(i))) {
     const p = stringPrefixStart(text, i, floor);
     if (p < i) {
-      i = p;
-      while (i > floor && isIn(SEPARATOR, text.charCodeAt(i - 1))) i--;
+      i = backOver(SEPARATOR, text, p, floor);
     }
   }
   // An operator that assigns a default or appends (Makefile's `?=`, `+=`, `|=`, Ruby's `||=`, C#'s
@@ -1314,12 +1313,10 @@ function nameBefore(text: string, end: number, floor: number): { name: string; a
     let p = i - 1;
     // `??=` and `||=` (`++` is no assignment's).
     if (p > floor && text.charCodeAt(p) !== 0x2b && text.charCodeAt(p - 1) === text.charCodeAt(p)) p--;
-    i = p;
-    while (i > floor && isIn(SEPARATOR, text.charCodeAt(i - 1))) i--;
+    i = backOver(SEPARATOR, text, p, floor);
   }
-  const stop = i;
-  while (i > floor && isIn(NAME, text.charCodeAt(i - 1))) i--;
-  return { name: text.slice(i, stop), at: i };
+  const at = backOver(NAME, text, i, floor);
+  return { name: text.slice(at, i), at };
 }
 
 /**
@@ -1408,9 +1405,7 @@ export function queryValueEnd(text: string, start: number, end: number): number 
 
 /** True when a match sits inside a `data:…;base64,` payload. */
 export function insideDataUrl(text: string, start: number): boolean {
-  let i = start;
-  const floor = Math.max(0, start - 65_536);
-  while (i > floor && isIn(BASE64, text.charCodeAt(i - 1))) i--;
+  const i = backOver(BASE64, text, start, Math.max(0, start - 65_536));
   return i >= 7 && text.slice(i - 7, i) === 'base64,';
 }
 
@@ -1426,6 +1421,8 @@ const LOWER = asciiSet(DIGITS_LETTERS.slice(26, 52));
 const DIGITS = asciiSet(DIGITS_LETTERS.slice(52));
 /** Blanks within a line. */
 const SPACE_TAB = asciiSet(' \t');
+/** Blanks and a CR: what may stand between a line's last byte and its `\n`. */
+const SPACE_TAB_CR = asciiSet(' \t\r');
 /**
  * What separates a name from its value: blanks, quotes, `]`, `:`, `=`, `>`, `,` between a quoted
  * name and its argument, and the backslash of an escaped quote (`{\"password\": \"…\"}`).

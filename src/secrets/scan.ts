@@ -2,7 +2,7 @@ import { invalidParams } from '../errors.ts';
 import { scanSecretRecords } from '../core/scan.ts';
 import { HOST_JUDGEMENT, RULE_COMMANDS, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from './rules.generated.ts';
 import { mapUtf16Offsets } from './offsets.ts';
-import { amongConnectionPairs, lonePairEnd, isQueryValue, queryValueEnd, insideDataUrl, isBasicCredential, isCredentialArgument, isGeneratedKey, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, isNonSecretName, nameHolds, oauthBasicUser, onCommandLine, quotedValueEnd, unquotedValueEnd, userinfoPassword, variableLabel } from './filters.ts';
+import { amongConnectionPairs, lonePairEnd, isQueryValue, queryValueEnd, insideDataUrl, isBasicCredential, isCredentialArgument, isGeneratedKey, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, oauthBasicUser, onCommandLine, quotedValueEnd, unquotedValueEnd, userinfoPassword } from './filters.ts';
 import { listedKeys, recoveryPhraseEnd } from './wallet.ts';
 import { isSourceCodePath } from './source-path.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
@@ -25,9 +25,9 @@ import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
  * (USERINFO), and a flag's values found by searching on from a command, whose command line must
  * name it (COMMAND, RULE_COMMANDS), and a wallet's recovery phrase, whose words the host counts
  * (PHRASE, recoveryPhraseEnd), and a list of keys whose first the core matched (KEY_LIST,
- * listedKeys), and a Terraform variable's default, whose name is its block's label (LABEL,
- * variableLabel). An assignment keyed on a statement (`ENV `, `#define `) or a block also
- * has words its name must hold (RULE_NAME_KEYWORDS).
+ * listedKeys), and a Terraform variable's default, whose name is its block's label (LABEL, read
+ * as such by the assignment's judgement). An assignment keyed on a statement (`ENV `, `#define `)
+ * or a block also has words its name must hold (RULE_NAME_KEYWORDS).
  */
 const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, declared: DECLARED, pairs: PAIRS, generated: GENERATED, userinfo: USERINFO, command: COMMAND, phrase: PHRASE, keyList: KEY_LIST, label: LABEL } = HOST_JUDGEMENT;
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
@@ -35,7 +35,9 @@ const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
  * Where each rule's assignment reads its value's name (isNonSecretAssignment), by rule index:
  * derived once from its judgements rather than for every candidate.
  */
-const RULE_READING: readonly NameReading[] = Array.from(RULE_JUDGEMENTS, (kind) => ((kind & (POSITIONAL | LABEL)) !== 0 ? 'none' : (kind & DECLARED) !== 0 ? 'declared' : 'assigned'));
+const RULE_READING: readonly NameReading[] = Array.from(RULE_JUDGEMENTS, (kind) =>
+  (kind & POSITIONAL) !== 0 ? 'none' : (kind & LABEL) !== 0 ? 'label' : (kind & DECLARED) !== 0 ? 'declared' : 'assigned',
+);
 /**
  * The rank of a connection string's pair (PAIRS) that stands alone: after every built-in rule and
  * before the user's, so the same span found by another rule (`export PASSWORD=…`, the generic
@@ -149,11 +151,6 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     if (material && isKeyStandIn(value)) continue;
     if ((kind & JWK) !== 0 && !isJwkMember(text, start)) continue;
     if ((kind & COMMAND) !== 0 && !onCommandLine(text, start, RULE_COMMANDS[rule]!)) continue;
-    // The name is the block's label, read back from the value (the assignment reads none).
-    if ((kind & LABEL) !== 0) {
-      const label = variableLabel(text, start);
-      if (label === undefined || !nameHolds(label, RULE_NAME_KEYWORDS[rule]!) || isNonSecretName(label)) continue;
-    }
     if (phrase) {
       const words = recoveryPhraseEnd(text, start, end);
       if (words === undefined) continue;
