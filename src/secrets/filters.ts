@@ -62,8 +62,11 @@
  * code surrounds it (a typed member, a next line that closes a bracket or carries on the
  * expression), and so is a negated one with code after it, not on a comment's line; a Terraform variable's default is judged under the variable's label
  * (variableLabel), which must name a secret.
+ * 22: an unquoted value with a blank in it, on a configuration line that opens with its name
+ * (`.env`, YAML, INI, `.properties`), runs to the line's end less a ` #` comment (configValueEnd),
+ * where it ended at its first blank and left the rest of a password in the text.
  */
-export const FILTERS_VERSION = 21;
+export const FILTERS_VERSION = 22;
 
 /** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
 const KNOWN_EXAMPLES = new Set<string>([
@@ -865,7 +868,8 @@ function hasAny(value: string, set: Uint8Array): boolean {
  * values (read to their quote by the core), the end is the core's.
  */
 export function unquotedValueEnd(text: string, start: number, end: number): number {
-  if (end >= text.length || isIn(QUOTES, text.charCodeAt(start - 1)) || isIn(BLANKS, text.charCodeAt(end))) return end;
+  if (end >= text.length || isIn(QUOTES, text.charCodeAt(start - 1))) return end;
+  if (isIn(BLANKS, text.charCodeAt(end))) return configValueEnd(text, start, end);
   // A default inside `${…}` (shell's `${DB_PASSWORD:-value}`, Spring's `${api.key:value}`) ends at
   // its `}`, where the core's value class stopped.
   if (followsShellDefault(text, start) || followsPlaceholderName(text, start)) return end;
@@ -888,6 +892,42 @@ export function unquotedValueEnd(text: string, start: number, end: number): numb
   // More `name=value` pairs after a separator: a connection string or a list, whose values the
   // rules find one by one (`Password=…;Encrypt=true`). A `\=` is a .properties value's own `=`.
   for (let k = end; k < e; k++) if (text.charCodeAt(k) === 0x3d && text.charCodeAt(k - 1) !== 0x5c) return end;
+  return e;
+}
+
+/**
+ * A configuration line's head, before its value: indentation, perhaps a YAML list item's `- ` or
+ * shell's `export `, a name (`DB_PASSWORD`, `db.password`, `api-key`), then `=` or `:`.
+ */
+const CONFIG_LINE_HEAD = /^[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?[\w.-]+[ \t]*[=:][ \t]*$/;
+/** How far {@link configValueEnd} reads a line, before and after the value's start (it runs per candidate). */
+const CONFIG_LINE_LOOK = 256;
+
+/**
+ * Where an unquoted value with a blank in it ends on a configuration line that opens with the
+ * value's name (`.env`, YAML, INI, `.properties`, `export NAME=…`): at the end of its line, less a
+ * ` #` comment and trailing blanks, as dotenv, YAML's plain scalars, INI and `.properties` read it.
+ * The core's value classes stop at a blank, so `password: Xk9vQ2mL two words` was found as its
+ * first word and the rest of the password left in the text. The value has been judged a secret on
+ * that word. Elsewhere (a log's `password=… for user bob`, prose), where more `name=value` pairs
+ * follow on the line, and where the line runs on past {@link CONFIG_LINE_LOOK} characters, the end
+ * is the core's.
+ */
+export function configValueEnd(text: string, start: number, end: number): number {
+  if (!isIn(SPACE_TAB, text.charCodeAt(end))) return end;
+  const floor = Math.max(0, start - CONFIG_LINE_LOOK);
+  const from = lineStart(text, start, floor);
+  if (from > 0 && text.charCodeAt(from - 1) !== 0x0a) return end;
+  if (!CONFIG_LINE_HEAD.test(text.slice(from, start))) return end;
+  const limit = Math.min(text.length, start + CONFIG_LINE_LOOK);
+  let e = end;
+  for (; e < limit; e++) {
+    const c = text.charCodeAt(e);
+    if (c === 0x0a || c === 0x0d || (c === 0x23 && isIn(SPACE_TAB, text.charCodeAt(e - 1)))) break;
+    if (c === 0x3d) return end;
+  }
+  if (e === limit && limit < text.length && !isIn(BLANKS, text.charCodeAt(e))) return end;
+  while (isIn(SPACE_TAB, text.charCodeAt(e - 1))) e--;
   return e;
 }
 

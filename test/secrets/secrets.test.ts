@@ -804,6 +804,47 @@ describe('what a name or a value says (host judgements)', () => {
     expect(found('db.password=Xk29mPq7zLw3T\\=\\:x9\n')).toEqual(['generic-password Xk29mPq7zLw3T\\=\\:x9']);
   });
 
+  it('an unquoted value with blanks in it runs to the end of a configuration line that opens with its name', () => {
+    // dotenv, YAML plain scalars, INI and .properties take the rest of the line as the value: the
+    // core's value stops at the first blank, and the rest of the password was left in the text.
+    expect(found('db:\n  password: Xk29mPq7zLw3T two words\n')).toEqual(['generic-password Xk29mPq7zLw3T two words']);
+    expect(found('[db]\npassword = Xk29mPq7zLw3T two\twords  \r\n')).toEqual(['generic-password Xk29mPq7zLw3T two\twords']);
+    expect(found('db.password=Xk29mPq7zLw3T two words')).toEqual(['generic-password Xk29mPq7zLw3T two words']);
+    expect(found('export DB_PASSWORD=Xk29mPq7zLw3T two # prod\n')).toEqual(['generic-password Xk29mPq7zLw3T two']);
+    expect(found('  - DB_PASSWORD=Xk29mPq7zLw3T a b c\n')).toEqual(['generic-password Xk29mPq7zLw3T a b c']);
+    // A `#` inside a word is the password's own; one after a blank opens a comment.
+    expect(found('api-key: Rq8mLm2Xw9Tn4Bx7 q#z\n')).toEqual(['generic-api-key Rq8mLm2Xw9Tn4Bx7 q#z']);
+    // Judged as an assignment, a lone connection-string pair ends as one.
+    expect(found('PASSWORD=hunter two words\n')).toEqual(['ado-connection-string-password hunter two words']);
+    expect(redactSecrets('DB_PASSWORD=Xk29mPq7zLw3T two words\nNEXT=1\n').text).toBe('DB_PASSWORD=[REDACTED:generic-password:1]\nNEXT=1\n');
+    // Not a configuration line (a log's prose), more pairs after it, or a line longer than the
+    // look: the value ends at its blank, as before.
+    expect(found('2024-01-01 login failed password=Xk29mPq7zLw3T for user bob\n')).toEqual(['generic-password Xk29mPq7zLw3T']);
+    expect(found('password=Xk29mPq7zLw3T user=bob\n')).toEqual(['generic-password Xk29mPq7zLw3T']);
+    expect(found(`password=Xk29mPq7zLw3T ${'word '.repeat(60)}\n`)).toEqual(['generic-password Xk29mPq7zLw3T']);
+    expect(found(`${'x'.repeat(300)}\npassword=Xk29mPq7zLw3T two words`)).toEqual(['generic-password Xk29mPq7zLw3T two words']);
+    // The first word decides, as before: prose under a password's name is no secret.
+    expect(found('password: Enter your password\n')).toEqual([]);
+  });
+
+  it('property: redacting a configuration line leaves no word of its value behind', () => {
+    const word = fc.stringMatching(/^[A-Za-z0-9!%*+,.\/?@^_~-]{1,12}$/);
+    fc.assert(
+      fc.property(
+        fc.constantFrom('DB_PASSWORD=', 'export API_TOKEN=', '  password: ', 'db.secret = ', '- CLIENT_SECRET='),
+        fc.array(word, { minLength: 1, maxLength: 6 }),
+        fc.constantFrom('', '  ', ' # note', '\r'),
+        (head, words, tail) => {
+          const value = `Zq9${token('', 16, words.length)} ${words.join(' ')}`;
+          const { text } = redactSecrets(`${head}${value}${tail}\nNEXT=1\n`);
+          // What stays is the name and what ends the line: trailing blanks, a comment, a CR.
+          expect(text.replace(/\[REDACTED:[a-z0-9-]+:1\]/, '[R]')).toBe(`${head}[R]${tail}\nNEXT=1\n`);
+        },
+      ),
+      { numRuns: 300, seed: 22 },
+    );
+  });
+
   it('an unquoted value inside a quoted or bracketed string leaves that string its closing characters', () => {
     // A Compose list entry, a JSON argument list, a shell default inside quotes: the quote or
     // bracket after the value closes one opened before the name, so it stays in the text.
@@ -872,8 +913,10 @@ describe('what a name or a value says (host judgements)', () => {
     // No closing quote on the line, or none within 256 characters: the first word only.
     expect(found('password: "Xk29mPq7zLw3T 9z\nnext: line"')).toEqual(['generic-password Xk29mPq7zLw3T']);
     expect(found(`password: "Xk29mPq7zLw3T ${'a'.repeat(250)}"`)).toEqual(['generic-password Xk29mPq7zLw3T']);
-    // Unquoted, a blank ends the value (prose and code go on after it).
-    expect(found('password: Xk29mPq7zLw3T is set\n')).toEqual(['generic-password Xk29mPq7zLw3T']);
+    // Unquoted, a blank ends the value where prose or code goes on after it; on a line that opens
+    // with the name, the line is the value (FILTERS_VERSION 22: YAML reads `Xk29mPq7zLw3T is set`).
+    expect(found('Note that the password: Xk29mPq7zLw3T is set\n')).toEqual(['generic-password Xk29mPq7zLw3T']);
+    expect(found('password: Xk29mPq7zLw3T is set\n')).toEqual(['generic-password Xk29mPq7zLw3T is set']);
   });
 
   it("a JWT library's signing secret is judged without a name: the argument before it is none", () => {
