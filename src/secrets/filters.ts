@@ -64,7 +64,8 @@
  * (variableLabel), which must name a secret.
  * 22: an unquoted value with a blank in it, on a configuration line that opens with its name
  * (`.env`, YAML, INI, `.properties`), runs to the line's end less a ` #` comment (configValueEnd),
- * where it ended at its first blank and left the rest of a password in the text.
+ * where it ended at its first blank and left the rest of a password in the text; so does a
+ * connection string's password among its pairs, to its `;` (pairValueEnd).
  */
 export const FILTERS_VERSION = 22;
 
@@ -932,6 +933,23 @@ export function configValueEnd(text: string, start: number, end: number): number
 }
 
 /**
+ * Where a connection string's password among its `;` pairs ends when the core's end is a blank:
+ * ADO.NET and ODBC keep blanks inside a value (`Password=two words;`), which runs to the next `;`
+ * less trailing blanks; the string's closing quote, an XML tag and the line's end end it too. The
+ * core's value class stops at a blank, so the rest of the password was left in the text. Past
+ * {@link CONFIG_LINE_LOOK} characters with none of those, the end is the core's.
+ */
+export function pairValueEnd(text: string, start: number, end: number): number {
+  if (!isIn(SPACE_TAB, text.charCodeAt(end))) return end;
+  const limit = Math.min(text.length, start + CONFIG_LINE_LOOK);
+  let e = end;
+  while (e < limit && !isIn(PAIR_VALUE_ENDS, text.charCodeAt(e))) e++;
+  if (e === limit && limit < text.length) return end;
+  while (isIn(SPACE_TAB, text.charCodeAt(e - 1))) e--;
+  return e;
+}
+
+/**
  * The end of a connection string's password that stands alone (not {@link amongConnectionPairs}):
  * the core read it with the pair's value class, which takes in a `)` or `]` that closes a call or
  * list opened before it (`connect(user=u, password=…)`), and a `,` or `;` ending a statement.
@@ -1484,6 +1502,8 @@ const NAME = asciiSet(DIGITS_LETTERS + '_.-');
 const QUOTES = asciiSet('"\'`');
 /** Blanks and line breaks. */
 const BLANKS = asciiSet(' \t\r\n');
+/** What ends a connection string's value that has blanks in it (pairValueEnd): its `;`, a quote, a tag, the line's end. */
+const PAIR_VALUE_ENDS = asciiSet(';"\'`<\r\n');
 /** Between a quoted name and the quoted argument after it: blanks, line breaks and the comma. */
 const ARGUMENT_GAP = asciiSet(' \t\r\n,');
 /** Base64 characters: `[A-Za-z0-9+/=]`. */

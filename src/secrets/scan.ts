@@ -2,7 +2,7 @@ import { invalidParams } from '../errors.ts';
 import { scanSecretRecords } from '../core/scan.ts';
 import { HOST_JUDGEMENT, RULE_COMMANDS, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from './rules.generated.ts';
 import { mapUtf16Offsets } from './offsets.ts';
-import { amongConnectionPairs, configValueEnd, lonePairEnd, isQueryValue, queryValueEnd, insideDataUrl, isBasicCredential, isCredentialArgument, isGeneratedKey, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, oauthBasicUser, onCommandLine, quotedValueEnd, unquotedValueEnd, userinfoPassword } from './filters.ts';
+import { amongConnectionPairs, configValueEnd, lonePairEnd, isQueryValue, queryValueEnd, insideDataUrl, isBasicCredential, isCredentialArgument, isGeneratedKey, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, oauthBasicUser, onCommandLine, pairValueEnd, quotedValueEnd, unquotedValueEnd, userinfoPassword } from './filters.ts';
 import { listedKeys, recoveryPhraseEnd } from './wallet.ts';
 import { isSourceCodePath } from './source-path.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
@@ -168,7 +168,7 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
       if (isNonSecretAssignment(text, start, end, 'assigned', NO_WORDS, source)) continue;
       // Judged as an assignment, it ends as one on a configuration line (`PASSWORD=two words`).
       end = configValueEnd(text, start, end);
-    }
+    } else if ((kind & PAIRS) !== 0) end = pairValueEnd(text, start, end);
     if ((kind & ASSIGNMENT) !== 0) {
       const query = isQueryValue(text, start);
       if (query) end = queryValueEnd(text, start, end);

@@ -875,6 +875,18 @@ describe('what a name or a value says (host judgements)', () => {
     expect(found('Server=db;Pwd=Xk29mPq7zLw3T\n')).toEqual(['ado-connection-string-password Xk29mPq7zLw3T']);
   });
 
+  it("a connection string's password with blanks in it runs to its ';', the string's quote or the line's end", () => {
+    // ADO.NET and ODBC keep blanks inside a value; the core's value class stops at the first.
+    expect(found('Server=db;Password=Xk29mPq7zLw3T two words ;Encrypt=true\n')).toEqual(['ado-connection-string-password Xk29mPq7zLw3T two words']);
+    expect(found('"Default": "Server=db;User Id=app;Password=Xk29mPq7zLw3T two words"')).toEqual(['ado-connection-string-password Xk29mPq7zLw3T two words']);
+    expect(found('<add connectionString="Server=db;Pwd=Xk29mPq7zLw3T a b\' />')).toEqual(['ado-connection-string-password Xk29mPq7zLw3T a b']);
+    expect(found('<cs>Server=db;Pwd=Xk29mPq7zLw3T a b</cs>')).toEqual(['ado-connection-string-password Xk29mPq7zLw3T a b']);
+    expect(found('Server=db;Password=Xk29mPq7zLw3T two words\r\nnext')).toEqual(['ado-connection-string-password Xk29mPq7zLw3T two words']);
+    expect(redactSecrets('Server=db;Password=Xk29mPq7zLw3T two words;Encrypt=true').text).toBe('Server=db;Password=[REDACTED:ado-connection-string-password:1];Encrypt=true');
+    // Nothing ends it within 256 characters: the core's end.
+    expect(found(`Server=db;Password=Xk29mPq7zLw3T ${'word '.repeat(60)}`)).toEqual(['ado-connection-string-password Xk29mPq7zLw3T']);
+  });
+
   it("a lone password= among a call's keyword arguments is judged as code, and leaves the call its bracket", () => {
     // Before, each of these came out as a high-confidence connection string's password, the `)` with it.
     for (const code of [

@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { amongConnectionPairs, configValueEnd, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn, assignsLiteral, echoesName, hasGeneratedShape, isFormattedString, oauthBasicUser, onCommandLine, variableLabel } from '../../../src/secrets/filters.ts';
+import { amongConnectionPairs, configValueEnd, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn, assignsLiteral, echoesName, hasGeneratedShape, isFormattedString, oauthBasicUser, onCommandLine, pairValueEnd, variableLabel } from '../../../src/secrets/filters.ts';
 import { HOST_JUDGEMENT, RULE_COMMANDS, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from '../../../src/secrets/rules.generated.ts';
 import { listedKeys, recoveryPhraseEnd } from '../../../src/secrets/wallet.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
@@ -154,7 +154,7 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
         if (isNonSecretAssignment(text, start, end, 'assigned', [])) continue;
         // FILTERS_VERSION 22: on a configuration line it runs to the line's end; the host's own.
         end = configValueEnd(text, start, end);
-      }
+      } else if (PAIRS_RULES.has(m.rule)) end = pairValueEnd(text, start, end);
       if (ASSIGNMENT_RULES.has(m.rule)) {
         // FILTERS_VERSION 17: a query string's value ends at `&` or `#`; the host's own.
         const query = isQueryValue(text, start);
