@@ -23,7 +23,14 @@ export default [
     pos: [P('token: ', 'github_pat_' + F(C.alnum, 22) + '_' + F(C.alnum, 59))],
     neg: ['github_pat_' + F(C.alnum, 30)],
   }),
-  gl('gitlab-pat', 'GitLab personal/project/group access token (glpat-)', 'glpat-', [['b64url', 20, 64]], () => F(C.b64url, 20)),
+  // Routable tokens (GitLab 17 on): a base64url payload of 27 to 300 characters, then a check
+  // suffix, `.` and 9 base36 characters, or, versioned, `.01.` and 9 (2 of the payload's length, 7
+  // of its CRC32). The legacy rule's match ends at the `.` and left the suffix in the text, or, for a
+  // payload over 64 characters (the legacy rule's bound then), found nothing. Keyed on the same
+  // `glpat-`: no new prefilter key. Listed before it, so a routable token's finding is named by them.
+  gl('gitlab-pat-routable', 'GitLab routable personal access token (glpat-….<check>)', 'glpat-', [['b64url', 27, 300], '.', ['lownum', 9]], () => F(C.b64url, 37) + '.' + F(C.lownum, 9)),
+  gl('gitlab-pat-routable-versioned', 'GitLab versioned routable personal access token (glpat-….01.<check>)', 'glpat-', [['b64url', 27, 300], '.', ['lownum', 2], '.', ['lownum', 9]], () => F(C.b64url, 120) + '.01.' + F(C.lownum, 9)),
+  gl('gitlab-pat', 'GitLab personal/project/group access token (glpat-)', 'glpat-', [['b64url', 20, 300]], () => F(C.b64url, 20)),
   gl('gitlab-pipeline-trigger-token', 'GitLab pipeline trigger token (glptt-)', 'glptt-', [['hex', 40]], () => F(C.hex, 40)),
   gl('gitlab-deploy-token', 'GitLab deploy token (gldt-)', 'gldt-', [['b64url', 20, 64]], () => F(C.b64url, 20)),
   gl('gitlab-feed-token', 'GitLab feed token (glft-)', 'glft-', [['b64url', 20, 64]], () => F(C.b64url, 20)),

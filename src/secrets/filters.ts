@@ -62,10 +62,14 @@
  * code surrounds it (a typed member, a next line that closes a bracket or carries on the
  * expression), and so is a negated one with code after it, not on a comment's line; a Terraform variable's default is judged under the variable's label
  * (variableLabel), which must name a secret.
- * 22: an unquoted value with a blank in it, on a configuration line that opens with its name
- * (`.env`, YAML, INI, `.properties`), runs to the line's end less a ` #` comment (configValueEnd),
- * where it ended at its first blank and left the rest of a password in the text; so does a
- * connection string's password among its pairs, to its `;` (pairValueEnd).
+ * 22: values end where their format ends them, not where the core's class stopped (which left
+ * the rest of a password in the text): an unquoted one on a configuration line that opens with its
+ * name (`.env`, YAML, INI, `.properties`, a Makefile's, a Dockerfile's `ENV`) at the line's end less
+ * a ` #` comment, whatever it holds but another `name=` pair; one in a quoted `"NAME=…"` word at
+ * its quote; a `${…}` default at its `}`; an element's text at its closing tag; a quoted one at its
+ * closing quote past blanks, non-ASCII and doubled quotes; a connection string's password at its
+ * `;` (not an XML entity's); a URL's password at the authority's last `@`; a command's argument
+ * at its shell word's end; a query value at its `&` or `#`.
  */
 export const FILTERS_VERSION = 22;
 
@@ -861,31 +865,45 @@ function hasAny(value: string, set: Uint8Array): boolean {
 
 /**
  * Where an unquoted assignment value ends. A .env, YAML, INI or properties value runs to the end of
- * its token, but the core's value class stops at brackets, separators and quotes (in code, code
- * goes on after them): `password: Xk29)mPq7zL` was found as `Xk29` and its tail left in the text.
- * When nothing but blanks or a `#` comment follows the token on its line, the value is the whole
- * token (a `;` or `,` that ends it stays out: a statement's end; so does an XML closing tag and
- * what follows it), unless that token goes on with `name=value` pairs. Otherwise, and for quoted
- * values (read to their quote by the core), the end is the core's.
+ * its line, but the core's value class stops at blanks, brackets, separators and quotes (in code,
+ * code goes on after them): `password: Xk29)mPq7zL` was found as `Xk29` and its tail left in the
+ * text. By what stands around the value:
+ * - a default inside `${…}` (shell's `${DB_PASSWORD:-…}`, Spring's `${api.key:…}`) runs to its `}`;
+ * - an element's text right after its opening tag (`<password>…</password>`) to the closing tag;
+ * - on a configuration line that opens with the value's name ({@link CONFIG_LINE_HEAD}), the value
+ *   is the rest of the line less a ` #` comment, trailing blanks and what ends a statement or closes
+ *   a string opened before it, unless a later word holds `name=value` pairs (`password=… user=bob`);
+ * - a `"NAME=value"` word (`docker run -e "…"`, systemd's `Environment="…"`) runs to its quote;
+ * - otherwise, when nothing but blanks or a `#` comment follows the token on its line, the value is
+ *   the whole token, less the same closers, unless it goes on with `name=value` pairs. Else, and
+ *   for quoted values (see {@link quotedValueEnd}), the end is the core's.
  */
 export function unquotedValueEnd(text: string, start: number, end: number): number {
   if (end >= text.length || isIn(QUOTES, text.charCodeAt(start - 1))) return end;
-  if (isIn(BLANKS, text.charCodeAt(end))) return configValueEnd(text, start, end);
-  // A default inside `${…}` (shell's `${DB_PASSWORD:-value}`, Spring's `${api.key:value}`) ends at
-  // its `}`, where the core's value class stopped.
-  if (followsShellDefault(text, start) || followsPlaceholderName(text, start)) return end;
-  const limit = Math.min(text.length, start + 256);
+  const stop = text.charCodeAt(end);
+  if (stop === 0x0a || stop === 0x0d) return end;
+  if (inBraceDefault(text, start)) return braceDefaultEnd(text, start, end);
+  const limit = Math.min(text.length, start + CONFIG_LINE_LOOK);
+  if (text.charCodeAt(start - 1) === 0x3e) {
+    // An element's text: to `</` on the same line, blanks included.
+    for (let i = end; i < limit; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x0a || c === 0x0d) break;
+      if (c === 0x3c) return text.charCodeAt(i + 1) === 0x2f ? i : end;
+    }
+  }
+  const config = configLineEnd(text, start, end);
+  if (config >= 0) return config;
+  const quoted = quotedPairEnd(text, start, end);
+  if (quoted > end || isIn(SPACE_TAB, stop)) return quoted;
   let e = end;
-  // An XML element's closing tag ends its text (`<password>…</password>`); right after the opening
-  // tag, the text is the value whatever follows the closing one.
   while (e < limit && !isIn(BLANKS, text.charCodeAt(e)) && !(text.charCodeAt(e) === 0x3c && text.charCodeAt(e + 1) === 0x2f)) e++;
-  if (text.charCodeAt(start - 1) === 0x3e && text.charCodeAt(e) === 0x3c) return e;
   let i = e;
   if (text.charCodeAt(i) === 0x3c) {
     // Past the closing tag (a bounded look: this runs per candidate).
-    const stop = Math.min(text.length, i + 64);
-    while (i < stop && text.charCodeAt(i) !== 0x3e) i++;
-    if (i === stop) return end;
+    const tagEnd = Math.min(text.length, i + 64);
+    while (i < tagEnd && text.charCodeAt(i) !== 0x3e) i++;
+    if (i === tagEnd) return end;
     i++;
   }
   if (!endsLine(text, i)) return end;
@@ -898,56 +916,211 @@ export function unquotedValueEnd(text: string, start: number, end: number): numb
 
 /**
  * A configuration line's head, before its value: indentation, perhaps a YAML list item's `- ` or
- * shell's `export `, a name (`DB_PASSWORD`, `db.password`, `api-key`), then `=` or `:`.
+ * shell's `export `, a name (`DB_PASSWORD`, `db.password`, `api-key`), then `=`, `:` or a
+ * Makefile's `:=`, `?=`, `+=`; or a Dockerfile's legacy `ENV NAME value`, whose value is the rest of
+ * the line too.
  */
-const CONFIG_LINE_HEAD = /^[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?[\w.-]+[ \t]*[=:][ \t]*$/;
-/** How far {@link configValueEnd} reads a line, before and after the value's start (it runs per candidate). */
+const CONFIG_LINE_HEAD = /^[ \t]*(?:(?:-[ \t]+)?(?:export[ \t]+)?[\w.-]+[ \t]*(?:[:?+]?=|:)|ENV[ \t]+[\w.-]+)[ \t]*$/;
+/** How far the value ends read a line, before and after the value's start (they run per candidate). */
 const CONFIG_LINE_LOOK = 256;
 
 /**
- * Where an unquoted value with a blank in it ends on a configuration line that opens with the
- * value's name (`.env`, YAML, INI, `.properties`, `export NAME=…`): at the end of its line, less a
- * ` #` comment and trailing blanks, as dotenv, YAML's plain scalars, INI and `.properties` read it.
- * The core's value classes stop at a blank, so `password: Xk9vQ2mL two words` was found as its
- * first word and the rest of the password left in the text. The value has been judged a secret on
- * that word. Elsewhere (a log's `password=… for user bob`, prose), where more `name=value` pairs
- * follow on the line, and where the line runs on past {@link CONFIG_LINE_LOOK} characters, the end
- * is the core's.
+ * Where an unquoted value ends on a configuration line that opens with its name (`.env`, YAML,
+ * INI, `.properties`, `export NAME=…`, a list item), or -1 on any other line: at the end of the
+ * line, less a ` #` comment, trailing blanks and a statement's end or a closer of what opened before
+ * the value ({@link withoutEnclosingClosers}), as dotenv, YAML's plain scalars, INI and `.properties`
+ * read it. Blanks and `=` inside the value are its own (`django-insecure-…@t@7=8)…`, `two words`);
+ * a later word holding `=` is another pair (`password=… user=bob`), and then, as where the line runs
+ * on past {@link CONFIG_LINE_LOOK} characters, the end is the core's.
  */
-export function configValueEnd(text: string, start: number, end: number): number {
-  if (!isIn(SPACE_TAB, text.charCodeAt(end))) return end;
+function configLineEnd(text: string, start: number, end: number): number {
   const floor = Math.max(0, start - CONFIG_LINE_LOOK);
   const from = lineStart(text, start, floor);
-  if (from > 0 && text.charCodeAt(from - 1) !== 0x0a) return end;
-  if (!CONFIG_LINE_HEAD.test(text.slice(from, start))) return end;
+  if (from > 0 && text.charCodeAt(from - 1) !== 0x0a) return -1;
+  if (!CONFIG_LINE_HEAD.test(text.slice(from, start))) return -1;
+  const limit = Math.min(text.length, start + CONFIG_LINE_LOOK);
+  let e = end;
+  // Length of a name after a blank, `&` or `;` (-1: none since): then an `=` opens another pair.
+  let pair = -1;
+  for (; e < limit; e++) {
+    const c = text.charCodeAt(e);
+    if (c === 0x0a || c === 0x0d || (c === 0x23 && isIn(SPACE_TAB, text.charCodeAt(e - 1)))) break;
+    pair = nextPairName(pair, c);
+    if (pair === PAIR_OPENED) return end;
+  }
+  if (e === limit && limit < text.length && !isIn(BLANKS, text.charCodeAt(e))) return end;
+  e = withoutEnclosingClosers(text, start, end, trimBlanks(text, end, e));
+  return trimBlanks(text, end, e);
+}
+
+/** `e` less the blanks before it, not below `floor`. */
+function trimBlanks(text: string, floor: number, e: number): number {
+  while (e > floor && isIn(SPACE_TAB, text.charCodeAt(e - 1))) e--;
+  return e;
+}
+
+/** What {@link nextPairName} returns at an `=` that opens another `name=value` pair. */
+const PAIR_OPENED = -2;
+
+/**
+ * One step of reading a value for another `name=value` pair after it (`password=… user=bob`,
+ * `Password=…;Server=db`): `state` is the length of the name read since a blank, `&` or `;` (-1
+ * when there is none), `c` the next character. A name opens with a letter and has two characters
+ * or more, so a generated value's `&*9zd(…=` or `;x=` is still the value's.
+ */
+function nextPairName(state: number, c: number): number {
+  if (isIn(PAIR_SEPARATORS, c)) return 0;
+  if (state < 0) return -1;
+  if (c === 0x3d) return state >= 2 ? PAIR_OPENED : -1;
+  if (state === 0 ? isIn(LETTERS, c) : isIn(NAME, c)) return state + 1;
+  return -1;
+}
+
+/**
+ * Where an unquoted value in a quoted `"NAME=value"` word ends (`docker run -e "DB_PASSWORD=…"`,
+ * systemd's `Environment="…"`, cmd's `set "…"`, Compose's `- "…"`): at the quote that opened
+ * before the name, on the same line, blanks included (an escaped one when the opening was
+ * escaped). A later `name=` after a blank, `&` or `;` is another pair: then, as with no such quote,
+ * the end is the core's.
+ */
+function quotedPairEnd(text: string, start: number, end: number): number {
+  if (text.charCodeAt(start - 1) !== 0x3d) return end;
+  const { name, at } = nameBefore(text, start, Math.max(0, start - 160));
+  const quote = text.charCodeAt(at - 1);
+  if (name === '' || at !== start - 1 - name.length || !isIn(QUOTES, quote)) return end;
+  const escaped = text.charCodeAt(at - 2) === 0x5c;
+  const limit = Math.min(text.length, start + CONFIG_LINE_LOOK);
+  let pair = -1;
+  for (let i = end; i < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a || c === 0x0d) return end;
+    if (c === 0x5c) {
+      if (escaped && text.charCodeAt(i + 1) === quote) return i;
+      i++;
+    } else if (c === quote) return escaped ? end : i;
+    pair = nextPairName(pair, c);
+    if (pair === PAIR_OPENED) return end;
+  }
+  return end;
+}
+
+/**
+ * Where a value judged as an assignment ends on a configuration line that opens with its name (see
+ * {@link configLineEnd}); on any other line, at `end`.
+ */
+export function configValueEnd(text: string, start: number, end: number): number {
+  const e = configLineEnd(text, start, end);
+  return e < 0 ? end : e;
+}
+
+/** Whether `start` follows a default's operator inside `${name…}`: `:-`, `:=`, `-`, `=` or Spring's `:`. */
+function inBraceDefault(text: string, start: number): boolean {
+  let j = start;
+  if (text.charCodeAt(j - 1) === 0x2d || text.charCodeAt(j - 1) === 0x3d) j--;
+  if (text.charCodeAt(j - 1) === 0x3a) j--;
+  return j < start && opensPlaceholder(text, j);
+}
+
+/**
+ * The end of a default inside `${…}`: its `}` on the same line (the core's class stops before
+ * brackets, separators and quotes the default may hold). A nested `${` or no `}` within
+ * {@link CONFIG_LINE_LOOK} characters: the core's end.
+ */
+function braceDefaultEnd(text: string, start: number, end: number): number {
+  const limit = Math.min(text.length, start + CONFIG_LINE_LOOK);
+  for (let i = end; i < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x7d) return i;
+    if (c === 0x0a || c === 0x0d || (c === 0x7b && text.charCodeAt(i - 1) === 0x24)) return end;
+  }
+  return end;
+}
+
+/**
+ * Where a connection string's password among its `;` pairs ends when the core stopped inside it:
+ * ADO.NET and ODBC keep blanks and brackets inside a value (`Password=two words;`, `a>b{c`), which
+ * runs to the next `;` less trailing blanks; the string's closing quote, an XML tag and the line's
+ * end end it too. The `;` of an XML entity is the value's own (`Password=a&amp;b;` in a
+ * web.config). The core's value class stopped at the first of those, so the rest of the password
+ * was left in the text. Past {@link CONFIG_LINE_LOOK} characters with no end, the core's end.
+ */
+export function pairValueEnd(text: string, start: number, end: number): number {
   const limit = Math.min(text.length, start + CONFIG_LINE_LOOK);
   let e = end;
   for (; e < limit; e++) {
     const c = text.charCodeAt(e);
-    if (c === 0x0a || c === 0x0d || (c === 0x23 && isIn(SPACE_TAB, text.charCodeAt(e - 1)))) break;
-    if (c === 0x3d) return end;
+    if (c === 0x3b) {
+      if (!XML_ENTITY.test(text.slice(Math.max(start, e - 9), e))) break;
+    } else if (isIn(PAIR_VALUE_ENDS, c)) break;
   }
-  if (e === limit && limit < text.length && !isIn(BLANKS, text.charCodeAt(e))) return end;
-  while (isIn(SPACE_TAB, text.charCodeAt(e - 1))) e--;
+  if (e === end) return end;
+  if (e === limit && limit < text.length) return end;
+  while (e > end && isIn(SPACE_TAB, text.charCodeAt(e - 1))) e--;
+  return e;
+}
+
+/** An XML character entity's name before its `;` (`&amp`, `&lt`, `&#38`, `&#x26`). */
+const XML_ENTITY = /&(?:amp|lt|gt|quot|apos|#\d{1,6}|#x[0-9A-Fa-f]{1,5})$/;
+
+/**
+ * Where a URL's password ends when the core stopped at an `@` that is not the last in the URL's
+ * authority: a password with a raw `@` (`postgres://app:a@b@db/app`), which URL parsers (WHATWG,
+ * Python's urlsplit, Go's net/url) split at the last `@`. The authority ends at `/`, `?`, `#`, a
+ * backslash (JSON's `\/`), a blank, a quote or a bracket; within {@link CONFIG_LINE_LOOK} characters.
+ */
+export function userinfoEnd(text: string, end: number): number {
+  if (text.charCodeAt(end) !== 0x40) return end;
+  const limit = Math.min(text.length, end + CONFIG_LINE_LOOK);
+  let last = end;
+  for (let i = end + 1; i < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x40) last = i;
+    else if (c < 0x21 || isIn(AUTHORITY_ENDS, c)) break;
+  }
+  return last;
+}
+
+/**
+ * Where a command-line argument's value ends (a flag's value, curl's `-u user:password`): at the
+ * end of its shell word, which the core's value class may stop short of (`-pa,b`, `-u 'u:a@b'`,
+ * `-u u:a#b`). A word opened by a quote runs to the matching quote on its line (past
+ * backslash-escaped ones in double quotes); an unquoted one to a blank, a quote or one of the
+ * shell's operators. Never before the core's end; within {@link CONFIG_LINE_LOOK} characters.
+ */
+export function shellWordEnd(text: string, start: number, end: number): number {
+  const floor = Math.max(0, start - 128);
+  let k = start;
+  while (k > floor && !isIn(WORD_BREAKS, text.charCodeAt(k - 1))) k--;
+  const quote = text.charCodeAt(k - 1);
+  const limit = Math.min(text.length, start + CONFIG_LINE_LOOK);
+  if (k > 0 && isIn(QUOTES, quote)) {
+    for (let i = end; i < limit; i++) {
+      const c = text.charCodeAt(i);
+      if (c === quote) return i;
+      if (c === 0x0a || c === 0x0d) return end;
+      if (c === 0x5c && quote === 0x22) i++;
+    }
+    return end;
+  }
+  let e = end;
+  while (e < limit && !isIn(WORD_ENDS, text.charCodeAt(e))) e++;
   return e;
 }
 
 /**
- * Where a connection string's password among its `;` pairs ends when the core's end is a blank:
- * ADO.NET and ODBC keep blanks inside a value (`Password=two words;`), which runs to the next `;`
- * less trailing blanks; the string's closing quote, an XML tag and the line's end end it too. The
- * core's value class stops at a blank, so the rest of the password was left in the text. Past
- * {@link CONFIG_LINE_LOOK} characters with none of those, the end is the core's.
+ * Where a query string's or form body's value ends ({@link isQueryValue}) when the core stopped
+ * inside it: encodeURIComponent leaves `(`, `)`, `!`, `*` and `'` as they are, and the core's value
+ * class stops at brackets. The value runs to its `&` or `#`, a blank, a double quote, backtick or
+ * `<` (the string or element around the URL), less a closer of what opened before it (a Markdown
+ * link's `)`); `'` ends it too, as it may close the string around the URL.
  */
-export function pairValueEnd(text: string, start: number, end: number): number {
-  if (!isIn(SPACE_TAB, text.charCodeAt(end))) return end;
+export function queryValueExtent(text: string, start: number, end: number): number {
   const limit = Math.min(text.length, start + CONFIG_LINE_LOOK);
   let e = end;
-  while (e < limit && !isIn(PAIR_VALUE_ENDS, text.charCodeAt(e))) e++;
-  if (e === limit && limit < text.length) return end;
-  while (isIn(SPACE_TAB, text.charCodeAt(e - 1))) e--;
-  return e;
+  while (e < limit && !isIn(QUERY_VALUE_ENDS, text.charCodeAt(e))) e++;
+  return e === end ? end : withoutEnclosingClosers(text, start, end, e);
 }
+
 
 /**
  * The end of a connection string's password that stands alone (not {@link amongConnectionPairs}):
@@ -1026,10 +1199,6 @@ function withoutEnclosingClosers(text: string, start: number, end: number, e: nu
   }
 }
 
-/** Whether `start` follows `${name:` (a Spring placeholder's default). */
-function followsPlaceholderName(text: string, start: number): boolean {
-  return text.charCodeAt(start - 1) === 0x3a && opensPlaceholder(text, start - 1);
-}
 
 /** Whether shell's default operator `:-` ends right before `start` (`${DB_PASSWORD:-…}`). */
 function followsShellDefault(text: string, start: number): boolean {
@@ -1037,23 +1206,32 @@ function followsShellDefault(text: string, start: number): boolean {
 }
 
 /**
- * Where a quoted assignment value ends when the core's end is a blank inside its quotes: the core's
- * value classes stop at blanks (a quoted UI string is not a password), so `"Xk9vQ2mL7pR4 9z"` was
- * found as its first word and the rest left in the text. The value has been judged a secret on
- * that word; it runs on to its closing quote on the same line, within 256 characters of its start,
- * not at a backslash-escaped quote. With no closing quote there, the end is the core's.
+ * Where a quoted assignment value ends when the core stopped inside its quotes: the core's value
+ * classes stop at blanks (a quoted UI string is not a password) and are ASCII, so
+ * `"Xk9vQ2mL7pR4 9z"` was found as its first word and `"Xk9vQ2mL§7pR4"` up to the `§`, the rest
+ * left in the text. The value has been judged a secret on what the core read; it runs on to its
+ * closing quote on the same line, within 256 characters of its start, past a backslash-escaped
+ * quote and a doubled one (YAML's and SQL's `'…''…'`, C#'s `@"…""…"`); when the opening quote was
+ * escaped (`\"…\"`, JSON inside a string), to the escaped closing one. With no closing quote
+ * there, the end is the core's.
  */
 export function quotedValueEnd(text: string, start: number, end: number): number {
   const quote = text.charCodeAt(start - 1);
   if (!isIn(QUOTES, quote) || end >= text.length) return end;
-  const next = text.charCodeAt(end);
-  if (next !== 0x20 && next !== 0x09) return end;
+  const escaped = text.charCodeAt(start - 2) === 0x5c;
   const limit = Math.min(text.length, start + 256);
   for (let i = end; i < limit; i++) {
     const c = text.charCodeAt(i);
-    if (c === quote) return i;
-    if (c === 0x0a || c === 0x0d) return end;
-    if (c === 0x5c) i++;
+    if (c === quote) {
+      if (escaped) return end;
+      // A doubled quote is one inside the value; a run of three is a closing triple quote.
+      if (text.charCodeAt(i + 1) !== quote || text.charCodeAt(i + 2) === quote) return i;
+      i++;
+    } else if (c === 0x0a || c === 0x0d) return end;
+    else if (c === 0x5c) {
+      if (escaped && text.charCodeAt(i + 1) === quote) return i;
+      i++;
+    }
   }
   return end;
 }
@@ -1475,6 +1653,7 @@ function asciiSet(chars: string): Uint8Array {
 }
 const DIGITS_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const UPPER = asciiSet(DIGITS_LETTERS.slice(0, 26));
+const LETTERS = asciiSet(DIGITS_LETTERS.slice(0, 52));
 const LOWER = asciiSet(DIGITS_LETTERS.slice(26, 52));
 const DIGITS = asciiSet(DIGITS_LETTERS.slice(52));
 /** Blanks within a line. */
@@ -1502,8 +1681,18 @@ const NAME = asciiSet(DIGITS_LETTERS + '_.-');
 const QUOTES = asciiSet('"\'`');
 /** Blanks and line breaks. */
 const BLANKS = asciiSet(' \t\r\n');
-/** What ends a connection string's value that has blanks in it (pairValueEnd): its `;`, a quote, a tag, the line's end. */
-const PAIR_VALUE_ENDS = asciiSet(';"\'`<\r\n');
+/** What ends one `name=value` pair before another in a quoted word (quotedPairEnd). */
+const PAIR_SEPARATORS = asciiSet(' \t&;');
+/** What ends a connection string's value besides its `;` (pairValueEnd): a quote, a tag, the line's end. */
+const PAIR_VALUE_ENDS = asciiSet('"\'`<\r\n');
+/** What ends a URL's authority (userinfoEnd), besides blanks and controls. */
+const AUTHORITY_ENDS = asciiSet('/?#\\"\'`<>[](){}');
+/** What stands before a shell word (shellWordEnd): a blank, a quote, a line break, `=` of a flag (`--password=`). */
+const WORD_BREAKS = asciiSet(' \t\r\n"\'`=');
+/** What ends an unquoted shell word (shellWordEnd): blanks, quotes, the shell's operators. */
+const WORD_ENDS = asciiSet(' \t\r\n"\'`;|&<>()');
+/** What ends a query value past the core's end (queryValueExtent). */
+const QUERY_VALUE_ENDS = asciiSet('&# \t\r\n"\'`<>');
 /** Between a quoted name and the quoted argument after it: blanks, line breaks and the comma. */
 const ARGUMENT_GAP = asciiSet(' \t\r\n,');
 /** Base64 characters: `[A-Za-z0-9+/=]`. */

@@ -2,7 +2,7 @@ import { invalidParams } from '../errors.ts';
 import { scanSecretRecords } from '../core/scan.ts';
 import { HOST_JUDGEMENT, RULE_COMMANDS, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from './rules.generated.ts';
 import { mapUtf16Offsets } from './offsets.ts';
-import { amongConnectionPairs, configValueEnd, lonePairEnd, isQueryValue, queryValueEnd, insideDataUrl, isBasicCredential, isCredentialArgument, isGeneratedKey, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, oauthBasicUser, onCommandLine, pairValueEnd, quotedValueEnd, unquotedValueEnd, userinfoPassword } from './filters.ts';
+import { amongConnectionPairs, configValueEnd, lonePairEnd, isQueryValue, queryValueEnd, insideDataUrl, isBasicCredential, isCredentialArgument, isGeneratedKey, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, oauthBasicUser, onCommandLine, pairValueEnd, queryValueExtent, quotedValueEnd, shellWordEnd, unquotedValueEnd, userinfoEnd, userinfoPassword } from './filters.ts';
 import { listedKeys, recoveryPhraseEnd } from './wallet.ts';
 import { isSourceCodePath } from './source-path.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
@@ -173,9 +173,10 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
       const query = isQueryValue(text, start);
       if (query) end = queryValueEnd(text, start, end);
       if (isNonSecretAssignment(text, start, end, RULE_READING[rule]!, RULE_NAME_KEYWORDS[rule], source)) continue;
-      end = unquotedValueEnd(text, start, end);
+      // A command's argument ends with its shell word (below), not as a configuration's value.
+      if ((kind & COMMAND) === 0) end = unquotedValueEnd(text, start, end);
       // Read to its token's end only where a query string's value does not end first.
-      if (query) end = queryValueEnd(text, start, end);
+      if (query) end = queryValueEnd(text, start, queryValueExtent(text, start, end));
     }
     if ((kind & ARGUMENT) !== 0 && !isCredentialArgument(text, start, text.slice(start, end))) continue;
     if ((kind & PASSWORD) !== 0 && isNonSecretPassword(value)) continue;
@@ -183,6 +184,9 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     if (insideDataUrl(text, start)) continue;
     // Judged on its first word, a quoted value is redacted whole.
     if ((kind & ASSIGNMENT) !== 0) end = quotedValueEnd(text, start, end);
+    // A command's argument is a shell word; a URL's password runs to the authority's last `@`.
+    if ((kind & COMMAND) !== 0) end = shellWordEnd(text, start, end);
+    else if ((kind & (PASSWORD | USERINFO | PAIRS)) === PASSWORD) end = userinfoEnd(text, end);
     candidates.push({
       priority: lone ? LONE_PAIR_RANK : rule,
       ruleId: RULES[rule]!.id,

@@ -827,8 +827,78 @@ describe('what a name or a value says (host judgements)', () => {
     expect(found('password: Enter your password\n')).toEqual([]);
   });
 
+  it('on a configuration line the value is the rest of the line, whatever character stopped the core', () => {
+    // A Django key holds `#`, `(`, `)`, `&`, `=` and `^`: the core's value stopped at the first.
+    const django = 'Zq9x4bkqk7wrk6%g^)&*941zd($6_j^i@t@7=8)z28j4^myt-d+v0#';
+    expect(found(`SECRET_KEY=${django}\n`)).toEqual([`generic-secret ${django}`]);
+    expect(found(`app:\n  secretKey: Zq7hT2mKx9LpQ4vNc8Rw)Bs3Jf=Yd6Gk1\n`)).toEqual(['generic-secret Zq7hT2mKx9LpQ4vNc8Rw)Bs3Jf=Yd6Gk1']);
+    expect(found('DB_PASSWORD=Zq7hT2mKx9LpQ4;Bs3Jf5 Yd6Gk1\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4;Bs3Jf5 Yd6Gk1']);
+    // A Makefile's `:=` and a Dockerfile's legacy `ENV NAME value`.
+    expect(found('DB_PASSWORD := Zq7hT2mKx9LpQ4 Bs3Jf5\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4 Bs3Jf5']);
+    expect(found('ENV API_TOKEN Zq7hT2mKx9LpQ4 Bs3Jf5Yd6Gk1\n')).toEqual(['generic-token-statement Zq7hT2mKx9LpQ4 Bs3Jf5Yd6Gk1']);
+    // Another pair after it ends the value: a name of two characters or more, after a blank, `&`
+    // or `;`, then `=`; a generated value's `&*9…=` or `;x=` does not.
+    expect(found('Password=Zq7hT2mKx9LpQ4;Server=db\n')).toEqual(['ado-connection-string-password Zq7hT2mKx9LpQ4']);
+    expect(found('password=Zq7hT2mKx9LpQ4(a user=bob\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4']);
+    expect(found('password=Zq7hT2mKx9LpQ4;x=1\n')).toEqual(['ado-connection-string-password Zq7hT2mKx9LpQ4;x=1']);
+  });
+
+  it('a value ends at what opened before it: a quoted NAME=value word, a ${…} default, an element', () => {
+    expect(found('docker run -e "POSTGRES_PASSWORD=Zq7hT2mKx9LpQ4(Bs3 Jf5" postgres:16\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4(Bs3 Jf5']);
+    expect(found('[Service]\nEnvironment="DB_PASSWORD=Zq7hT2mKx9LpQ4 Bs3Jf5Yd6Gk1"\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4 Bs3Jf5Yd6Gk1']);
+    expect(found('echo \\"DB_PASSWORD=Zq7hT2mKx9LpQ4 Bs3\\" > x\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4 Bs3']);
+    // Another pair in the word, or no closing quote on the line: the core's end.
+    expect(found('run "DB_PASSWORD=Zq7hT2mKx9LpQ4 USER=bob"\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4']);
+    expect(found('run "DB_PASSWORD=Zq7hT2mKx9LpQ4 Bs3\nx"')).toEqual(['generic-password Zq7hT2mKx9LpQ4']);
+    expect(found('spring.datasource.password=${DB_PASSWORD:Zq7hT2mKx9LpQ4,Bs3Jf5Yd6Gk1}\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4,Bs3Jf5Yd6Gk1']);
+    expect(found('DB_PASSWORD=${DB_PASSWORD:-Zq7hT2mKx9LpQ4(Bs3Jf5Yd6Gk1}\n')).toEqual(['generic-password-shell-default Zq7hT2mKx9LpQ4(Bs3Jf5Yd6Gk1']);
+    expect(found('<password>Zq7hT2mKx9LpQ4 Bs3Jf5Yd6Gk1</password>\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4 Bs3Jf5Yd6Gk1']);
+  });
+
+  it('a quoted value runs to its closing quote past non-ASCII characters and doubled quotes', () => {
+    expect(found('{"password": "Zq7hT2mKx9LpQ4vNc8Rw§Bs3Jf5Yd6Gk1"}\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4vNc8Rw§Bs3Jf5Yd6Gk1']);
+    expect(found("DB_PASSWORD = 'Zq7hT2mKx9LpQ4vNc8Rw€Bs3Jf5😀Yd6Gk1'\n")).toEqual(['generic-password Zq7hT2mKx9LpQ4vNc8Rw€Bs3Jf5😀Yd6Gk1']);
+    expect(found("db:\n  password: 'Zq7hT2mKx9LpQ4''Bs3Jf5Yd6Gk1'\n")).toEqual(["generic-password Zq7hT2mKx9LpQ4''Bs3Jf5Yd6Gk1"]);
+    expect(found('var password = @"Zq7hT2mKx9LpQ4""Bs3Jf5Yd6Gk1";\n')).toEqual(['generic-password-initializer Zq7hT2mKx9LpQ4""Bs3Jf5Yd6Gk1']);
+    // A run of three closes a triple-quoted string; an escaped opening quote closes at an escaped one.
+    expect(found("password = 'Zq7hT2mKx9LpQ4 x''' + y\n")).toEqual(['generic-password Zq7hT2mKx9LpQ4 x']);
+    expect(found('{\\"password\\": \\"Zq7hT2mKx9LpQ4 é\\", \\"a\\": \\"b\\"}')).toEqual(['generic-password Zq7hT2mKx9LpQ4 é']);
+  });
+
+  it("a connection string's, a URL's and a command's passwords end where their syntax ends them", () => {
+    // An XML entity's `;` and a bracket are the password's own.
+    expect(found('<add connectionString="Server=db;Password=Zq7hT2mKx9LpQ4&amp;Bs3Jf5;" />')).toEqual(['ado-connection-string-password Zq7hT2mKx9LpQ4&amp;Bs3Jf5']);
+    expect(found('Server=db;Password=Zq7hT2mKx9LpQ4>Bs3{Jf5;Encrypt=true\n')).toEqual(['ado-connection-string-password Zq7hT2mKx9LpQ4>Bs3{Jf5']);
+    // URL parsers split the authority at its last `@`.
+    expect(found('DATABASE_URL=postgres://app:Zq7hT2mKx9LpQ4@Bs3Jf5Yd6Gk1@db:5432/app\n')).toEqual(['postgres-connection-string Zq7hT2mKx9LpQ4@Bs3Jf5Yd6Gk1']);
+    expect(found('git clone https://bot:Zq7hT2mKx9LpQ4@Bs3@git.acme.dev/x.git a@b.c\n')).toEqual(['url-password Zq7hT2mKx9LpQ4@Bs3']);
+    // A command's argument is its shell word.
+    expect(found("curl -u 'admin:Zq7hT2mKx9LpQ4vN@Bs3 Jf5' https://ci.example.com\n")).toEqual(['curl-auth-user Zq7hT2mKx9LpQ4vN@Bs3 Jf5']);
+    expect(found('curl -u admin:Zq7hT2mKx9LpQ4vN#Bs3/Jf5 https://api.example.com\n')).toEqual(['curl-auth-user Zq7hT2mKx9LpQ4vN#Bs3/Jf5']);
+    expect(found('mysql -u root -pZq7hT2mKx9LpQ4,Bs3Jf5Yd6Gk1 app\n')).toEqual(['generic-password-mysql-cli Zq7hT2mKx9LpQ4,Bs3Jf5Yd6Gk1']);
+    expect(found('mysql -u root -pZq7hT2mKx9LpQ4,Bs3;echo\n')).toEqual(['generic-password-mysql-cli Zq7hT2mKx9LpQ4,Bs3']);
+    // A query value runs to its `&`, less a Markdown link's `)`.
+    expect(found('jdbc.url=jdbc:mysql://db/app?user=app&password=Zq7hT2mKx9LpQ4(Bs3!*&useSSL=true\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4(Bs3!*']);
+    expect(found('see [the link](https://x.dev/login?password=Zq7hT2mKx9LpQ4{Bs3)\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4{Bs3']);
+    // `name(…)` closed on its line reads as a call, as before.
+    expect(found('jdbc.url=jdbc:mysql://db/app?user=app&password=Zq7hT2mKx9LpQ4(Bs3)&useSSL=true\n')).toEqual([]);
+  });
+
+  it("GitLab's routable tokens are found with their check suffix", () => {
+    const payload = token('', 37, 5).replace(/[^A-Za-z0-9]/g, 'x');
+    expect(found(`GL_PAT: glpat-${payload}.01.0r6k2m9xq\n`)).toEqual([`gitlab-pat-routable-versioned glpat-${payload}.01.0r6k2m9xq`]);
+    expect(found(`Token is glpat-${payload}.6z70tqjnm now`)).toEqual([`gitlab-pat-routable glpat-${payload}.6z70tqjnm`]);
+    const long = token('', 200, 6).replace(/[^A-Za-z0-9]/g, 'x');
+    expect(found(`glpat-${long}.01.0r6k2m9xq`)).toEqual([`gitlab-pat-routable-versioned glpat-${long}.01.0r6k2m9xq`]);
+    // A long payload without its suffix is still a GitLab token.
+    expect(found(`glpat-${long} x`)).toEqual([`gitlab-pat glpat-${long}`]);
+    // A legacy token followed by a sentence's full stop keeps its own span.
+    expect(found(`Use glpat-${payload.slice(0, 20)}. Then`)).toEqual([`gitlab-pat glpat-${payload.slice(0, 20)}`]);
+  });
+
   it('property: redacting a configuration line leaves no word of its value behind', () => {
-    const word = fc.stringMatching(/^[A-Za-z0-9!%*+,.\/?@^_~-]{1,12}$/);
+    // A word does not end with `,` or `;`: at the value's end those end a statement and stay.
+    const word = fc.stringMatching(/^[A-Za-z0-9!%*+,.\/?@^_~()&;-]{0,11}[A-Za-z0-9!%*+.\/?@^_~-]$/);
     fc.assert(
       fc.property(
         fc.constantFrom('DB_PASSWORD=', 'export API_TOKEN=', '  password: ', 'db.secret = ', '- CLIENT_SECRET='),

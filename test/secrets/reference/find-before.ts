@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { amongConnectionPairs, configValueEnd, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn, assignsLiteral, echoesName, hasGeneratedShape, isFormattedString, oauthBasicUser, onCommandLine, pairValueEnd, variableLabel } from '../../../src/secrets/filters.ts';
+import { amongConnectionPairs, configValueEnd, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn, assignsLiteral, echoesName, hasGeneratedShape, isFormattedString, oauthBasicUser, onCommandLine, pairValueEnd, queryValueExtent, shellWordEnd, userinfoEnd, variableLabel } from '../../../src/secrets/filters.ts';
 import { HOST_JUDGEMENT, RULE_COMMANDS, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from '../../../src/secrets/rules.generated.ts';
 import { listedKeys, recoveryPhraseEnd } from '../../../src/secrets/wallet.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
@@ -162,8 +162,10 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
         if (isNonSecretAssignment(text, start, end, POSITIONAL_RULES.has(m.rule) || LABEL_RULES.has(m.rule) ? 'none' : DECLARED_RULES.has(m.rule) ? 'declared' : 'assigned', RULE_NAME_KEYWORDS[m.rule]!)) continue;
         // A judgement added after the speed work (FILTERS_VERSION 7): the host's own; FILTERS_VERSION
         // 13: a shell default ends at its `}`.
-        end = unquotedValueEnd(text, start, end);
-        if (query) end = queryValueEnd(text, start, end);
+        // FILTERS_VERSION 22: a command's argument ends with its shell word (below).
+        if (!COMMAND_RULES.has(m.rule)) end = unquotedValueEnd(text, start, end);
+        // FILTERS_VERSION 22: past the core's end to its `&` or `#`; the host's own.
+        if (query) end = queryValueEnd(text, start, queryValueExtent(text, start, end));
       }
       // A judgement added after the speed work (FILTERS_VERSION 3): the host's own.
       // FILTERS_VERSION 9: translation calls and slugs too.
@@ -173,6 +175,10 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
       if (insideDataUrl(text, start)) continue;
       // FILTERS_VERSION 11: a quoted value found up to a blank runs to its quote; the host's own.
       if (ASSIGNMENT_RULES.has(m.rule)) end = quotedValueEnd(text, start, end);
+      // FILTERS_VERSION 22: a command's argument is a shell word, a URL's password runs to the
+      // authority's last `@`; the host's own.
+      if (COMMAND_RULES.has(m.rule)) end = shellWordEnd(text, start, end);
+      else if (PASSWORD_RULES.has(m.rule) && !PAIRS_RULES.has(m.rule) && !USERINFO_RULES.has(m.rule)) end = userinfoEnd(text, end);
       const rule = RULES[m.rule]!;
       candidates.push({ priority: lone ? RULES.length - 0.5 : m.rule, ruleId: rule.id, confidence: m.confidence === 1 ? 'high' : 'medium', start, end });
     }
