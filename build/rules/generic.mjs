@@ -32,8 +32,13 @@ const ENV_NAMES = {
   apiKey: ['api_key', 'apikey', 'access_key', 'app_key'],
 };
 
+/** How many blanks may stand on either side of an assignment (values aligned in columns). */
+const ALIGN = 32;
+
 /**
- * Between an assignment (or a flag) and its value: blanks, then at most one quote, which opens the
+ * Between an assignment (or a flag) and its value: blanks, up to {@link ALIGN} (code and
+ * configuration align values in columns: gofmt's struct literals, `Password:             "…"`,
+ * aligned Ruby and Python hashes, YAML; four missed those), then at most one quote, which opens the
  * value. A second quote would be read as the value's opening one (`"'abc…"` read as a single-quoted
  * value running past its closing `"`), and a `]` as a value's first character left out. The quote
  * may be escaped (`API_KEY = \"…\"` in a Jupyter cell's JSON, JSON inside a JSON string): the core
@@ -41,7 +46,7 @@ const ENV_NAMES = {
  * string literal's prefix (Python's `SECRET_KEY = b'…'`, `r"…"`): the core takes it only when a
  * quote follows, so an unquoted value keeps its first letters.
  */
-const VALUE_GAP = [['sp', 0, 4], ['strprefix', 0, 2], ['bs', 0, 1], ['quote', 0, 1]];
+const VALUE_GAP = [['sp', 0, ALIGN], ['strprefix', 0, 2], ['bs', 0, 1], ['quote', 0, 1]];
 
 /**
  * An assignment: `=`, `:`, `:=`, `=>`, and the operators that assign a default or append:
@@ -54,7 +59,7 @@ const ASSIGN_OP = [['assignop', 0, 2], ['assign', 1, 2]];
  * Steps of a value whose name ends at the keyword (`DB_PASS=`, `STRIPE_KEY: `): no name characters
  * after it, then the assignment.
  */
-const atKeyword = (minLen) => [['qsp', 0, 4], ...ASSIGN_OP, ...VALUE_GAP, ['val', minLen, 256]];
+const atKeyword = (minLen) => [['qsp', 0, ALIGN], ...ASSIGN_OP, ...VALUE_GAP, ['val', minLen, 256]];
 
 const generic = (id, description, { keywords, minLen, entropy }, examples) => ({
   id,
@@ -63,7 +68,7 @@ const generic = (id, description, { keywords, minLen, entropy }, examples) => ({
   keywords,
   ci: true,
   before: null,
-  steps: [['ident', 0, 24], ['qsp', 0, 4], ...ASSIGN_OP, ...VALUE_GAP, ['val', minLen, 256]],
+  steps: [['ident', 0, 24], ['qsp', 0, ALIGN], ...ASSIGN_OP, ...VALUE_GAP, ['val', minLen, 256]],
   secret: 'last',
   // The value went on past its longest: a byte of its own class follows. A `(` or `[` may follow;
   // the host judges whether the value is a name code calls or indexes (isCallOrIndex).

@@ -2,6 +2,8 @@
 // values, values that are references rather than secrets, and names that say "this is a hash".
 // Every check looks at one candidate and a bounded window around it, so the cost stays linear.
 
+import type { FileKind } from './source-path.ts';
+
 /**
  * Version of these judgements, part of a bundle's config fingerprint beside the rule set's: raise
  * it whenever a change here can change what is reported (2: names judged by the words after the
@@ -69,7 +71,11 @@
  * its quote; a `${…}` default at its `}`; an element's text at its closing tag; a quoted one at its
  * closing quote past blanks, non-ASCII and doubled quotes; a connection string's password at its
  * `;` (not an XML entity's); a URL's password at the authority's last `@`; a command's argument
- * at its shell word's end; a query value at its `&` or `#`.
+ * at its shell word's end; a query value at its `&` or `#`. Symfony's `%env(…)%`, Maven's `@…@`,
+ * `$$VAR` and `%VAR%` are references; phrases such as `change-me` and `wrong-password` stand-ins; a
+ * code's snake_case or camelCase literal of its name's words (`"client_secret_post"`) names
+ * something; the path's kind (source-path.ts, fileKind) makes a translation catalogue's words UI
+ * text, and a configuration line in a file that is not code call nothing.
  */
 export const FILTERS_VERSION = 22;
 
@@ -372,10 +378,14 @@ function hasRunOfSix(value: string): boolean {
 /**
  * Values that say where a secret lives or stand for one, not the secret: cloud secret-store
  * references (`arn:aws:secretsmanager:…`, `vault:secret/…`, `ssm:/…`), build-time token
- * replacement (`__DB_PASSWORD__`, `#{DbPassword}#`), and a 20-byte `0x` address (Ethereum
- * contracts and accounts: public; a 32-byte private key is longer).
+ * replacement (`__DB_PASSWORD__`, `#{DbPassword}#`, Maven's resource filtering `@db.password@` and
+ * `@@DB_PASSWORD@@`), Symfony's environment parameters (`%env(APP_SECRET)%`,
+ * `%env(resolve:JWT_SECRET_KEY)%`), a Windows batch variable (`%API_TOKEN_PROD%`), a `$` escaped
+ * as `$$` by Compose and Make (`$$MYSQL_ROOT_PASSWORD`, `$${DB_PASSWORD}`), and a 20-byte `0x`
+ * address (Ethereum contracts and accounts: public; a 32-byte private key is longer).
  */
-const LOCATION_OR_STAND_IN = /^(arn:aws[\w-]*:|vault:|ssm:|secretsmanager:|azurekeyvault:|keyvault:)|^(__[A-Za-z0-9_]+__|#\{[\w.-]+\}#)$|^0x[0-9a-fA-F]{40}$/;
+const LOCATION_OR_STAND_IN =
+  /^(arn:aws[\w-]*:|vault:|ssm:|secretsmanager:|azurekeyvault:|keyvault:)|^(__[A-Za-z0-9_]+__|#\{[\w.-]+\}#|@@?[A-Za-z_][\w.-]*@@?|%env\([\w:.-]+\)%|%[A-Za-z_]\w*%|\$\$(?:\{\w+\}|[A-Za-z_]\w*))$|^0x[0-9a-fA-F]{40}$/;
 
 /**
  * Values published or stored in a secret's place, not the secret: a client key its vendor means to
@@ -412,7 +422,8 @@ export type NameReading = 'assigned' | 'declared' | 'label' | 'none';
  * and `words`, when there are any, what the name must hold (see {@link nameHolds}); `source`, that
  * the text is source code (see {@link isCodeReference}).
  */
-export function isNonSecretAssignment(text: string, start: number, end: number, reading: NameReading = 'assigned', words: readonly string[] = [], source = false): boolean {
+export function isNonSecretAssignment(text: string, start: number, end: number, reading: NameReading = 'assigned', words: readonly string[] = [], file: FileKind = 'unknown'): boolean {
+  const source = file === 'source';
   if (isShellDefaultMisread(text, start)) return true;
   // An environment read's fallback (`?:` in PHP and Kotlin) is read as 'declared', not here.
   if (reading === 'assigned' && !assignsLiteral(text, start)) return true;
@@ -439,7 +450,9 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
   if (isSlotOrQuotedCode(text, start, value)) return true;
   if (value.includes('{') && isFormattedString(text, start)) return true;
   if (isCodeReference(text, start, end, value, source)) return true;
-  if (isCallOrIndex(text, end, value)) return true;
+  // A configuration line outside code calls nothing: `DB_PASSWORD=FSi2UwT(rQ@Xej` is a password.
+  if (isCallOrIndex(text, end, value) && !(file === 'other' && configLineEnd(text, start, end) >= 0)) return true;
+  if (isStandInOrText(value, file)) return true;
   if (reading === 'none') return false;
   const found = reading === 'declared' ? declaredName(text, start) : reading === 'label' ? labelName(text, start) : assignedName(text, start);
   if (found === undefined) return true;
@@ -447,7 +460,25 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
   if (words.length > 0 && !nameHolds(name, words)) return true;
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
-  return name !== '' && (isNonSecretName(name) || echoesName(text, start, end, name, value));
+  return name !== '' && (isNonSecretName(name) || echoesName(text, start, end, name, value, source));
+}
+
+/**
+ * Stand-ins written as phrases, which the placeholder fragments do not hold: `change-me`,
+ * `change-me-in-production`, `replace_me`, a fixture's `test-password`, `wrong-password`,
+ * `invalid-token`, `fake-api-key`, and `not-a-real-secret`.
+ */
+const STAND_IN_PHRASE =
+  /^(?:change|replace)[-_ ]?me(?:$|[-_ ])|^(?:fake|wrong|invalid|incorrect|bad|test|sample|mock)[-_ ](?:pass(?:word)?|secret|token|key|api[-_ ]?key|credentials?)s?(?:$|[-_ \d])|^not[-_ ]a[-_ ]real/i;
+/** UI text in a translation catalogue: letters of any script and the punctuation of prose, no digits. */
+const UI_WORDS = /^[\p{L}\p{M}][\p{L}\p{M} '’.,:;!?¿¡«»“”()-]*$/u;
+
+/**
+ * A stand-in written as a phrase ({@link STAND_IN_PHRASE}), or in a translation catalogue words of
+ * any script (`Contraseña`, `Wachtwoord`, `Confirmer le mot de passe`), which are UI text.
+ */
+function isStandInOrText(value: string, file: FileKind): boolean {
+  return STAND_IN_PHRASE.test(value) || (file === 'translations' && UI_WORDS.test(value));
 }
 
 /**
@@ -498,9 +529,14 @@ const NEGATED_OBJECT = /^[a-z_$]/;
  * `POSTGRES_PASSWORD=postgres_password`, `MYSQL_ROOT_PASSWORD: "mysql-root-password"`; so does a
  * value that shares one word (`DB_PASSWORD="Summer-Password"`).
  */
-export function echoesName(text: string, start: number, end: number, name: string, value: string): boolean {
-  // The value's shape first: it turns nearly every candidate away, and costs less than its context.
-  if (value.length > 96 || !(VARIABLE_NAME.test(value) || (DASHED_WORDS.test(value) && isCodeLiteral(text, start, end)))) return false;
+export function echoesName(text: string, start: number, end: number, name: string, value: string, source = false): boolean {
+  if (value.length > 96) return false;
+  // A capitals variable name anywhere; else a string literal of code: quoted (the cheapest test,
+  // and most values are not), of words, in source code or ending as a code's literal does.
+  if (!VARIABLE_NAME.test(value)) {
+    if (!isIn(QUOTES, text.charCodeAt(start - 1)) || !(DASHED_WORDS.test(value) || WORDS_NAME.test(value))) return false;
+    if (!source && !isCodeLiteral(text, start, end)) return false;
+  }
   const valueWords = words(value);
   if (!valueWords.some((w) => SECRET_WORDS.has(w))) return false;
   const nameWords = new Set(words(name));
@@ -508,6 +544,11 @@ export function echoesName(text: string, start: number, end: number, name: strin
   return shared >= 2 && shared * 2 >= valueWords.length;
 }
 
+/**
+ * Words written as code names them, for a string literal in code: snake_case (`client_secret_post`,
+ * `extra_password`), camelCase or PascalCase (`ResetPassword`).
+ */
+const WORDS_NAME = /^(?:[a-z]+(?:_[a-z]+)+|[a-z]+(?:[A-Z][a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)+)$/;
 /** A variable's name in capitals: `MINIFLARE_PROXY_SECRET`. */
 const VARIABLE_NAME = /^[A-Z]+(?:_[A-Z]+)+$/;
 /** Words joined by `-`: `MF-Dev-Registry-Secret`, `access-control-allow-credentials`. */

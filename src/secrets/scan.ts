@@ -4,7 +4,7 @@ import { HOST_JUDGEMENT, RULE_COMMANDS, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RUL
 import { mapUtf16Offsets } from './offsets.ts';
 import { amongConnectionPairs, configValueEnd, lonePairEnd, isQueryValue, queryValueEnd, insideDataUrl, isBasicCredential, isCredentialArgument, isGeneratedKey, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, oauthBasicUser, onCommandLine, pairValueEnd, queryValueExtent, quotedValueEnd, shellWordEnd, unquotedValueEnd, userinfoEnd, userinfoPassword } from './filters.ts';
 import { listedKeys, recoveryPhraseEnd } from './wallet.ts';
-import { isSourceCodePath } from './source-path.ts';
+import { fileKind } from './source-path.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
 import type { NameReading } from './filters.ts';
 import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
@@ -93,8 +93,9 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     throw invalidParams('mediumConfidence', "must be 'redact' or 'refuse'.");
   }
   if (options.path !== undefined && typeof options.path !== 'string') throw invalidParams('path', "must be a string: the text's file path or name.");
-  // In source code an unquoted name is code wherever it stands (see ScanOptions.path).
-  const source = options.path !== undefined && isSourceCodePath(options.path);
+  // In source code an unquoted name is code wherever it stands, in a translation catalogue words
+  // are UI text, and elsewhere a configuration line calls nothing (see ScanOptions.path).
+  const file = fileKind(options.path);
   const enabled = enabledRules(options);
   const userRules = options.extraRules === undefined ? NO_USER_RULES : compileUserRules(options.extraRules);
   // Offsets come back in UTF-16 code units, with the line and column of each start.
@@ -165,14 +166,14 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     const lone = (kind & PAIRS) !== 0 && !amongConnectionPairs(text, start, end);
     if (lone) {
       end = lonePairEnd(text, start, end);
-      if (isNonSecretAssignment(text, start, end, 'assigned', NO_WORDS, source)) continue;
+      if (isNonSecretAssignment(text, start, end, 'assigned', NO_WORDS, file)) continue;
       // Judged as an assignment, it ends as one on a configuration line (`PASSWORD=two words`).
       end = configValueEnd(text, start, end);
     } else if ((kind & PAIRS) !== 0) end = pairValueEnd(text, start, end);
     if ((kind & ASSIGNMENT) !== 0) {
       const query = isQueryValue(text, start);
       if (query) end = queryValueEnd(text, start, end);
-      if (isNonSecretAssignment(text, start, end, RULE_READING[rule]!, RULE_NAME_KEYWORDS[rule], source)) continue;
+      if (isNonSecretAssignment(text, start, end, RULE_READING[rule]!, RULE_NAME_KEYWORDS[rule], file)) continue;
       // A command's argument ends with its shell word (below), not as a configuration's value.
       if ((kind & COMMAND) === 0) end = unquotedValueEnd(text, start, end);
       // Read to its token's end only where a query string's value does not end first.

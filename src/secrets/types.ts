@@ -45,7 +45,11 @@ export interface ScanOptions {
    * surrounds it: a typed member's type (`readonly credentials: RequestCredentials`), an object's
    * last member before its closing bracket, a negated name before `&&`. In `.env`, YAML or INI
    * text, and on a comment's line, it is the secret itself. Quoted values, and values that look
-   * generated, are judged the same either way.
+   * generated, are judged the same either way. A path under a translations folder (`locales/`,
+   * `locale/`, `i18n/`, `l10n/`, `lang/`, `langs/`, `languages/`, `translations/`) or of a
+   * catalogue's format (`.po` `.pot` `.xliff` `.xlf` `.strings` `.arb`) holds UI text: a value of
+   * words (`"password": "Contraseña"`) is no secret there. In any other file that is not source
+   * code, a configuration line calls nothing: `DB_PASSWORD=FSi2UwT(rQ@Xej` is a password, not a call.
    */
   readonly path?: string;
 }

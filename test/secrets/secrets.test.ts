@@ -896,6 +896,72 @@ describe('what a name or a value says (host judgements)', () => {
     expect(found(`Use glpat-${payload.slice(0, 20)}. Then`)).toEqual([`gitlab-pat glpat-${payload.slice(0, 20)}`]);
   });
 
+  it('values aligned in columns are found, up to 32 blanks on either side of the assignment', () => {
+    const v = 'ZqVVuxIFPb5ELqLHgAdX';
+    expect(found(`\tPassword:             "${v}",`)).toEqual([`generic-password ${v}`]);
+    expect(found(`    password:             '${v}',`)).toEqual([`generic-password ${v}`]);
+    expect(found(`    'PASSWORD':     '${v}',`)).toEqual([`generic-password ${v}`]);
+    expect(found(`db_password            = "${v}"`)).toEqual([`generic-password ${v}`]);
+    expect(found(`password:${' '.repeat(32)}${v}`)).toEqual([`generic-password ${v}`]);
+    // The gap is bounded: the core's work per candidate stays constant.
+    expect(found(`password:${' '.repeat(33)}${v}`)).toEqual([]);
+  });
+
+  it('references written for a build or a framework are not secrets: Symfony, Maven, $$, %VAR%', () => {
+    for (const code of [
+      "    secret: '%env(APP_SECRET)%'",
+      "secret_key: '%env(resolve:JWT_SECRET_KEY)%'",
+      'spring.datasource.password=@db.password@',
+      'password: "@@DB_PASSWORD@@"',
+      '      - PGPASSWORD=$$POSTGRES_PASSWORD',
+      '"--password=$${MYSQL_ROOT_PASSWORD}"',
+      '\tmysql -u root -p$$MYSQL_ROOT_PASSWORD app',
+      'set API_TOKEN=%API_TOKEN_PROD%',
+    ]) {
+      expect([code, found(code)]).toEqual([code, []]);
+    }
+    // A password that only begins or ends with those characters is still one.
+    expect(found('password: "@Zq7hT2mKx9LpQ4"')).toEqual(['generic-password @Zq7hT2mKx9LpQ4']);
+    expect(found('password: "%Zq7hT2mKx9LpQ4"')).toEqual(['generic-password %Zq7hT2mKx9LpQ4']);
+  });
+
+  it('stand-ins written as phrases are not secrets; a value that only contains such a word is', () => {
+    for (const value of ['change-me-in-production', 'replace_me', 'test-password', 'wrong-password', 'invalid-token', 'fake-api-key', 'not-a-real-secret']) {
+      expect([value, found(`JWT_SECRET=${value}\n`)]).toEqual([value, []]);
+    }
+    expect(found('JWT_SECRET=testpasswordZq7hT2\n')).toEqual(['generic-secret testpasswordZq7hT2']);
+    expect(found('JWT_SECRET=Zq7hT2-wrong-password\n')).toEqual(['generic-secret Zq7hT2-wrong-password']);
+  });
+
+  it("a code's string literal that only repeats its name's words, as code names them, names something", () => {
+    const at = (text: string, path: string) => scanSecrets(text, { path }).map((f) => f.ruleId);
+    expect(at('CLIENT_SECRET_POST = "client_secret_post"\n', 'auth.py')).toEqual([]);
+    expect(at("const x = { ClientCredentials: 'client_credentials' };\n", 'auth.ts')).toEqual([]);
+    expect(at('const val EXTRA_PASSWORD = "extra_password"\n', 'Const.kt')).toEqual([]);
+    expect(at('PasswordResetTokenPurpose = "ResetPassword";\n', 'Purposes.cs')).toEqual([]);
+    // Configuration writes weak passwords that way: there they stay values.
+    expect(at('POSTGRES_PASSWORD=postgres_password\n', '.env')).toEqual(['generic-password']);
+    expect(at('CLIENT_SECRET_POST = "client_secret_post"\n', 'settings.ini')).toEqual(['generic-secret']);
+  });
+
+  it("a file's path says what it holds: source code, translations, or other text", async () => {
+    const { fileKind } = await import('../../src/secrets/source-path.ts');
+    expect(['src/app.ts', 'config/locales/fr.yml', 'src/i18n/es.json', 'resources/lang/es/auth.php', 'po/de.po', 'Base.lproj/Localizable.strings', '.env', 'README.md'].map(fileKind)).toEqual(['source', 'translations', 'translations', 'translations', 'translations', 'translations', 'other', 'other']);
+    expect(fileKind(undefined)).toBe('unknown');
+    const at = (text: string, path?: string) => scanSecrets(text, { path }).map((f) => f.ruleId);
+    // A translation catalogue's words are UI text; elsewhere the same value is judged as any is.
+    for (const text of ['{\n  "password": "Contraseña"\n}', '{\n  "password": "Wachtwoord"\n}', '{ "confirmPassword": "Confirmer le mot de passe" }']) {
+      expect([text, at(text, 'src/locales/es.json')]).toEqual([text, []]);
+    }
+    expect(at('{\n  "password": "Wachtwoord"\n}', 'src/strings.json')).toEqual(['generic-password']);
+    expect(at('{\n  "password": "Wachtw00rd"\n}', 'src/locales/nl.json')).toEqual(['generic-password']);
+    // Outside code a configuration line calls nothing; in code, and with no path, `x(y)` is a call.
+    expect(at('DB_PASSWORD=NsZS4PFe86t3(WKcAK)F\n', '.env')).toEqual(['generic-password']);
+    expect(at('DB_PASSWORD=NsZS4PFe86t3(WKcAK)F\n', 'settings.py')).toEqual([]);
+    expect(at('DB_PASSWORD=NsZS4PFe86t3(WKcAK)F\n')).toEqual([]);
+    expect(at('run --password=NsZS4PFe86t3(WKcAK)F\n', '.env')).toEqual([]);
+  });
+
   it('property: redacting a configuration line leaves no word of its value behind', () => {
     // A word does not end with `,` or `;`: at the value's end those end a statement and stay.
     const word = fc.stringMatching(/^[A-Za-z0-9!%*+,.\/?@^_~()&;-]{0,11}[A-Za-z0-9!%*+.\/?@^_~-]$/);
