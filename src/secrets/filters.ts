@@ -75,7 +75,8 @@ import type { FileKind } from './source-path.ts';
  * `$$VAR` and `%VAR%` are references; phrases such as `change-me` and `wrong-password` stand-ins; a
  * code's snake_case or camelCase literal of its name's words (`"client_secret_post"`) names
  * something; the path's kind (source-path.ts, fileKind) makes a translation catalogue's words UI
- * text, and a configuration line in a file that is not code call nothing.
+ * text, and a configuration file's line calls nothing; and a blank ends an unquoted value on a
+ * shell or other line (`PGPASSWORD=… psql`) where the format does not make the line the value.
  */
 export const FILTERS_VERSION = 22;
 
@@ -380,12 +381,14 @@ function hasRunOfSix(value: string): boolean {
  * references (`arn:aws:secretsmanager:…`, `vault:secret/…`, `ssm:/…`), build-time token
  * replacement (`__DB_PASSWORD__`, `#{DbPassword}#`, Maven's resource filtering `@db.password@` and
  * `@@DB_PASSWORD@@`), Symfony's environment parameters (`%env(APP_SECRET)%`,
- * `%env(resolve:JWT_SECRET_KEY)%`), a Windows batch variable (`%API_TOKEN_PROD%`), a `$` escaped
- * as `$$` by Compose and Make (`$$MYSQL_ROOT_PASSWORD`, `$${DB_PASSWORD}`), and a 20-byte `0x`
+ * `%env(resolve:JWT_SECRET_KEY)%`), a Windows batch variable (`%API_TOKEN_PROD%`), a variable's `$`
+ * escaped as `$$` by Compose and Make (`$$MYSQL_ROOT_PASSWORD`, `$${DB_PASSWORD}`); each with a
+ * name's shape (Maven's lowercase and dotted, the others' capitals), as `$$k9Fq2LmX7vPz`, a
+ * password that opens with a `$` escaped for Compose, has not; and a 20-byte `0x`
  * address (Ethereum contracts and accounts: public; a 32-byte private key is longer).
  */
 const LOCATION_OR_STAND_IN =
-  /^(arn:aws[\w-]*:|vault:|ssm:|secretsmanager:|azurekeyvault:|keyvault:)|^(__[A-Za-z0-9_]+__|#\{[\w.-]+\}#|@@?[A-Za-z_][\w.-]*@@?|%env\([\w:.-]+\)%|%[A-Za-z_]\w*%|\$\$(?:\{\w+\}|[A-Za-z_]\w*))$|^0x[0-9a-fA-F]{40}$/;
+  /^(arn:aws[\w-]*:|vault:|ssm:|secretsmanager:|azurekeyvault:|keyvault:)|^(__[A-Za-z0-9_]+__|#\{[\w.-]+\}#|@[a-z][a-z0-9]*(?:[.-][a-z0-9]+)+@|@@[A-Z_][A-Z0-9_]*@@|%env\([\w:.-]+\)%|%[A-Z_][A-Z0-9_]*%|\$\$(?:\{[A-Za-z_]\w*\}|[A-Z_][A-Z0-9_]*))$|^0x[0-9a-fA-F]{40}$/;
 
 /**
  * Values published or stored in a secret's place, not the secret: a client key its vendor means to
@@ -419,8 +422,10 @@ export type NameReading = 'assigned' | 'declared' | 'label' | 'none';
 
 /**
  * True when a generic `name = value` candidate is not a secret; `reading` says where its name is,
- * and `words`, when there are any, what the name must hold (see {@link nameHolds}); `source`, that
- * the text is source code (see {@link isCodeReference}).
+ * and `words`, when there are any, what the name must hold (see {@link nameHolds}); `file`, what
+ * the text's path says it is (fileKind): in `source` code unquoted names and snake_case literals
+ * of the name's words are code (see {@link isCodeReference}, {@link echoesName}), in
+ * `translations` words are UI text, and in a `config` file a line calls nothing.
  */
 export function isNonSecretAssignment(text: string, start: number, end: number, reading: NameReading = 'assigned', words: readonly string[] = [], file: FileKind = 'unknown'): boolean {
   const source = file === 'source';
@@ -450,8 +455,8 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
   if (isSlotOrQuotedCode(text, start, value)) return true;
   if (value.includes('{') && isFormattedString(text, start)) return true;
   if (isCodeReference(text, start, end, value, source)) return true;
-  // A configuration line outside code calls nothing: `DB_PASSWORD=FSi2UwT(rQ@Xej` is a password.
-  if (isCallOrIndex(text, end, value) && !(file === 'other' && configLineEnd(text, start, end) >= 0)) return true;
+  // A configuration file's line calls nothing: `DB_PASSWORD=NsZS4PFe86t3(WKcAK)F` in `.env` is a password.
+  if (isCallOrIndex(text, end, value) && !(file === 'config' && configLineEnd(text, start, end, file) >= 0)) return true;
   if (isStandInOrText(value, file)) return true;
   if (reading === 'none') return false;
   const found = reading === 'declared' ? declaredName(text, start) : reading === 'label' ? labelName(text, start) : assignedName(text, start);
@@ -466,10 +471,11 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
 /**
  * Stand-ins written as phrases, which the placeholder fragments do not hold: `change-me`,
  * `change-me-in-production`, `replace_me`, a fixture's `test-password`, `wrong-password`,
- * `invalid-token`, `fake-api-key`, and `not-a-real-secret`.
+ * `invalid-token`, `fake-api-key`, and `not-a-real-secret`: words only after the phrase (and a
+ * short number), so `test-secret-8f3a9c…` is still a value.
  */
 const STAND_IN_PHRASE =
-  /^(?:change|replace)[-_ ]?me(?:$|[-_ ])|^(?:fake|wrong|invalid|incorrect|bad|test|sample|mock)[-_ ](?:pass(?:word)?|secret|token|key|api[-_ ]?key|credentials?)s?(?:$|[-_ \d])|^not[-_ ]a[-_ ]real/i;
+  /^(?:(?:change|replace)[-_ ]?me|(?:fake|wrong|invalid|incorrect|bad|test|sample|mock)[-_ ](?:pass(?:word)?|secret|token|key|api[-_ ]?key|credentials?)s?|not[-_ ]a[-_ ]real)(?:[-_ ][a-z]+)*(?:[-_ ]?\d{1,2})?$/i;
 /** UI text in a translation catalogue: letters of any script and the punctuation of prose, no digits. */
 const UI_WORDS = /^[\p{L}\p{M}][\p{L}\p{M} '’.,:;!?¿¡«»“”()-]*$/u;
 
@@ -477,7 +483,7 @@ const UI_WORDS = /^[\p{L}\p{M}][\p{L}\p{M} '’.,:;!?¿¡«»“”()-]*$/u;
  * A stand-in written as a phrase ({@link STAND_IN_PHRASE}), or in a translation catalogue words of
  * any script (`Contraseña`, `Wachtwoord`, `Confirmer le mot de passe`), which are UI text.
  */
-function isStandInOrText(value: string, file: FileKind): boolean {
+export function isStandInOrText(value: string, file: FileKind): boolean {
   return STAND_IN_PHRASE.test(value) || (file === 'translations' && UI_WORDS.test(value));
 }
 
@@ -523,7 +529,9 @@ const NEGATED_OBJECT = /^[a-z_$]/;
  * Whether a value only repeats its name's words, as the name of a variable or a header does:
  * `DATA_PROXY_SECRET: "MINIFLARE_PROXY_SECRET"` (a variable's name, in capitals), and as a code's
  * string literal ({@link isCodeLiteral}), `DEV_REGISTRY_SECRET: "MF-Dev-Registry-Secret",`
- * and `const USE_CREDENTIALS = 'use-credentials';` (words joined by `-`, as headers are written).
+ * and `const USE_CREDENTIALS = 'use-credentials';` (words joined by `-`, as headers are written),
+ * and in `source` code (ScanOptions.path) a quoted snake_case value, as constants of code name a
+ * mode or a grant (`CLIENT_SECRET_POST = "client_secret_post"`).
  * One of its words is a secret's, and at least two of its words and half of them are the name's.
  * Configuration writes weak passwords that way too, so there they stay values:
  * `POSTGRES_PASSWORD=postgres_password`, `MYSQL_ROOT_PASSWORD: "mysql-root-password"`; so does a
@@ -534,8 +542,8 @@ export function echoesName(text: string, start: number, end: number, name: strin
   // A capitals variable name anywhere; else a string literal of code: quoted (the cheapest test,
   // and most values are not), of words, in source code or ending as a code's literal does.
   if (!VARIABLE_NAME.test(value)) {
-    if (!isIn(QUOTES, text.charCodeAt(start - 1)) || !(DASHED_WORDS.test(value) || WORDS_NAME.test(value))) return false;
-    if (!source && !isCodeLiteral(text, start, end)) return false;
+    if (!isIn(QUOTES, text.charCodeAt(start - 1))) return false;
+    if (!(DASHED_WORDS.test(value) && isCodeLiteral(text, start, end)) && !(source && SNAKE_NAME.test(value))) return false;
   }
   const valueWords = words(value);
   if (!valueWords.some((w) => SECRET_WORDS.has(w))) return false;
@@ -544,11 +552,6 @@ export function echoesName(text: string, start: number, end: number, name: strin
   return shared >= 2 && shared * 2 >= valueWords.length;
 }
 
-/**
- * Words written as code names them, for a string literal in code: snake_case (`client_secret_post`,
- * `extra_password`), camelCase or PascalCase (`ResetPassword`).
- */
-const WORDS_NAME = /^(?:[a-z]+(?:_[a-z]+)+|[a-z]+(?:[A-Z][a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)+)$/;
 /** A variable's name in capitals: `MINIFLARE_PROXY_SECRET`. */
 const VARIABLE_NAME = /^[A-Z]+(?:_[A-Z]+)+$/;
 /** Words joined by `-`: `MF-Dev-Registry-Secret`, `access-control-allow-credentials`. */
@@ -911,21 +914,20 @@ function hasAny(value: string, set: Uint8Array): boolean {
  * text. By what stands around the value:
  * - a default inside `${…}` (shell's `${DB_PASSWORD:-…}`, Spring's `${api.key:…}`) runs to its `}`;
  * - an element's text right after its opening tag (`<password>…</password>`) to the closing tag;
- * - on a configuration line that opens with the value's name ({@link CONFIG_LINE_HEAD}), the value
- *   is the rest of the line less a ` #` comment, trailing blanks and what ends a statement or closes
- *   a string opened before it, unless a later word holds `name=value` pairs (`password=… user=bob`);
- * - a `"NAME=value"` word (`docker run -e "…"`, systemd's `Environment="…"`) runs to its quote;
+ * - on a line that opens with the value's name ({@link CONFIG_LINE_HEAD}), see {@link configLineEnd}:
+ *   in a configuration format the rest of the line, elsewhere the rest of the value's word;
+ * - in a `"NAME=value"` word (`docker run -e "…"`, systemd's `Environment="…"`), see {@link quotedPairEnd};
  * - otherwise, when nothing but blanks or a `#` comment follows the token on its line, the value is
  *   the whole token, less the same closers, unless it goes on with `name=value` pairs. Else, and
  *   for quoted values (see {@link quotedValueEnd}), the end is the core's.
  */
-export function unquotedValueEnd(text: string, start: number, end: number): number {
+export function unquotedValueEnd(text: string, start: number, end: number, file: FileKind = 'unknown'): number {
   if (end >= text.length || isIn(QUOTES, text.charCodeAt(start - 1))) return end;
   const stop = text.charCodeAt(end);
   if (stop === 0x0a || stop === 0x0d) return end;
   if (inBraceDefault(text, start)) return braceDefaultEnd(text, start, end);
-  const limit = Math.min(text.length, start + CONFIG_LINE_LOOK);
-  if (text.charCodeAt(start - 1) === 0x3e) {
+  const limit = Math.min(text.length, start + VALUE_LOOK);
+  if (text.charCodeAt(start - 1) === 0x3e && OPENING_TAG.test(text.slice(Math.max(0, start - 128), start))) {
     // An element's text: to `</` on the same line, blanks included.
     for (let i = end; i < limit; i++) {
       const c = text.charCodeAt(i);
@@ -933,7 +935,7 @@ export function unquotedValueEnd(text: string, start: number, end: number): numb
       if (c === 0x3c) return text.charCodeAt(i + 1) === 0x2f ? i : end;
     }
   }
-  const config = configLineEnd(text, start, end);
+  const config = configLineEnd(text, start, end, file);
   if (config >= 0) return config;
   const quoted = quotedPairEnd(text, start, end);
   if (quoted > end || isIn(SPACE_TAB, stop)) return quoted;
@@ -958,40 +960,63 @@ export function unquotedValueEnd(text: string, start: number, end: number): numb
 /**
  * A configuration line's head, before its value: indentation, perhaps a YAML list item's `- ` or
  * shell's `export `, a name (`DB_PASSWORD`, `db.password`, `api-key`), then `=`, `:` or a
- * Makefile's `:=`, `?=`, `+=`; or a Dockerfile's legacy `ENV NAME value`, whose value is the rest of
- * the line too.
+ * Makefile's `:=`, `?=`, `+=`; or a Dockerfile's legacy `ENV NAME value`.
  */
 const CONFIG_LINE_HEAD = /^[ \t]*(?:(?:-[ \t]+)?(?:export[ \t]+)?[\w.-]+[ \t]*(?:[:?+]?=|:)|ENV[ \t]+[\w.-]+)[ \t]*$/;
+/**
+ * Heads whose value is the rest of the line in any file: a Dockerfile's legacy `ENV NAME value`
+ * and a Makefile's `:=`, `?=`, `+=`.
+ */
+const LINE_VALUE_HEAD = /^[ \t]*ENV[ \t]|[:?+]=[ \t]*$/;
+/**
+ * With no path, the heads of YAML and INI (`name: `, `name = `): their value is the rest of the
+ * line. `NAME=value` with nothing around the `=` is also shell's, where a blank ends the value and a
+ * command follows (`PGPASSWORD=… psql -h db`).
+ */
+const SPACED_HEAD = /(?:[^\s=]:|[ \t]=)[ \t]*$/;
 /** How far the value ends read a line, before and after the value's start (they run per candidate). */
-const CONFIG_LINE_LOOK = 256;
+const VALUE_LOOK = 256;
+/** An element's opening tag right before a value (`<password>`, `<add key="x">`), not PHP's `=>`. */
+const OPENING_TAG = /<[A-Za-z][\w:.-]*(?:\s[^<>]*)?>$/;
 
 /**
- * Where an unquoted value ends on a configuration line that opens with its name (`.env`, YAML,
- * INI, `.properties`, `export NAME=…`, a list item), or -1 on any other line: at the end of the
- * line, less a ` #` comment, trailing blanks and a statement's end or a closer of what opened before
- * the value ({@link withoutEnclosingClosers}), as dotenv, YAML's plain scalars, INI and `.properties`
- * read it. Blanks and `=` inside the value are its own (`django-insecure-…@t@7=8)…`, `two words`);
- * a later word holding `=` is another pair (`password=… user=bob`), and then, as where the line runs
- * on past {@link CONFIG_LINE_LOOK} characters, the end is the core's.
+ * Where an unquoted value ends on a line that opens with its name, or -1 on any other line. In a
+ * configuration format (`file` is `config` or `translations`; with no path, a YAML or INI head, `name: `
+ * or `name = `; a Dockerfile's `ENV NAME value` and a Makefile's `:=` anywhere) the value is the
+ * rest of the line, as dotenv, YAML's plain scalars, INI and `.properties` read it: blanks, `=`,
+ * `&` and `;` inside it are its own (`django-insecure-…&*9…@t@7=8)…`, `two words`); it ends before
+ * a ` #` or ` ;` comment, a word that opens another pair after a blank (`password=… user=bob`),
+ * trailing blanks, a lone closing bracket of a flow mapping opened on an earlier line (`{ … }`), and
+ * what ends a statement or closes a string opened before it on the line ({@link withoutEnclosingClosers}).
+ * Elsewhere (shell, Markdown, code, `NAME=value` with no path) a blank ends the value: the value is
+ * the rest of its word, less the same closers, unless the word holds another pair after a `;` or `&`
+ * (`Password=…;Server=db`). Past {@link VALUE_LOOK} characters with no end, the core's.
  */
-function configLineEnd(text: string, start: number, end: number): number {
-  const floor = Math.max(0, start - CONFIG_LINE_LOOK);
+function configLineEnd(text: string, start: number, end: number, file: FileKind): number {
+  const floor = Math.max(0, start - VALUE_LOOK);
   const from = lineStart(text, start, floor);
   if (from > 0 && text.charCodeAt(from - 1) !== 0x0a) return -1;
-  if (!CONFIG_LINE_HEAD.test(text.slice(from, start))) return -1;
-  const limit = Math.min(text.length, start + CONFIG_LINE_LOOK);
+  const head = text.slice(from, start);
+  if (!CONFIG_LINE_HEAD.test(head)) return -1;
+  const wholeLine = file === 'config' || file === 'translations' || LINE_VALUE_HEAD.test(head) || (file === 'unknown' && SPACED_HEAD.test(head));
+  const limit = Math.min(text.length, start + VALUE_LOOK);
   let e = end;
-  // Length of a name after a blank, `&` or `;` (-1: none since): then an `=` opens another pair.
+  // Length of a name after a separator (-1: none since): then an `=` opens another pair.
   let pair = -1;
   for (; e < limit; e++) {
     const c = text.charCodeAt(e);
-    if (c === 0x0a || c === 0x0d || (c === 0x23 && isIn(SPACE_TAB, text.charCodeAt(e - 1)))) break;
-    pair = nextPairName(pair, c);
+    if (c === 0x0a || c === 0x0d) break;
+    if (wholeLine) {
+      if ((c === 0x23 || c === 0x3b) && isIn(SPACE_TAB, text.charCodeAt(e - 1))) break;
+    } else if (isIn(SPACE_TAB, c)) break;
+    pair = nextPairName(pair, c, wholeLine ? SPACE_TAB : PAIR_SEPARATORS);
     if (pair === PAIR_OPENED) return end;
   }
   if (e === limit && limit < text.length && !isIn(BLANKS, text.charCodeAt(e))) return end;
-  e = withoutEnclosingClosers(text, start, end, trimBlanks(text, end, e));
-  return trimBlanks(text, end, e);
+  e = trimBlanks(text, end, e);
+  // A flow mapping's or list's closer standing alone after the value, opened on an earlier line.
+  if (wholeLine && e - 2 >= end && isIn(FLOW_CLOSERS, text.charCodeAt(e - 1)) && isIn(SPACE_TAB, text.charCodeAt(e - 2))) e = trimBlanks(text, end, e - 1);
+  return trimBlanks(text, end, withoutEnclosingClosers(text, start, end, e));
 }
 
 /** `e` less the blanks before it, not below `floor`. */
@@ -1005,12 +1030,12 @@ const PAIR_OPENED = -2;
 
 /**
  * One step of reading a value for another `name=value` pair after it (`password=… user=bob`,
- * `Password=…;Server=db`): `state` is the length of the name read since a blank, `&` or `;` (-1
+ * `Password=…;Server=db`): `state` is the length of the name read since one of `separators` (-1
  * when there is none), `c` the next character. A name opens with a letter and has two characters
  * or more, so a generated value's `&*9zd(…=` or `;x=` is still the value's.
  */
-function nextPairName(state: number, c: number): number {
-  if (isIn(PAIR_SEPARATORS, c)) return 0;
+function nextPairName(state: number, c: number, separators: Uint8Array): number {
+  if (isIn(separators, c)) return 0;
   if (state < 0) return -1;
   if (c === 0x3d) return state >= 2 ? PAIR_OPENED : -1;
   if (state === 0 ? isIn(LETTERS, c) : isIn(NAME, c)) return state + 1;
@@ -1018,11 +1043,12 @@ function nextPairName(state: number, c: number): number {
 }
 
 /**
- * Where an unquoted value in a quoted `"NAME=value"` word ends (`docker run -e "DB_PASSWORD=…"`,
- * systemd's `Environment="…"`, cmd's `set "…"`, Compose's `- "…"`): at the quote that opened
- * before the name, on the same line, blanks included (an escaped one when the opening was
- * escaped). A later `name=` after a blank, `&` or `;` is another pair: then, as with no such quote,
- * the end is the core's.
+ * Where an unquoted value in a quoted `"NAME=value"` word ends: at the quote that opened before the
+ * name, on the same line (an escaped one when the opening was escaped). Blanks are the value's own
+ * where the word sets a variable ({@link ENV_WORD_BEFORE}: `docker run -e "DB_PASSWORD=…"`,
+ * systemd's `Environment="…"`, cmd's `set "…"`, Compose's `- "…"`); elsewhere the word may be a
+ * command (`sh -c "PGPASSWORD=… psql …"`) and a blank ends the value. A later `name=` after a
+ * blank, `&` or `;` is another pair: then, as with no such quote, the end is the core's.
  */
 function quotedPairEnd(text: string, start: number, end: number): number {
   if (text.charCodeAt(start - 1) !== 0x3d) return end;
@@ -1030,7 +1056,9 @@ function quotedPairEnd(text: string, start: number, end: number): number {
   const quote = text.charCodeAt(at - 1);
   if (name === '' || at !== start - 1 - name.length || !isIn(QUOTES, quote)) return end;
   const escaped = text.charCodeAt(at - 2) === 0x5c;
-  const limit = Math.min(text.length, start + CONFIG_LINE_LOOK);
+  const opening = escaped ? at - 2 : at - 1;
+  const blanks = ENV_WORD_BEFORE.test(text.slice(lineStart(text, opening, Math.max(0, opening - 128)), opening));
+  const limit = Math.min(text.length, start + VALUE_LOOK);
   let pair = -1;
   for (let i = end; i < limit; i++) {
     const c = text.charCodeAt(i);
@@ -1039,18 +1067,26 @@ function quotedPairEnd(text: string, start: number, end: number): number {
       if (escaped && text.charCodeAt(i + 1) === quote) return i;
       i++;
     } else if (c === quote) return escaped ? end : i;
-    pair = nextPairName(pair, c);
+    else if (!blanks && isIn(SPACE_TAB, c)) return i;
+    pair = nextPairName(pair, c, PAIR_SEPARATORS);
     if (pair === PAIR_OPENED) return end;
   }
   return end;
 }
 
 /**
+ * What stands before a quoted word that sets a variable: docker's `-e`, `--env`, `--build-arg`,
+ * gcloud's `--set-env-vars`, systemd's `Environment=`, or the word alone on its line after a YAML
+ * list item's `- `, cmd's `set` or `export`.
+ */
+const ENV_WORD_BEFORE = /(?:^|[\s,[(])(?:-e|--env|--build-arg|--set-env-vars?)[ \t=]*$|(?:^|\s)Environment=$|^[ \t]*(?:-[ \t]+|set[ \t]+|export[ \t]+)?$/;
+
+/**
  * Where a value judged as an assignment ends on a configuration line that opens with its name (see
  * {@link configLineEnd}); on any other line, at `end`.
  */
-export function configValueEnd(text: string, start: number, end: number): number {
-  const e = configLineEnd(text, start, end);
+export function configValueEnd(text: string, start: number, end: number, file: FileKind = 'unknown'): number {
+  const e = configLineEnd(text, start, end, file);
   return e < 0 ? end : e;
 }
 
@@ -1065,10 +1101,10 @@ function inBraceDefault(text: string, start: number): boolean {
 /**
  * The end of a default inside `${…}`: its `}` on the same line (the core's class stops before
  * brackets, separators and quotes the default may hold). A nested `${` or no `}` within
- * {@link CONFIG_LINE_LOOK} characters: the core's end.
+ * {@link VALUE_LOOK} characters: the core's end.
  */
 function braceDefaultEnd(text: string, start: number, end: number): number {
-  const limit = Math.min(text.length, start + CONFIG_LINE_LOOK);
+  const limit = Math.min(text.length, start + VALUE_LOOK);
   for (let i = end; i < limit; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x7d) return i;
@@ -1083,21 +1119,50 @@ function braceDefaultEnd(text: string, start: number, end: number): number {
  * runs to the next `;` less trailing blanks; the string's closing quote, an XML tag and the line's
  * end end it too. The `;` of an XML entity is the value's own (`Password=a&amp;b;` in a
  * web.config). The core's value class stopped at the first of those, so the rest of the password
- * was left in the text. Past {@link CONFIG_LINE_LOOK} characters with no end, the core's end.
+ * was left in the text. Only in a connection string, with another `name=value` pair before the
+ * password's `;` or after its end (`cd /app; PASSWORD=… ./run.sh` is a command), and not past a
+ * blank that opens another pair (a log's `password=… user=bob`); past {@link VALUE_LOOK}
+ * characters with no end, the core's end.
  */
 export function pairValueEnd(text: string, start: number, end: number): number {
-  const limit = Math.min(text.length, start + CONFIG_LINE_LOOK);
+  const limit = Math.min(text.length, start + VALUE_LOOK);
   let e = end;
+  let pair = -1;
   for (; e < limit; e++) {
     const c = text.charCodeAt(e);
     if (c === 0x3b) {
       if (!XML_ENTITY.test(text.slice(Math.max(start, e - 9), e))) break;
     } else if (isIn(PAIR_VALUE_ENDS, c)) break;
+    pair = nextPairName(pair, c, SPACE_TAB);
+    if (pair === PAIR_OPENED) return end;
   }
-  if (e === end) return end;
-  if (e === limit && limit < text.length) return end;
-  while (e > end && isIn(SPACE_TAB, text.charCodeAt(e - 1))) e--;
-  return e;
+  if (e === end || (e === limit && limit < text.length)) return end;
+  if (!pairBefore(text, start) && !pairAfter(text, e)) return end;
+  return trimBlanks(text, end, e);
+}
+
+/** Whether the `;` pair before the one whose value starts at `start` holds an `=` (`Server=db;`). */
+function pairBefore(text: string, start: number): boolean {
+  const floor = Math.max(0, start - VALUE_LOOK);
+  let k = start - 1;
+  while (k > floor && text.charCodeAt(k) !== 0x3b && text.charCodeAt(k) !== 0x0a) k--;
+  if (text.charCodeAt(k) !== 0x3b) return false;
+  for (let i = k - 1; i >= floor; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 0x3d) return true;
+    if (c === 0x3b || c === 0x0a || isIn(QUOTES, c)) return false;
+  }
+  return false;
+}
+
+/** Whether a `;` at `e` is followed by another `name=` pair (`;Server=db`). */
+function pairAfter(text: string, e: number): boolean {
+  if (text.charCodeAt(e) !== 0x3b) return false;
+  let i = e + 1;
+  while (isIn(SPACE_TAB, text.charCodeAt(i))) i++;
+  const from = i;
+  while (i < e + 64 && (isIn(NAME, text.charCodeAt(i)) || text.charCodeAt(i) === 0x20)) i++;
+  return i > from && text.charCodeAt(i) === 0x3d;
 }
 
 /** An XML character entity's name before its `;` (`&amp`, `&lt`, `&#38`, `&#x26`). */
@@ -1107,11 +1172,11 @@ const XML_ENTITY = /&(?:amp|lt|gt|quot|apos|#\d{1,6}|#x[0-9A-Fa-f]{1,5})$/;
  * Where a URL's password ends when the core stopped at an `@` that is not the last in the URL's
  * authority: a password with a raw `@` (`postgres://app:a@b@db/app`), which URL parsers (WHATWG,
  * Python's urlsplit, Go's net/url) split at the last `@`. The authority ends at `/`, `?`, `#`, a
- * backslash (JSON's `\/`), a blank, a quote or a bracket; within {@link CONFIG_LINE_LOOK} characters.
+ * backslash (JSON's `\/`), a blank, a quote or a bracket; within {@link VALUE_LOOK} characters.
  */
 export function userinfoEnd(text: string, end: number): number {
   if (text.charCodeAt(end) !== 0x40) return end;
-  const limit = Math.min(text.length, end + CONFIG_LINE_LOOK);
+  const limit = Math.min(text.length, end + VALUE_LOOK);
   let last = end;
   for (let i = end + 1; i < limit; i++) {
     const c = text.charCodeAt(i);
@@ -1126,14 +1191,14 @@ export function userinfoEnd(text: string, end: number): number {
  * end of its shell word, which the core's value class may stop short of (`-pa,b`, `-u 'u:a@b'`,
  * `-u u:a#b`). A word opened by a quote runs to the matching quote on its line (past
  * backslash-escaped ones in double quotes); an unquoted one to a blank, a quote or one of the
- * shell's operators. Never before the core's end; within {@link CONFIG_LINE_LOOK} characters.
+ * shell's operators. Never before the core's end; within {@link VALUE_LOOK} characters.
  */
 export function shellWordEnd(text: string, start: number, end: number): number {
   const floor = Math.max(0, start - 128);
   let k = start;
   while (k > floor && !isIn(WORD_BREAKS, text.charCodeAt(k - 1))) k--;
   const quote = text.charCodeAt(k - 1);
-  const limit = Math.min(text.length, start + CONFIG_LINE_LOOK);
+  const limit = Math.min(text.length, start + VALUE_LOOK);
   if (k > 0 && isIn(QUOTES, quote)) {
     for (let i = end; i < limit; i++) {
       const c = text.charCodeAt(i);
@@ -1144,7 +1209,8 @@ export function shellWordEnd(text: string, start: number, end: number): number {
     return end;
   }
   let e = end;
-  while (e < limit && !isIn(WORD_ENDS, text.charCodeAt(e))) e++;
+  // A backslash before a quote escapes the quote of a string around the command (JSON's `\"`).
+  while (e < limit && !isIn(WORD_ENDS, text.charCodeAt(e)) && !(text.charCodeAt(e) === 0x5c && isIn(QUOTES, text.charCodeAt(e + 1)))) e++;
   return e;
 }
 
@@ -1156,7 +1222,7 @@ export function shellWordEnd(text: string, start: number, end: number): number {
  * link's `)`); `'` ends it too, as it may close the string around the URL.
  */
 export function queryValueExtent(text: string, start: number, end: number): number {
-  const limit = Math.min(text.length, start + CONFIG_LINE_LOOK);
+  const limit = Math.min(text.length, start + VALUE_LOOK);
   let e = end;
   while (e < limit && !isIn(QUERY_VALUE_ENDS, text.charCodeAt(e))) e++;
   return e === end ? end : withoutEnclosingClosers(text, start, end, e);
@@ -1260,7 +1326,7 @@ export function quotedValueEnd(text: string, start: number, end: number): number
   const quote = text.charCodeAt(start - 1);
   if (!isIn(QUOTES, quote) || end >= text.length) return end;
   const escaped = text.charCodeAt(start - 2) === 0x5c;
-  const limit = Math.min(text.length, start + 256);
+  const limit = Math.min(text.length, start + VALUE_LOOK);
   for (let i = end; i < limit; i++) {
     const c = text.charCodeAt(i);
     if (c === quote) {
@@ -1722,6 +1788,8 @@ const NAME = asciiSet(DIGITS_LETTERS + '_.-');
 const QUOTES = asciiSet('"\'`');
 /** Blanks and line breaks. */
 const BLANKS = asciiSet(' \t\r\n');
+/** A YAML flow mapping's or list's closer (configLineEnd). */
+const FLOW_CLOSERS = asciiSet('}]');
 /** What ends one `name=value` pair before another in a quoted word (quotedPairEnd). */
 const PAIR_SEPARATORS = asciiSet(' \t&;');
 /** What ends a connection string's value besides its `;` (pairValueEnd): a quote, a tag, the line's end. */

@@ -168,14 +168,14 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
       end = lonePairEnd(text, start, end);
       if (isNonSecretAssignment(text, start, end, 'assigned', NO_WORDS, file)) continue;
       // Judged as an assignment, it ends as one on a configuration line (`PASSWORD=two words`).
-      end = configValueEnd(text, start, end);
+      end = configValueEnd(text, start, end, file);
     } else if ((kind & PAIRS) !== 0) end = pairValueEnd(text, start, end);
     if ((kind & ASSIGNMENT) !== 0) {
       const query = isQueryValue(text, start);
       if (query) end = queryValueEnd(text, start, end);
       if (isNonSecretAssignment(text, start, end, RULE_READING[rule]!, RULE_NAME_KEYWORDS[rule], file)) continue;
       // A command's argument ends with its shell word (below), not as a configuration's value.
-      if ((kind & COMMAND) === 0) end = unquotedValueEnd(text, start, end);
+      if ((kind & COMMAND) === 0) end = unquotedValueEnd(text, start, end, file);
       // Read to its token's end only where a query string's value does not end first.
       if (query) end = queryValueEnd(text, start, queryValueExtent(text, start, end));
     }

@@ -11,31 +11,35 @@ const SOURCE_EXTENSIONS = new Set([
 ]);
 
 /**
- * Whether a file's path names source code by its extension (see SOURCE_EXTENSIONS), read from its
- * last segment after `/` or `\`, in any case: `src/app.ts`, `C:\proj\Main.JAVA`, `types.d.ts`. A
- * name with no extension (`Makefile`, `.env`) is not.
+ * Configuration formats whose unquoted value is the rest of its line (dotenv, YAML's plain
+ * scalars, INI, `.properties`, TOML's and `.conf` files' lines): `.env`, `.env.production`,
+ * `prod.env` by name, and these extensions.
  */
-export function isSourceCodePath(path: string): boolean {
-  const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
-  const dot = name.lastIndexOf('.');
-  return dot > 0 && SOURCE_EXTENSIONS.has(name.slice(dot + 1).toLowerCase());
-}
+const CONFIG_EXTENSIONS = new Set(['env', 'yml', 'yaml', 'ini', 'cfg', 'conf', 'properties', 'toml']);
 
+/** The catalogues' own formats: gettext, XLIFF, Apple's `.strings`, Flutter's `.arb`. */
+const TRANSLATION_EXTENSIONS = new Set(['po', 'pot', 'xliff', 'xlf', 'strings', 'arb']);
 /**
- * Folders that hold translation catalogues (`config/locales/fr.yml`, `src/i18n/es.json`,
- * `public/locales/de/translation.json`, Laravel's `resources/lang/es/auth.php`), and the
- * catalogues' own formats (gettext, XLIFF, Apple's `.strings`, Flutter's `.arb`).
+ * Folders of translation catalogues (`config/locales/fr.yml`, `src/i18n/es.json`,
+ * `public/locales/de/translation.json`), for the data formats a catalogue is written in
+ * ({@link CATALOGUE_EXTENSIONS}): a `.env` or a script in such a folder is what its name says.
  */
 const TRANSLATION_DIRS = new Set(['locales', 'locale', 'i18n', 'l10n', 'lang', 'langs', 'languages', 'translations']);
-const TRANSLATION_EXTENSIONS = new Set(['po', 'pot', 'xliff', 'xlf', 'strings', 'arb']);
+const CATALOGUE_EXTENSIONS = new Set(['json', 'yml', 'yaml', 'properties', 'toml']);
 
 /**
- * What a text's path says it is (ScanOptions.path): `unknown` with no path; `source` code by its
- * extension ({@link isSourceCodePath}); `translations`, a catalogue of UI text, under a folder such
- * as `locales/` or `i18n/` or in a catalogue's format; else `other` (configuration, `.env`,
- * Markdown, shell), where a line of configuration is nothing but configuration.
+ * What a text's path says it is (ScanOptions.path), read from its segments after `/` or `\`, in
+ * any case:
+ * - `unknown`: no path;
+ * - `source`: code, by its extension (SOURCE_EXTENSIONS): `src/app.ts`, `C:\proj\Main.JAVA`;
+ * - `translations`: a catalogue of UI text, in a catalogue's own format, or as JSON, YAML,
+ *   `.properties` or TOML under a folder such as `locales/` or `i18n/`;
+ * - `config`: a configuration format whose unquoted value is the rest of its line
+ *   (CONFIG_EXTENSIONS, and `.env` files by name);
+ * - `other`: any other file (Markdown, shell, Dockerfiles, JSON, templates), where a line is read
+ *   as it stands.
  */
-export type FileKind = 'unknown' | 'source' | 'translations' | 'other';
+export type FileKind = 'unknown' | 'source' | 'translations' | 'config' | 'other';
 
 /** The {@link FileKind} of a path (or of none). */
 export function fileKind(path: string | undefined): FileKind {
@@ -44,6 +48,8 @@ export function fileKind(path: string | undefined): FileKind {
   const name = segments[segments.length - 1]!;
   const dot = name.lastIndexOf('.');
   const ext = dot > 0 ? name.slice(dot + 1) : '';
-  if (TRANSLATION_EXTENSIONS.has(ext) || segments.slice(0, -1).some((d) => TRANSLATION_DIRS.has(d))) return 'translations';
-  return SOURCE_EXTENSIONS.has(ext) ? 'source' : 'other';
+  if (SOURCE_EXTENSIONS.has(ext)) return 'source';
+  if (TRANSLATION_EXTENSIONS.has(ext) || (CATALOGUE_EXTENSIONS.has(ext) && segments.slice(0, -1).some((d) => TRANSLATION_DIRS.has(d)))) return 'translations';
+  if (CONFIG_EXTENSIONS.has(ext) || name === '.env' || name.startsWith('.env.')) return 'config';
+  return 'other';
 }

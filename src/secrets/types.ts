@@ -48,8 +48,12 @@ export interface ScanOptions {
    * generated, are judged the same either way. A path under a translations folder (`locales/`,
    * `locale/`, `i18n/`, `l10n/`, `lang/`, `langs/`, `languages/`, `translations/`) or of a
    * catalogue's format (`.po` `.pot` `.xliff` `.xlf` `.strings` `.arb`) holds UI text: a value of
-   * words (`"password": "Contraseña"`) is no secret there. In any other file that is not source
-   * code, a configuration line calls nothing: `DB_PASSWORD=FSi2UwT(rQ@Xej` is a password, not a call.
+   * words (`"password": "Contraseña"`) is no secret there. A configuration file (`.env`,
+   * `.env.*`, `*.env`, `.yml` `.yaml` `.ini` `.cfg` `.conf` `.properties` `.toml`) reads an
+   * unquoted value to the end of its line (`password: two words`), and its line calls nothing
+   * (`DB_PASSWORD=NsZS4PFe86t3(WKcAK)F` is a password, not a call); in a script, Markdown or other
+   * text a blank ends it (`PGPASSWORD=… psql -h db`), and with no path only a YAML or INI line
+   * (`name: value`, `name = value`) is read to its end.
    */
   readonly path?: string;
 }

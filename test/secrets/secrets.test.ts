@@ -33,6 +33,8 @@ const token = (prefix: string, n: number, seed: number) => {
 
 /** What a scan finds in `text`, as `ruleId value` lines (the tests below read findings this way). */
 const found = (text: string) => scanSecrets(text).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
+/** {@link found} for a file at `path` (ScanOptions.path). */
+const foundIn = (path: string, text: string) => scanSecrets(text, { path }).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
 
 // Values planted in every kind of input below; none may appear in any output, error or log line.
 const PLANTED = [
@@ -211,11 +213,12 @@ describe('what a name or a value says (host judgements)', () => {
   });
 
   it('the extensions that say a path is source code', async () => {
-    const { isSourceCodePath } = await import('../../src/secrets/source-path.ts');
-    const yes = ['src/app.ts', 'types.d.ts', 'C:\\proj\\Main.JAVA', 'a/b/c.min.js', 'x.py', 'cmd/main.go', 'App.cs', 'lib.rs', 'build.gradle.kts', 'x.cpp', 'y.h'];
+    const { fileKind } = await import('../../src/secrets/source-path.ts');
+    const isSource = (p: string) => fileKind(p) === 'source';
+    const yes = ['src/app.ts', 'types.d.ts', 'C:\\proj\\Main.JAVA', 'a/b/c.min.js', 'x.py', 'cmd/main.go', 'App.cs', 'lib.rs', 'build.gradle.kts', 'x.cpp', 'y.h', 'src/lang/auth.py'];
     const no = ['.env', 'Makefile', 'config.yaml', 'app.json', 'run.sh', 'Dockerfile', 'README.md', 'a.ts/.env', 'dir.js/notes', 'page.vue', 'index.html', 'x.ts.bak', ''];
-    expect(yes.filter((p) => !isSourceCodePath(p))).toEqual([]);
-    expect(no.filter((p) => isSourceCodePath(p))).toEqual([]);
+    expect(yes.filter((p) => !isSource(p))).toEqual([]);
+    expect(no.filter((p) => isSource(p))).toEqual([]);
   });
 
   it('an unquoted value with a `.`, `(` or `[` is one value when its shape is generated, and a name code calls, indexes or dots otherwise', () => {
@@ -809,20 +812,34 @@ describe('what a name or a value says (host judgements)', () => {
     // core's value stops at the first blank, and the rest of the password was left in the text.
     expect(found('db:\n  password: Xk29mPq7zLw3T two words\n')).toEqual(['generic-password Xk29mPq7zLw3T two words']);
     expect(found('[db]\npassword = Xk29mPq7zLw3T two\twords  \r\n')).toEqual(['generic-password Xk29mPq7zLw3T two\twords']);
-    expect(found('db.password=Xk29mPq7zLw3T two words')).toEqual(['generic-password Xk29mPq7zLw3T two words']);
-    expect(found('export DB_PASSWORD=Xk29mPq7zLw3T two # prod\n')).toEqual(['generic-password Xk29mPq7zLw3T two']);
-    expect(found('  - DB_PASSWORD=Xk29mPq7zLw3T a b c\n')).toEqual(['generic-password Xk29mPq7zLw3T a b c']);
+    expect(foundIn('app.properties', 'db.password=Xk29mPq7zLw3T two words')).toEqual(['generic-password Xk29mPq7zLw3T two words']);
+    expect(foundIn('.env', 'export DB_PASSWORD=Xk29mPq7zLw3T two # prod\n')).toEqual(['generic-password Xk29mPq7zLw3T two']);
+    expect(foundIn('compose.yml', '  - DB_PASSWORD=Xk29mPq7zLw3T a b c\n')).toEqual(['generic-password Xk29mPq7zLw3T a b c']);
+    // An INI file's ` ;` comment, and a flow mapping's `}` opened on an earlier line, are not the value's.
+    expect(foundIn('app.ini', 'password = Xk29mPq7zLw3T two ; production db\n')).toEqual(['generic-password Xk29mPq7zLw3T two']);
+    expect(foundIn('c.yml', 'env: {\n  DB_PASSWORD: Xk29mPq7zLw3T }\n')).toEqual(['generic-password Xk29mPq7zLw3T']);
     // A `#` inside a word is the password's own; one after a blank opens a comment.
     expect(found('api-key: Rq8mLm2Xw9Tn4Bx7 q#z\n')).toEqual(['generic-api-key Rq8mLm2Xw9Tn4Bx7 q#z']);
     // Judged as an assignment, a lone connection-string pair ends as one.
-    expect(found('PASSWORD=hunter two words\n')).toEqual(['ado-connection-string-password hunter two words']);
-    expect(redactSecrets('DB_PASSWORD=Xk29mPq7zLw3T two words\nNEXT=1\n').text).toBe('DB_PASSWORD=[REDACTED:generic-password:1]\nNEXT=1\n');
+    expect(foundIn('.env', 'PASSWORD=hunter two words\n')).toEqual(['ado-connection-string-password hunter two words']);
+    expect(redactSecrets('DB_PASSWORD=Xk29mPq7zLw3T two words\nNEXT=1\n', { path: '.env' }).text).toBe('DB_PASSWORD=[REDACTED:generic-password:1]\nNEXT=1\n');
+    // In a script, Markdown, or with no path and nothing around the `=`, a blank ends the value:
+    // shell runs a command after a variable set for it.
+    for (const [path, line] of [
+      ['deploy.sh', 'PGPASSWORD=Xk29mPq7zLw3T psql -h db -U app -d prod\n'],
+      ['deploy.sh', 'MYSQL_PWD=Xk29mPq7zLw3T mysql -u root app < dump.sql\n'],
+      ['deploy.sh', 'export DB_PASSWORD=Xk29mPq7zLw3T && ./run.sh --prod\n'],
+      ['README.md', 'DB_PASSWORD=Xk29mPq7zLw3T two words\n'],
+      [undefined, 'DB_PASSWORD=Xk29mPq7zLw3T two words\n'],
+    ] as const) {
+      expect([path, line, scanSecrets(line, { path }).map((f) => line.slice(f.start, f.end))]).toEqual([path, line, ['Xk29mPq7zLw3T']]);
+    }
     // Not a configuration line (a log's prose), more pairs after it, or a line longer than the
     // look: the value ends at its blank, as before.
     expect(found('2024-01-01 login failed password=Xk29mPq7zLw3T for user bob\n')).toEqual(['generic-password Xk29mPq7zLw3T']);
     expect(found('password=Xk29mPq7zLw3T user=bob\n')).toEqual(['generic-password Xk29mPq7zLw3T']);
     expect(found(`password=Xk29mPq7zLw3T ${'word '.repeat(60)}\n`)).toEqual(['generic-password Xk29mPq7zLw3T']);
-    expect(found(`${'x'.repeat(300)}\npassword=Xk29mPq7zLw3T two words`)).toEqual(['generic-password Xk29mPq7zLw3T two words']);
+    expect(foundIn('.env', `${'x'.repeat(300)}\npassword=Xk29mPq7zLw3T two words`)).toEqual(['generic-password Xk29mPq7zLw3T two words']);
     // The first word decides, as before: prose under a password's name is no secret.
     expect(found('password: Enter your password\n')).toEqual([]);
   });
@@ -830,29 +847,38 @@ describe('what a name or a value says (host judgements)', () => {
   it('on a configuration line the value is the rest of the line, whatever character stopped the core', () => {
     // A Django key holds `#`, `(`, `)`, `&`, `=` and `^`: the core's value stopped at the first.
     const django = 'Zq9x4bkqk7wrk6%g^)&*941zd($6_j^i@t@7=8)z28j4^myt-d+v0#';
+    expect(foundIn('.env', `SECRET_KEY=${django}\n`)).toEqual([`generic-secret ${django}`]);
     expect(found(`SECRET_KEY=${django}\n`)).toEqual([`generic-secret ${django}`]);
+    // In a configuration file `&` and `;` are the value's own even before a name and an `=`.
+    expect(foundIn('.env', 'SECRET_KEY=Zq9x4bkqk7wrk6%g^)&zd=941($6_j^i@t@7=8)z28j4\n')).toEqual(['generic-secret Zq9x4bkqk7wrk6%g^)&zd=941($6_j^i@t@7=8)z28j4']);
     expect(found(`app:\n  secretKey: Zq7hT2mKx9LpQ4vNc8Rw)Bs3Jf=Yd6Gk1\n`)).toEqual(['generic-secret Zq7hT2mKx9LpQ4vNc8Rw)Bs3Jf=Yd6Gk1']);
-    expect(found('DB_PASSWORD=Zq7hT2mKx9LpQ4;Bs3Jf5 Yd6Gk1\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4;Bs3Jf5 Yd6Gk1']);
+    expect(foundIn('.env', 'DB_PASSWORD=Zq7hT2mKx9LpQ4;Bs3Jf5 Yd6Gk1\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4;Bs3Jf5 Yd6Gk1']);
     // A Makefile's `:=` and a Dockerfile's legacy `ENV NAME value`.
     expect(found('DB_PASSWORD := Zq7hT2mKx9LpQ4 Bs3Jf5\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4 Bs3Jf5']);
     expect(found('ENV API_TOKEN Zq7hT2mKx9LpQ4 Bs3Jf5Yd6Gk1\n')).toEqual(['generic-token-statement Zq7hT2mKx9LpQ4 Bs3Jf5Yd6Gk1']);
     // Another pair after it ends the value: a name of two characters or more, after a blank, `&`
     // or `;`, then `=`; a generated value's `&*9…=` or `;x=` does not.
     expect(found('Password=Zq7hT2mKx9LpQ4;Server=db\n')).toEqual(['ado-connection-string-password Zq7hT2mKx9LpQ4']);
-    expect(found('password=Zq7hT2mKx9LpQ4(a user=bob\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4']);
+    expect(found('password=Zq7hT2mKx9LpQ4(a user=bob\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4(a']);
+    expect(foundIn('.env', 'password=Zq7hT2mKx9LpQ4(a user=bob\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4']);
     expect(found('password=Zq7hT2mKx9LpQ4;x=1\n')).toEqual(['ado-connection-string-password Zq7hT2mKx9LpQ4;x=1']);
   });
 
   it('a value ends at what opened before it: a quoted NAME=value word, a ${…} default, an element', () => {
     expect(found('docker run -e "POSTGRES_PASSWORD=Zq7hT2mKx9LpQ4(Bs3 Jf5" postgres:16\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4(Bs3 Jf5']);
     expect(found('[Service]\nEnvironment="DB_PASSWORD=Zq7hT2mKx9LpQ4 Bs3Jf5Yd6Gk1"\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4 Bs3Jf5Yd6Gk1']);
-    expect(found('echo \\"DB_PASSWORD=Zq7hT2mKx9LpQ4 Bs3\\" > x\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4 Bs3']);
+    expect(found('{"run": "docker run -e \\"DB_PASSWORD=Zq7hT2mKx9LpQ4 Bs3\\" app"}\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4 Bs3']);
+    // A quoted command (`sh -c "…"`, a shell=True string): a blank ends the value.
+    expect(found('sh -c "PGPASSWORD=Xk29mPq7zLw3T psql -h db -U app -c \'select 1\'"\n')).toEqual(['generic-password Xk29mPq7zLw3T']);
+    expect(foundIn('backup.py', 'subprocess.run("PGPASSWORD=Xk29mPq7zLw3T pg_dump -h db app > out.sql", shell=True)\n')).toEqual(['generic-password Xk29mPq7zLw3T']);
     // Another pair in the word, or no closing quote on the line: the core's end.
     expect(found('run "DB_PASSWORD=Zq7hT2mKx9LpQ4 USER=bob"\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4']);
     expect(found('run "DB_PASSWORD=Zq7hT2mKx9LpQ4 Bs3\nx"')).toEqual(['generic-password Zq7hT2mKx9LpQ4']);
     expect(found('spring.datasource.password=${DB_PASSWORD:Zq7hT2mKx9LpQ4,Bs3Jf5Yd6Gk1}\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4,Bs3Jf5Yd6Gk1']);
     expect(found('DB_PASSWORD=${DB_PASSWORD:-Zq7hT2mKx9LpQ4(Bs3Jf5Yd6Gk1}\n')).toEqual(['generic-password-shell-default Zq7hT2mKx9LpQ4(Bs3Jf5Yd6Gk1']);
     expect(found('<password>Zq7hT2mKx9LpQ4 Bs3Jf5Yd6Gk1</password>\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4 Bs3Jf5Yd6Gk1']);
+    // PHP's `=>` is no tag: the code after the value stays.
+    expect(foundIn('view.php', "'password'=>Xk29mPq7zLw3T, 'user' => $u); ?></td>\n")).toEqual(['generic-password Xk29mPq7zLw3T']);
   });
 
   it('a quoted value runs to its closing quote past non-ASCII characters and doubled quotes', () => {
@@ -869,6 +895,10 @@ describe('what a name or a value says (host judgements)', () => {
     // An XML entity's `;` and a bracket are the password's own.
     expect(found('<add connectionString="Server=db;Password=Zq7hT2mKx9LpQ4&amp;Bs3Jf5;" />')).toEqual(['ado-connection-string-password Zq7hT2mKx9LpQ4&amp;Bs3Jf5']);
     expect(found('Server=db;Password=Zq7hT2mKx9LpQ4>Bs3{Jf5;Encrypt=true\n')).toEqual(['ado-connection-string-password Zq7hT2mKx9LpQ4>Bs3{Jf5']);
+    // Not in a connection string (a command after `;`), and not past a log's next pair.
+    expect(found('cd /app; PASSWORD=Xk29mPq7zLw3T ./run.sh --prod\n')).toEqual(['ado-connection-string-password Xk29mPq7zLw3T']);
+    expect(found('level=info; msg=login; password=Xk29mPq7zLw3T user=bob ip=10.0.0.1\n')).toEqual(['ado-connection-string-password Xk29mPq7zLw3T']);
+    expect(found('cd /app; Password=Xk29mPq7zLw3T two;Server=db\n')).toEqual(['ado-connection-string-password Xk29mPq7zLw3T two']);
     // URL parsers split the authority at its last `@`.
     expect(found('DATABASE_URL=postgres://app:Zq7hT2mKx9LpQ4@Bs3Jf5Yd6Gk1@db:5432/app\n')).toEqual(['postgres-connection-string Zq7hT2mKx9LpQ4@Bs3Jf5Yd6Gk1']);
     expect(found('git clone https://bot:Zq7hT2mKx9LpQ4@Bs3@git.acme.dev/x.git a@b.c\n')).toEqual(['url-password Zq7hT2mKx9LpQ4@Bs3']);
@@ -877,6 +907,8 @@ describe('what a name or a value says (host judgements)', () => {
     expect(found('curl -u admin:Zq7hT2mKx9LpQ4vN#Bs3/Jf5 https://api.example.com\n')).toEqual(['curl-auth-user Zq7hT2mKx9LpQ4vN#Bs3/Jf5']);
     expect(found('mysql -u root -pZq7hT2mKx9LpQ4,Bs3Jf5Yd6Gk1 app\n')).toEqual(['generic-password-mysql-cli Zq7hT2mKx9LpQ4,Bs3Jf5Yd6Gk1']);
     expect(found('mysql -u root -pZq7hT2mKx9LpQ4,Bs3;echo\n')).toEqual(['generic-password-mysql-cli Zq7hT2mKx9LpQ4,Bs3']);
+    // An escaped quote of a string around the command ends the word (JSON stays whole).
+    expect(redactSecrets('{"cmd": "mysql -u root -pXk29mPq7zLw3T,a\\" app"}\n').text).toBe('{"cmd": "mysql -u root -p[REDACTED:generic-password-mysql-cli:1]\\" app"}\n');
     // A query value runs to its `&`, less a Markdown link's `)`.
     expect(found('jdbc.url=jdbc:mysql://db/app?user=app&password=Zq7hT2mKx9LpQ4(Bs3!*&useSSL=true\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4(Bs3!*']);
     expect(found('see [the link](https://x.dev/login?password=Zq7hT2mKx9LpQ4{Bs3)\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4{Bs3']);
@@ -923,6 +955,10 @@ describe('what a name or a value says (host judgements)', () => {
     // A password that only begins or ends with those characters is still one.
     expect(found('password: "@Zq7hT2mKx9LpQ4"')).toEqual(['generic-password @Zq7hT2mKx9LpQ4']);
     expect(found('password: "%Zq7hT2mKx9LpQ4"')).toEqual(['generic-password %Zq7hT2mKx9LpQ4']);
+    // Wrapped the same way, a value without a name's shape is a password (Compose escapes a `$`).
+    expect(found('MYSQL_ROOT_PASSWORD: "$$k9Fq2LmX7vPz"\n')).toEqual(['generic-password $$k9Fq2LmX7vPz']);
+    expect(found('password: "%Zq7hT2mKx9LpQ4%"\n')).toEqual(['generic-password %Zq7hT2mKx9LpQ4%']);
+    expect(found('password: "@Zq7hT2mKx9LpQ4@"\n')).toEqual(['generic-password @Zq7hT2mKx9LpQ4@']);
   });
 
   it('stand-ins written as phrases are not secrets; a value that only contains such a word is', () => {
@@ -931,6 +967,9 @@ describe('what a name or a value says (host judgements)', () => {
     }
     expect(found('JWT_SECRET=testpasswordZq7hT2\n')).toEqual(['generic-secret testpasswordZq7hT2']);
     expect(found('JWT_SECRET=Zq7hT2-wrong-password\n')).toEqual(['generic-secret Zq7hT2-wrong-password']);
+    // A phrase with a random tail is a value.
+    expect(found('JWT_SECRET=test-secret-8f3a9c2e7b1d4f6a9c2e7b1d4f6a\n')).toEqual(['generic-secret test-secret-8f3a9c2e7b1d4f6a9c2e7b1d4f6a']);
+    expect(found('API_TOKEN=change-me-7b1d4f6a9c2e7b1d\n')).toEqual(['generic-token change-me-7b1d4f6a9c2e7b1d']);
   });
 
   it("a code's string literal that only repeats its name's words, as code names them, names something", () => {
@@ -938,7 +977,9 @@ describe('what a name or a value says (host judgements)', () => {
     expect(at('CLIENT_SECRET_POST = "client_secret_post"\n', 'auth.py')).toEqual([]);
     expect(at("const x = { ClientCredentials: 'client_credentials' };\n", 'auth.ts')).toEqual([]);
     expect(at('const val EXTRA_PASSWORD = "extra_password"\n', 'Const.kt')).toEqual([]);
-    expect(at('PasswordResetTokenPurpose = "ResetPassword";\n', 'Purposes.cs')).toEqual([]);
+    // Not a configuration's JSON, and not a PascalCase value (a seed's weak password).
+    expect(at('{\n  "POSTGRES_PASSWORD": "postgres_password",\n  "PORT": 5432\n}\n', 'appsettings.json')).toEqual(['generic-password']);
+    expect(at('ADMIN_PASSWORD = "AdminPassword"\n', 'seed.py')).toEqual(['generic-password']);
     // Configuration writes weak passwords that way: there they stay values.
     expect(at('POSTGRES_PASSWORD=postgres_password\n', '.env')).toEqual(['generic-password']);
     expect(at('CLIENT_SECRET_POST = "client_secret_post"\n', 'settings.ini')).toEqual(['generic-secret']);
@@ -946,7 +987,9 @@ describe('what a name or a value says (host judgements)', () => {
 
   it("a file's path says what it holds: source code, translations, or other text", async () => {
     const { fileKind } = await import('../../src/secrets/source-path.ts');
-    expect(['src/app.ts', 'config/locales/fr.yml', 'src/i18n/es.json', 'resources/lang/es/auth.php', 'po/de.po', 'Base.lproj/Localizable.strings', '.env', 'README.md'].map(fileKind)).toEqual(['source', 'translations', 'translations', 'translations', 'translations', 'translations', 'other', 'other']);
+    expect(['src/app.ts', 'config/locales/fr.yml', 'src/i18n/es.json', 'resources/lang/es/auth.php', 'po/de.po', 'Base.lproj/Localizable.strings'].map(fileKind)).toEqual(['source', 'translations', 'translations', 'source', 'translations', 'translations']);
+    // A configuration file or a script under a translations folder is what its name says.
+    expect(['services/translations/.env', 'deploy/lang/run.sh', '.env', '.env.production', 'prod.env', 'app.ini', 'c.yml', 'README.md', 'run.sh', 'Dockerfile', 'app.json'].map(fileKind)).toEqual(['config', 'other', 'config', 'config', 'config', 'config', 'config', 'other', 'other', 'other', 'other']);
     expect(fileKind(undefined)).toBe('unknown');
     const at = (text: string, path?: string) => scanSecrets(text, { path }).map((f) => f.ruleId);
     // A translation catalogue's words are UI text; elsewhere the same value is judged as any is.
@@ -958,13 +1001,17 @@ describe('what a name or a value says (host judgements)', () => {
     // Outside code a configuration line calls nothing; in code, and with no path, `x(y)` is a call.
     expect(at('DB_PASSWORD=NsZS4PFe86t3(WKcAK)F\n', '.env')).toEqual(['generic-password']);
     expect(at('DB_PASSWORD=NsZS4PFe86t3(WKcAK)F\n', 'settings.py')).toEqual([]);
+    expect(at('  token = getUInt8Buffer(options.secret)\n', 'README.md')).toEqual([]);
+    expect(at('  token = getUInt8Buffer(options.secret)\n', 'App.vue')).toEqual([]);
+    expect(at('API_KEY=AbCdEfGhIjKlMnOpQrStUvWxYz\n', 'services/translations/.env')).toEqual(['generic-api-key']);
     expect(at('DB_PASSWORD=NsZS4PFe86t3(WKcAK)F\n')).toEqual([]);
     expect(at('run --password=NsZS4PFe86t3(WKcAK)F\n', '.env')).toEqual([]);
   });
 
   it('property: redacting a configuration line leaves no word of its value behind', () => {
-    // A word does not end with `,` or `;`: at the value's end those end a statement and stay.
-    const word = fc.stringMatching(/^[A-Za-z0-9!%*+,.\/?@^_~()&;-]{0,11}[A-Za-z0-9!%*+.\/?@^_~-]$/);
+    // A word does not end with `,` or `;` (at the value's end those end a statement and stay), nor
+    // open with `;` (` ;` opens a comment in a configuration file), nor hold `=` (another pair) or `#`.
+    const word = fc.stringMatching(/^(?:[A-Za-z0-9!%*+.\/?@^_~-]|[A-Za-z0-9!%*+,.\/?@^_~()&-][A-Za-z0-9!%*+,.\/?@^_~()&;-]{0,10}[A-Za-z0-9!%*+.\/?@^_~-])$/);
     fc.assert(
       fc.property(
         fc.constantFrom('DB_PASSWORD=', 'export API_TOKEN=', '  password: ', 'db.secret = ', '- CLIENT_SECRET='),
@@ -972,7 +1019,7 @@ describe('what a name or a value says (host judgements)', () => {
         fc.constantFrom('', '  ', ' # note', '\r'),
         (head, words, tail) => {
           const value = `Zq9${token('', 16, words.length)} ${words.join(' ')}`;
-          const { text } = redactSecrets(`${head}${value}${tail}\nNEXT=1\n`);
+          const { text } = redactSecrets(`${head}${value}${tail}\nNEXT=1\n`, { path: '.env' });
           // What stays is the name and what ends the line: trailing blanks, a comment, a CR.
           expect(text.replace(/\[REDACTED:[a-z0-9-]+:1\]/, '[R]')).toBe(`${head}[R]${tail}\nNEXT=1\n`);
         },

@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { amongConnectionPairs, configValueEnd, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn, assignsLiteral, echoesName, hasGeneratedShape, isFormattedString, oauthBasicUser, onCommandLine, pairValueEnd, queryValueExtent, shellWordEnd, userinfoEnd, variableLabel } from '../../../src/secrets/filters.ts';
+import { amongConnectionPairs, configValueEnd, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn, assignsLiteral, echoesName, hasGeneratedShape, isFormattedString, oauthBasicUser, onCommandLine, isStandInOrText, pairValueEnd, queryValueExtent, shellWordEnd, userinfoEnd, variableLabel } from '../../../src/secrets/filters.ts';
 import { HOST_JUDGEMENT, RULE_COMMANDS, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from '../../../src/secrets/rules.generated.ts';
 import { listedKeys, recoveryPhraseEnd } from '../../../src/secrets/wallet.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
@@ -288,6 +288,8 @@ function isNonSecretAssignment(text: string, start: number, end: number, reading
   // A judgement added after the speed work: the host's own.
   if (isSecretReference(value)) return true;
   if (STOP_VALUES.has(lower)) return true;
+  // FILTERS_VERSION 22: stand-ins written as phrases (`change-me`, `wrong-password`); the host's own.
+  if (isStandInOrText(value, 'unknown')) return true;
   // Judgements added after the speed work (rule steps 2, quoted values run to their quote): the
   // host's own. A quoted dotted value with digits between letters is a password.
   // FILTERS_VERSION 10: a path with a random part is base64 (the host's own).
