@@ -73,10 +73,11 @@ import type { FileKind } from './source-path.ts';
  * `;` (not an XML entity's); a URL's password at the authority's last `@`; a command's argument
  * at its shell word's end; a query value at its `&` or `#`. Symfony's `%env(…)%`, Maven's `@…@`,
  * `$$VAR` and `%VAR%` are references; phrases such as `change-me` and `wrong-password` stand-ins; a
- * code's snake_case or camelCase literal of its name's words (`"client_secret_post"`) names
+ * snake_case literal of its name's words in source code (`"client_secret_post"`) names
  * something; the path's kind (source-path.ts, fileKind) makes a translation catalogue's words UI
- * text, and a configuration file's line calls nothing; and a blank ends an unquoted value on a
- * shell or other line (`PGPASSWORD=… psql`) where the format does not make the line the value.
+ * text, and a configuration file's line calls nothing; PowerShell's `$x = Verb-Noun …` calls a
+ * cmdlet; and a blank ends an unquoted value on a shell or other line (`PGPASSWORD=… psql`)
+ * where the format does not make the line the value.
  */
 export const FILTERS_VERSION = 22;
 
@@ -723,6 +724,10 @@ export function isSlotOrQuotedCode(text: string, start: number, value: string): 
 const CODE_NAME =
   /^(?:(?:[a-z]{2,}|[A-Z][a-z]+)(?:[A-Z][a-z]+|_[a-z]{2,})+|[A-Z][a-z]+[A-Z][a-z]+|[A-Z]{2,}(?:_[A-Z]{2,})+|(?:[a-z]+|[A-Z][a-z]{2,}|[A-Z]+(?=[A-Z][a-z]{3}))(?:[A-Z][a-z]{3,}|[A-Z]{2,}(?=[A-Z][a-z]{3}))+)\$?\d{0,2}(?:\??\.[A-Za-z_$][\w$]*)*$|^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/;
 
+/** A PowerShell cmdlet's Verb-Noun name (`Read-Host`, `ConvertTo-SecureString`, `Get-AzKeyVaultSecret`). */
+const CMDLET = /^[A-Z][a-z]+(?:To|From)?-[A-Z][A-Za-z0-9]+$/;
+/** A PowerShell variable's assignment before a value (`$password = `, `$env:TOKEN = `). */
+const POWERSHELL_ASSIGNMENT = /\$[\w:]+[ \t]*=[ \t]*$/;
 /** A PHP variable and the `-` of the `->` after it (`$request-`, `$this-`). */
 const PHP_MEMBER_READ = /^\$[A-Za-z_]\w*-$/;
 
@@ -740,7 +745,7 @@ const CODE_OPERATOR = /\?\.[A-Za-z_$]|\|\||&&|[=!]==/;
  * ({@link namesSecret}: `new_password`, `hashedPassword`) assigned in a statement only code writes
  * ({@link isCodeStatement}: `self.password = password_hash`, `@password = user_password`,
  * `secret := clientSecret`, and in a function's body `    password = new_password`). And so is PHP
- * reading a member, `$request->password`.
+ * reading a member, `$request->password`, and PowerShell calling a cmdlet (`$password = Read-Host …`).
  *
  * In `source` code (the caller knows the file: ScanOptions.path), where code surrounds the value
  * as only code does, a name is code at the end of its line too: a typed member's type
@@ -756,6 +761,8 @@ export function isCodeReference(text: string, start: number, end: number, value:
   if (source && isSourceName(text, start, end, value)) return true;
   // PHP reading a member, `$request->password`: the core's value stops at the `>`.
   if (text.charCodeAt(end) === 0x3e && PHP_MEMBER_READ.test(value)) return true;
+  // PowerShell calling a cmdlet: `$password = Read-Host -AsSecureString`, `ConvertTo-SecureString …`.
+  if (CMDLET.test(value) && POWERSHELL_ASSIGNMENT.test(text.slice(lineStart(text, start, Math.max(0, start - 128)), start))) return true;
   // Operators only code writes, wherever the line ends: optional chaining, `||`, `&&`, `===`,
   // `!==` (base64 pads with at most two `=`). The pattern runs only on a value holding one of
   // their characters (this runs for every unquoted generic candidate).

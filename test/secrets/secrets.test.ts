@@ -985,6 +985,22 @@ describe('what a name or a value says (host judgements)', () => {
     expect(at('CLIENT_SECRET_POST = "client_secret_post"\n', 'settings.ini')).toEqual(['generic-secret']);
   });
 
+  it('PowerShell calling a cmdlet assigns its result, not a literal', () => {
+    for (const line of [
+      '$password = Read-Host -Prompt "Enter password" -AsSecureString\n',
+      '$token = Get-AzAccessToken -ResourceUrl https://vault.azure.net\n',
+      '$secret = Get-AzKeyVaultSecret -VaultName kv -Name db\n',
+      '$newPassword = New-RandomPassword\n',
+    ]) {
+      expect([line, foundIn('deploy.ps1', line)]).toEqual([line, []]);
+    }
+    // Before, the cmdlet's name was redacted in its place: now nothing of the line is.
+    expect(redactSecrets('$password = ConvertTo-SecureString -String "x" -AsPlainText -Force\n', { path: 'a.ps1' }).text).toBe('$password = ConvertTo-SecureString -String "x" -AsPlainText -Force\n');
+    // A value of that shape outside a PowerShell assignment is judged as any is.
+    expect(foundIn('.env', 'DB_PASSWORD=Summer-Winter2024\n')).toEqual(['generic-password Summer-Winter2024']);
+    expect(foundIn('a.ps1', '$password = "Zq7hT2mKx9LpQ4"\n')).toEqual(['generic-password Zq7hT2mKx9LpQ4']);
+  });
+
   it("a file's path says what it holds: source code, translations, or other text", async () => {
     const { fileKind } = await import('../../src/secrets/source-path.ts');
     expect(['src/app.ts', 'config/locales/fr.yml', 'src/i18n/es.json', 'resources/lang/es/auth.php', 'po/de.po', 'Base.lproj/Localizable.strings'].map(fileKind)).toEqual(['source', 'translations', 'translations', 'source', 'translations', 'translations']);
