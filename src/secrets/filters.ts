@@ -457,7 +457,7 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
   if (value.includes('{') && isFormattedString(text, start)) return true;
   if (isCodeReference(text, start, end, value, source)) return true;
   // A configuration file's line calls nothing: `DB_PASSWORD=NsZS4PFe86t3(WKcAK)F` in `.env` is a password.
-  if (isCallOrIndex(text, end, value) && !(file === 'config' && configLineEnd(text, start, end, file) >= 0)) return true;
+  if (isCallOrIndex(text, end, value) && !(file === 'config' && configLineHead(text, start) !== undefined)) return true;
   if (isStandInOrText(value, file)) return true;
   if (reading === 'none') return false;
   const found = reading === 'declared' ? declaredName(text, start) : reading === 'label' ? labelName(text, start) : assignedName(text, start);
@@ -1000,11 +1000,8 @@ const OPENING_TAG = /<[A-Za-z][\w:.-]*(?:\s[^<>]*)?>$/;
  * (`Password=…;Server=db`). Past {@link VALUE_LOOK} characters with no end, the core's.
  */
 function configLineEnd(text: string, start: number, end: number, file: FileKind): number {
-  const floor = Math.max(0, start - VALUE_LOOK);
-  const from = lineStart(text, start, floor);
-  if (from > 0 && text.charCodeAt(from - 1) !== 0x0a) return -1;
-  const head = text.slice(from, start);
-  if (!CONFIG_LINE_HEAD.test(head)) return -1;
+  const head = configLineHead(text, start);
+  if (head === undefined) return -1;
   const wholeLine = file === 'config' || file === 'translations' || LINE_VALUE_HEAD.test(head) || (file === 'unknown' && SPACED_HEAD.test(head));
   const limit = Math.min(text.length, start + VALUE_LOOK);
   let e = end;
@@ -1020,16 +1017,21 @@ function configLineEnd(text: string, start: number, end: number, file: FileKind)
     if (pair === PAIR_OPENED) return end;
   }
   if (e === limit && limit < text.length && !isIn(BLANKS, text.charCodeAt(e))) return end;
-  e = trimBlanks(text, end, e);
+  e = backOver(SPACE_TAB, text, e, end);
   // A flow mapping's or list's closer standing alone after the value, opened on an earlier line.
-  if (wholeLine && e - 2 >= end && isIn(FLOW_CLOSERS, text.charCodeAt(e - 1)) && isIn(SPACE_TAB, text.charCodeAt(e - 2))) e = trimBlanks(text, end, e - 1);
-  return trimBlanks(text, end, withoutEnclosingClosers(text, start, end, e));
+  if (wholeLine && e - 2 >= end && isIn(FLOW_CLOSERS, text.charCodeAt(e - 1)) && isIn(SPACE_TAB, text.charCodeAt(e - 2))) e = backOver(SPACE_TAB, text, e - 1, end);
+  return backOver(SPACE_TAB, text, withoutEnclosingClosers(text, start, end, e), end);
 }
 
-/** `e` less the blanks before it, not below `floor`. */
-function trimBlanks(text: string, floor: number, e: number): number {
-  while (e > floor && isIn(SPACE_TAB, text.charCodeAt(e - 1))) e--;
-  return e;
+/**
+ * The head of the line before `start` when the line opens with the value's name
+ * ({@link CONFIG_LINE_HEAD}): `DB_PASSWORD=`, `  password: `, `export API_KEY=`; else undefined.
+ */
+function configLineHead(text: string, start: number): string | undefined {
+  const from = lineStart(text, start, Math.max(0, start - VALUE_LOOK));
+  if (from > 0 && text.charCodeAt(from - 1) !== 0x0a) return undefined;
+  const head = text.slice(from, start);
+  return CONFIG_LINE_HEAD.test(head) ? head : undefined;
 }
 
 /** What {@link nextPairName} returns at an `=` that opens another `name=value` pair. */
@@ -1145,7 +1147,7 @@ export function pairValueEnd(text: string, start: number, end: number): number {
   }
   if (e === end || (e === limit && limit < text.length)) return end;
   if (!pairBefore(text, start) && !pairAfter(text, e)) return end;
-  return trimBlanks(text, end, e);
+  return backOver(SPACE_TAB, text, e, end);
 }
 
 /** Whether the `;` pair before the one whose value starts at `start` holds an `=` (`Server=db;`). */
@@ -1235,7 +1237,6 @@ export function queryValueExtent(text: string, start: number, end: number): numb
   return e === end ? end : withoutEnclosingClosers(text, start, end, e);
 }
 
-
 /**
  * The end of a connection string's password that stands alone (not {@link amongConnectionPairs}):
  * the core read it with the pair's value class, which takes in a `)` or `]` that closes a call or
@@ -1312,7 +1313,6 @@ function withoutEnclosingClosers(text: string, start: number, end: number, e: nu
     e--;
   }
 }
-
 
 /** Whether shell's default operator `:-` ends right before `start` (`${DB_PASSWORD:-…}`). */
 function followsShellDefault(text: string, start: number): boolean {
@@ -1557,7 +1557,6 @@ export function oauthBasicUser(text: string, start: number): { start: number; en
   return { start: from, end };
 }
 
-
 /**
  * Whether a value's name holds one of `words` (lowercase; a word ending in `$` must end the name).
  * The check of the rules keyed on a statement (`ENV `, `#define `, `; } = `): the core matched the
@@ -1797,7 +1796,7 @@ const QUOTES = asciiSet('"\'`');
 const BLANKS = asciiSet(' \t\r\n');
 /** A YAML flow mapping's or list's closer (configLineEnd). */
 const FLOW_CLOSERS = asciiSet('}]');
-/** What ends one `name=value` pair before another in a quoted word (quotedPairEnd). */
+/** What ends one `name=value` pair before another in a word (configLineEnd, quotedPairEnd). */
 const PAIR_SEPARATORS = asciiSet(' \t&;');
 /** What ends a connection string's value besides its `;` (pairValueEnd): a quote, a tag, the line's end. */
 const PAIR_VALUE_ENDS = asciiSet('"\'`<\r\n');
