@@ -80,7 +80,21 @@ const NAMED = {
   fallback1: chars('|?o'),
   fallback2: chars('|?:r'),
   eq: chars('='),
+  // A keyword argument naming an environment read's default (`config('SECRET_KEY', default='…')`):
+  // the bytes of `default=` in any order; the host takes only `default=` itself (isCallArgument).
+  kwdefault: chars('default='),
   dashdigit: [...chars('-'), ...D],
+  // Inside a JSON object up to a member named `…Key` (jwtSection): anything but its closing brace and `K`.
+  notbracek: minus(range('\x00', '\xff'), '}K'),
+  // A value inside a string that opened before it (`btoa('user:…')`): printable ASCII up to a quote.
+  inquote: minus(printable, '"\'`\\'),
+  // What stands before a keyword keyed on its tail: `ht` of htpasswd, `b`/`b64` of btoa and
+  // b64encode, `WiFi.` of WiFi.begin.
+  htback: chars('ht'),
+  b64back: chars('b64'),
+  wifi: chars('WiFi.'),
+  // htpasswd's flags before its file (`-bc `, `-b -B `): batch, create, bcrypt, MD5, SHA, plain, no-op.
+  htflags: chars('-bcBmsdpD '),
   // A generic value: printable ASCII without quotes, separators and brackets. As a step it is
   // STEP_VALUE: after an opening quote the value runs to the closing one instead (valdq, valsq,
   // valbq: every printable byte but that quote), since `(`, `;`, `{` or `,` inside quotes are a

@@ -78,8 +78,11 @@ import type { FileKind } from './source-path.ts';
  * text, and a configuration file's line calls nothing; PowerShell's `$x = Verb-Noun …` calls a
  * cmdlet; and a blank ends an unquoted value on a shell or other line (`PGPASSWORD=… psql`)
  * where the format does not make the line the value.
+ * 23: an environment read's default given by keyword (`config('SECRET_KEY', default='…')`,
+ * `os.getenv("DB_PASSWORD", default="…")`) is the quoted name's value (isDefaultKeyword); no other
+ * keyword argument is.
  */
-export const FILTERS_VERSION = 22;
+export const FILTERS_VERSION = 23;
 
 /** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
 const KNOWN_EXAMPLES = new Set<string>([
@@ -1351,8 +1354,18 @@ export function quotedValueEnd(text: string, start: number, end: number): number
 }
 
 /**
- * For a value after a quoted name (`define('DB_PASSWORD', '…')`, `env("API_KEY", "…")`): true
- * when the name is the first argument of a call, an opening parenthesis before its quote. A list
+ * Whether `default=` stands at `at`, after a blank, a line break or the comma between arguments:
+ * the keyword argument naming an environment read's default (python-decouple's and
+ * django-environ's `config('SECRET_KEY', default='…')`, `os.getenv("DB_PASSWORD", default="…")`).
+ */
+function isDefaultKeyword(text: string, at: number): boolean {
+  return at > 0 && text.startsWith('default=', at) && isIn(ARGUMENT_GAP, text.charCodeAt(at - 1));
+}
+
+/**
+ * For a value after a quoted name (`define('DB_PASSWORD', '…')`, `env("API_KEY", "…")`, also
+ * given as `default='…'`): true when the name is the first argument of a call, an opening
+ * parenthesis before its quote. A list
  * of strings (`["username", "password", "hostname"]`, a source map's names) has the same shape
  * and no call: its next item is not the name's value.
  */
@@ -1362,6 +1375,11 @@ function isCallArgument(text: string, start: number): boolean {
   // may open with an escaped quote inside its own (`"\"…\""`, Gradle's string fields).
   let i = start - 1;
   if (text.charCodeAt(i - 1) === 0x5c && isIn(QUOTES, text.charCodeAt(i - 2))) i -= 2;
+  // Given by keyword: the core's run of `default=` bytes is only this word.
+  if (text.charCodeAt(i - 1) === 0x3d) {
+    if (!isDefaultKeyword(text, i - 8)) return false;
+    i -= 8;
+  }
   i = backOver(ARGUMENT_GAP, text, i, floor);
   const open = quoteOpening(text, i - 1, floor);
   if (open < 0) return false;
@@ -1575,6 +1593,9 @@ export function nameHolds(name: string, words: readonly string[]): boolean {
 function assignedName(text: string, start: number): { name: string; at: number } {
   const floor = Math.max(0, start - 160);
   const found = nameBefore(text, start, floor);
+  // An environment read's default given by keyword (`config('SECRET_KEY', default='…')`): the
+  // variable's quoted name before it is the value's.
+  if (found.name === 'default' && isDefaultKeyword(text, found.at)) return nameBefore(text, found.at, floor);
   if (found.name.length === 5 && found.name.toLowerCase() === 'value') {
     let i = found.at;
     i = backOver(SPACE_TAB, text, i, floor);

@@ -11,27 +11,27 @@ export interface BuiltinRule {
 }
 
 /** Fingerprint of the rule set the core was built with. */
-export const RULESET_VERSION = 'dbfe85a85ee8c381';
+export const RULESET_VERSION = '72e88a62e9c83919';
 
 /** The host's judgements of a rule's match, as bits of {@link RULE_JUDGEMENTS} (see src/secrets/scan.ts). */
 export const HOST_JUDGEMENT = {"assignment":1,"password":2,"structural":4,"basic":8,"argument":16,"keyMaterial":32,"jwk":64,"positional":128,"declared":256,"pairs":512,"generated":1024,"userinfo":2048,"command":4096,"phrase":8192,"keyList":16384,"label":32768} as const;
 
 /** Each rule's host judgements ({@link HOST_JUDGEMENT} bits), by rule index: the rules' `host` field. */
-export const RULE_JUDGEMENTS: Uint16Array = Uint16Array.of(0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 2, 2, 2, 2, 2, 2, 2050, 514, 2, 0, 2, 1024, 0, 0, 0, 0, 0, 0, 0, 2, 8, 8, 96, 32, 4098, 4098, 1, 1, 1, 1, 1, 1025, 1025, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 1, 1, 1, 1, 257, 257, 257, 257, 1, 1, 1, 1, 17, 17, 17, 17, 1, 4097, 4097, 4097, 4097, 4097, 4097, 4097, 1, 1, 1, 1, 1, 1, 1, 1, 1, 129, 129, 1, 1, 257, 32769, 0, 16384, 8192);
+export const RULE_JUDGEMENTS: Uint16Array = Uint16Array.of(0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 2, 2, 2, 2, 2, 2, 2050, 514, 2, 0, 2, 1024, 0, 0, 0, 0, 0, 0, 0, 2, 8, 8, 96, 32, 4098, 4098, 1, 1, 1, 1, 1, 1025, 1025, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 1, 1, 1, 1, 257, 257, 257, 257, 1, 1, 1, 1, 17, 17, 17, 17, 1, 4097, 4097, 4097, 4097, 1, 4225, 4097, 4097, 4097, 1, 1, 1, 1, 1, 1, 1, 4225, 1, 1, 1, 129, 129, 1, 1, 257, 32769, 0, 16384, 8192);
 
 /**
  * The words the value's name must hold, by rule index: the rules' `nameKeywords`, for the rules
  * keyed on a statement such as `ENV ` or `#define ` rather than on the name; lowercase, and a word
  * ending in `$` must end the name. Empty for every other rule (no such check).
  */
-export const RULE_NAME_KEYWORDS: readonly (readonly string[])[] = [[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$"],["secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key"],["token"],["api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key"],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$"],["secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key"],["token"],["api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key"],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$","secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key","token","api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key","jwtkey","jwt_key","signingkey","hmackey","securitykey"],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$","secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key","token","api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key"],[],[],[]];
+export const RULE_NAME_KEYWORDS: readonly (readonly string[])[] = [[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$"],["secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key"],["token"],["api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key"],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$"],["secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key"],["token"],["api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key"],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$","secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key","token","api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key","jwtkey","jwt_key","signingkey","hmackey","securitykey"],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$","secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key","token","api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key"],[],[],[]];
 
 /**
  * The commands a value's command line must name, by rule index: the keywords of the rules judged
  * 'command' (a flag found after the command, up to hundreds of bytes on), lowercase. Empty for
  * every other rule.
  */
-export const RULE_COMMANDS: readonly (readonly string[])[] = [[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],["curl"],["curl"],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],["mysql"],["sshpass"],["redis-cli"],["docker login"],["sqlcmd","bcp "],["mongosh","mongodump","mongorestore","mongoexport","mongoimport"],["az login"],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[]];
+export const RULE_COMMANDS: readonly (readonly string[])[] = [[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],["curl"],["curl"],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],["mysql"],["sshpass"],["redis-cli"],["docker login"],[],["passwd "],["sqlcmd","bcp "],["mongosh","mongodump","mongorestore","mongoexport","mongoimport"],["az login"],[],[],[],[],[],[],[],["toa(","encode("],[],[],[],[],[],[],[],[],[],[],[],[]];
 
 /** Every built-in rule, in priority order (index = the core's rule number). */
 export const RULES: readonly BuiltinRule[] = [
@@ -1211,6 +1211,16 @@ export const RULES: readonly BuiltinRule[] = [
     "confidence": "medium"
   },
   {
+    "id": "generic-secret-jwt-section",
+    "description": "JWT signing key in an ASP.NET settings section (\"Jwt\": { \"Key\": \"…\" })",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-password-htpasswd",
+    "description": "Password given to htpasswd -b (htpasswd -bc FILE USER PASSWORD)",
+    "confidence": "medium"
+  },
+  {
     "id": "generic-password-sqlcmd",
     "description": "Password given to sqlcmd -P or bcp -P",
     "confidence": "medium"
@@ -1258,6 +1268,16 @@ export const RULES: readonly BuiltinRule[] = [
   {
     "id": "generic-password-connect",
     "description": "Password passed by position to a database connect call (mysqli_connect, new mysqli, new PDO, DriverManager.getConnection)",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-password-basic-encode",
+    "description": "user:password encoded for Basic authentication in code (btoa('user:…'), b64encode(b'user:…'))",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-password-wifi",
+    "description": "WiFi passphrase given to WiFi.begin(\"ssid\", \"…\") in an Arduino or ESP sketch",
     "confidence": "medium"
   },
   {

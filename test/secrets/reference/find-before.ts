@@ -335,6 +335,8 @@ function isNonSecretPassword(value: string): boolean {
 function assignedName(text: string, start: number): { name: string; at: number } {
   const floor = Math.max(0, start - 160);
   const found = nameBefore(text, start, floor);
+  // Not frozen: a default given by keyword (FILTERS_VERSION 23) names the quoted variable before it.
+  if (found.name === 'default' && /^default=/.test(text.slice(found.at)) && /[ \t\r\n,]$/.test(text.slice(floor, found.at))) return nameBefore(text, found.at, floor);
   // Not frozen: the name/value entry rule came with the env-entry rules (ruleset 0975efe6…), after
   // the speed work; the reference takes the entry's name the same way, written plainly.
   if (found.name.toLowerCase() === 'value') {
