@@ -93,6 +93,8 @@ const NAMED = {
   htback: chars('ht'),
   b64back: chars('b64'),
   wifi: chars('WiFi.'),
+  // The first character of a Discord bot token: its id (digits) in base64.
+  mno: chars('MNO'),
   // htpasswd's flags before its file (`-bc `, `-b -B `): batch, create, bcrypt, MD5, SHA, plain, no-op.
   htflags: chars('-bcBmsdpD '),
   // A generic value: printable ASCII without quotes, separators and brackets. As a step it is

@@ -104,6 +104,50 @@ export default [
     pos: [P('DISCORD_BOT_TOKEN=', 'M' + F(C.alnum, 25) + '.' + F(C.b64url, 6) + '.' + F(C.b64url, 38))],
     neg: ['DISCORD_BOT_TOKEN=' + F(C.alnum, 20)],
   }, { entropy: 4.0 }),
+  // The same token given to the library's call rather than a named variable: discord.js's
+  // `client.login('…')` and discord.py's `bot.run('…')`. Its first part is the bot's id in base64
+  // (digits, so M, N or O first), then a timestamp of 6 or 7 characters and the HMAC. Keyed on the
+  // calls' tails, whose first bytes other keywords have.
+  {
+    id: 'discord-bot-token-call',
+    description: "Discord bot token given to client.login('…') (discord.js) or bot.run('…') (discord.py)",
+    confidence: 'high',
+    keywords: ['ogin(', 'run('],
+    before: null,
+    steps: [['ws', 0, 4], ['quote', 1, 1], ['mno', 1, 1], ['alnum', 22, 27], '.', ['b64url', 6, 7], '.', ['b64url', 27, 40]],
+    secret: [2, 7],
+    after: 'b64url',
+    entropy: 4.0,
+    examples: {
+      pos: [
+        P("client.login('", 'MT' + F(C.alnum, 24) + '.' + F(C.b64url, 6) + '.' + F(C.b64url, 38), "');"),
+        P('bot.run("', 'OD' + F(C.alnum, 22) + '.' + F(C.b64url, 6) + '.' + F(C.b64url, 27), '")'),
+      ],
+      neg: ['client.login(process.env.DISCORD_TOKEN);', "bot.run('YOUR_BOT_TOKEN_HERE')", "client.login('" + 'xT' + F(C.alnum, 24) + '.' + F(C.b64url, 6) + '.' + F(C.b64url, 38) + "');"],
+    },
+  },
+  // OpenWeatherMap's API key, 32 lowercase hex characters, as its API takes it: the `appid` query
+  // parameter (every weather tutorial's URL), or a request's params. Medium: some other services
+  // name a public 32-hex application id `appid` too.
+  {
+    id: 'openweathermap-api-key',
+    description: 'OpenWeatherMap API key (appid=<32 hex>)',
+    confidence: 'medium',
+    keywords: ['appid'],
+    ci: true,
+    before: 'alnum',
+    steps: [['qsp', 0, 2], ['assign', 1, 1], ['sp', 0, 4], ['quote', 0, 1], ['hex', 32, 32]],
+    secret: 'last',
+    after: 'alnum',
+    entropy: 3.0,
+    examples: {
+      pos: [
+        P("fetch(`https://api.openweathermap.org/data/2.5/weather?q=${city}&appid=", F(C.hex, 32), '&units=metric`)'),
+        P("params: { q: city, appid: '", F(C.hex, 32), "' }"),
+      ],
+      neg: ['&appid=${API_KEY}', 'appid=' + F(C.hex, 16), 'appId: "' + uuid() + '"', 'appid=' + F(C.hex, 40)],
+    },
+  },
   {
     id: 'telegram-bot-token',
     description: 'Telegram bot token (<bot id>:AA…)',

@@ -80,7 +80,9 @@ import type { FileKind } from './source-path.ts';
  * where the format does not make the line the value.
  * 23: an environment read's default given by keyword (`config('SECRET_KEY', default='…')`,
  * `os.getenv("DB_PASSWORD", default="…")`) is the quoted name's value (isDefaultKeyword); no other
- * keyword argument is.
+ * keyword argument is; 32 or more lowercase hex characters under a `_KEY` name are a generated key
+ * whatever the lengths of their letter and digit runs (one random draw in twenty-five failed the
+ * shape test).
  */
 export const FILTERS_VERSION = 23;
 
@@ -1721,10 +1723,11 @@ export function isGeneratedKey(text: string, start: number, value: string): bool
   if (nameWords.some((word) => KIND_WORDS.has(word) || LOOKUP_KEY_WORDS.has(word))) return false;
   if (!GENERATED_KEY_CHARS.test(value) || !/\d/.test(value) || !/[A-Za-z]/.test(value)) return false;
   // Azure DevOps's classic PATs are 52 characters of lowercase base32, whose digits are 6 of 32
-  // characters: their letter runs are too long for the shape test about three times in five. A
-  // URL's only user information of 32 or more hex characters is a token (GitHub's older ones are
-  // 40), not a user's name; the shape test turns one in twenty-five of those away.
-  return hasGeneratedShape(value) || CLASSIC_AZURE_PAT.test(value) || (nameWords.length === 0 && LONG_HEX.test(value));
+  // characters: their letter runs are too long for the shape test about three times in five. 32
+  // or more lowercase hex characters are a key under a `_KEY` name (Datadog's, Algolia's) and, as
+  // a URL's only user information, a token (GitHub's older ones are 40), not a user's name: the
+  // shape test turns one in twenty-five of those away.
+  return hasGeneratedShape(value) || CLASSIC_AZURE_PAT.test(value) || LONG_HEX.test(value);
 }
 
 /** A Sentry DSN's public key, before the DSN's `@`. */

@@ -400,6 +400,12 @@ describe('what a name or a value says (host judgements)', () => {
     }
     expect(found(`export JWT_KEY="${v}"\n`)).toEqual([`generic-key ${v}`]);
     expect(found(`  SESSION_KEY: ${v}\n`)).toEqual([`generic-key ${v}`]);
+    // 32 or more lowercase hex characters whose letter and digit runs fail the shape test (about
+    // one random draw in twenty-five): a generated key all the same.
+    const hex = 'fedcba9876543210' + '13579bdf02468ace';
+    expect([hex.length, hasGeneratedShape(hex)]).toEqual([32, false]);
+    expect(found(`ALGOLIA_ADMIN_KEY=${hex}\n`)).toEqual([`generic-key ${hex}`]);
+    expect(found(`CACHE_KEY=${hex}\n`)).toEqual([]);
     // Public and lookup keys, lowercase code names, and values that do not look generated.
     for (const text of [
       `STRIPE_PUBLISHABLE_KEY=${v}`,
