@@ -93,6 +93,11 @@ const NAMED = {
   htback: chars('ht'),
   b64back: chars('b64'),
   wifi: chars('WiFi.'),
+  // An Android attribute's namespace prefix before `value` (`android:value`): bytes of `android:`
+  // only, so a run never takes the `v` of `value`.
+  androidns: chars('android:'),
+  // The `</` of an end tag before its name (`</key>`).
+  ltslash: chars('</'),
   // The first character of a Discord bot token: its id (digits) in base64.
   mno: chars('MNO'),
   // htpasswd's flags before its file (`-bc `, `-b -B `): batch, create, bcrypt, MD5, SHA, plain, no-op.

@@ -101,7 +101,26 @@ const suffixKey = (id, description, suffix, examples) => ({
  */
 const envEntry = (id, description, kind, examples) => ({
   ...generic(id, description, kind, examples),
-  steps: [['ident', 0, 24], ['qspnl', 1, 4], ['qspc', 0, 32], { lit: 'value', ci: true }, ['qsp', 0, 4], ['assign', 1, 2], ...VALUE_GAP, ['val', kind.minLen, 256]],
+  // Android's manifest names its attributes `android:name` and `android:value` (a `<meta-data>`
+  // entry, on one line or one attribute a line): the prefix may stand before `value`.
+  steps: [['ident', 0, 24], ['qspnl', 1, 4], ['qspc', 0, 32], ['androidns', 0, 8], { lit: 'value', ci: true }, ['qsp', 0, 4], ['assign', 1, 2], ...VALUE_GAP, ['val', kind.minLen, 256]],
+});
+
+/**
+ * The same secret in an Apple property list (an iOS app's Info.plist, a configuration .plist): a
+ * `<string>` after the `<key>` naming it, on the next line as Xcode writes them. Keyed on the key's
+ * end tag (rare outside property lists), so a key of any kind reaches it; the host reads the key's text
+ * as the name (assignedName), which must hold one of the kinds' words. One rule for every kind,
+ * with the password's bounds.
+ */
+const plist = (id, description, examples) => ({
+  ...generic(id, description, KIND.password, examples),
+  // Keyed on `key>` with `</` before it: `</` would be a new first pair for the SIMD prefilter.
+  keywords: ['key>'],
+  ci: false,
+  back: ['ltslash', 2, 2],
+  steps: [['ws', 0, 16], '<string>', ['val', KIND.password.minLen, 256]],
+  nameKeywords: ANY_KIND_WORDS,
 });
 
 /**
@@ -677,12 +696,30 @@ export default [
       P('      - name: API_KEY\n        value: ', F(C.alnum, 26)),
       P('<add key="MapsApiKey" value="', F(C.alnum, 32), '" />'),
       P('{"name": "API_KEY", "value": "', F(C.hex, 32), '"}'),
+      // An Android manifest's `<meta-data>`, one attribute a line.
+      P('        <meta-data\n            android:name="com.acme.maps.API_KEY"\n            android:value="', F(C.alnum, 32), '" />'),
     ],
     neg: [
       '      - name: API_KEY\n        valueFrom:\n          secretKeyRef:\n            name: api',
       '      - name: API_KEY_HEADER\n        value: "X-Api-Key-Header-Name"',
       '      - name: API_KEY\n        value: "your-api-key-here"',
       '<add key="ApiKeyHeader" value="X-Api-Key-Header-Name" />',
+      '<meta-data android:name="com.acme.API_KEY" android:value="@string/maps_api_key" />',
+      '<meta-data android:name="com.acme.API_KEY" android:value="${MAPS_API_KEY}" />',
+    ],
+  }),
+  plist('generic-secret-plist', 'Password, secret, token or API key in a property list (<key>API_SECRET</key> <string>…</string>)', {
+    pos: [
+      P('\t<key>API_SECRET</key>\n\t<string>', F(C.alnum, 32), '</string>'),
+      P('<key>ClientSecret</key>\n<string>', F(C.b64url, 40), '</string>'),
+      P('    <key>SMTPPassword</key>\n    <string>', F(C.alnum, 14), '</string>'),
+      P('<key>MapsApiKey</key><string>', F(C.alnum, 39), '</string>'),
+    ],
+    neg: [
+      '<key>CFBundleIdentifier</key>\n<string>' + F(C.alnum, 32) + '</string>',
+      '<key>NSFaceIDUsageDescription</key>\n<string>Unlock your saved passwords</string>',
+      '<key>API_SECRET</key>\n<string>$(API_SECRET)</string>',
+      '<key>TokenRefreshInterval</key>\n<string>86400000000</string>',
     ],
   }),
   argument('generic-password-argument', "Password as the argument after its quoted name (define('DB_PASSWORD', …), env defaults, setProperty)", KIND.password, {

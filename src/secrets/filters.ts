@@ -82,7 +82,9 @@ import type { FileKind } from './source-path.ts';
  * `os.getenv("DB_PASSWORD", default="…")`) is the quoted name's value (isDefaultKeyword); no other
  * keyword argument is; 32 or more lowercase hex characters under a `_KEY` name are a generated key
  * whatever the lengths of their letter and digit runs (one random draw in twenty-five failed the
- * shape test).
+ * shape test); a property list's `<string>` is named by its `<key>` (plistKeyName), a name/value
+ * entry's `value` may carry a namespace prefix (`android:value`), and an Android resource
+ * (`@string/maps_api_key`) is a reference.
  */
 export const FILTERS_VERSION = 23;
 
@@ -390,11 +392,12 @@ function hasRunOfSix(value: string): boolean {
  * `%env(resolve:JWT_SECRET_KEY)%`), a Windows batch variable (`%API_TOKEN_PROD%`), a variable's `$`
  * escaped as `$$` by Compose and Make (`$$MYSQL_ROOT_PASSWORD`, `$${DB_PASSWORD}`); each with a
  * name's shape (Maven's lowercase and dotted, the others' capitals), as `$$k9Fq2LmX7vPz`, a
- * password that opens with a `$` escaped for Compose, has not; and a 20-byte `0x`
- * address (Ethereum contracts and accounts: public; a 32-byte private key is longer).
+ * password that opens with a `$` escaped for Compose, has not; an Android resource
+ * (`@string/maps_api_key`, `@android:string/ok`), which a manifest's attribute names; and a 20-byte
+ * `0x` address (Ethereum contracts and accounts: public; a 32-byte private key is longer).
  */
 const LOCATION_OR_STAND_IN =
-  /^(arn:aws[\w-]*:|vault:|ssm:|secretsmanager:|azurekeyvault:|keyvault:)|^(__[A-Za-z0-9_]+__|#\{[\w.-]+\}#|@[a-z][a-z0-9]*(?:[.-][a-z0-9]+)+@|@@[A-Z_][A-Z0-9_]*@@|%env\([\w:.-]+\)%|%[A-Z_][A-Z0-9_]*%|\$\$(?:\{[A-Za-z_]\w*\}|[A-Z_][A-Z0-9_]*))$|^0x[0-9a-fA-F]{40}$/;
+  /^(arn:aws[\w-]*:|vault:|ssm:|secretsmanager:|azurekeyvault:|keyvault:)|^(__[A-Za-z0-9_]+__|#\{[\w.-]+\}#|@[a-z][a-z0-9]*(?:[.-][a-z0-9]+)+@|@@[A-Z_][A-Z0-9_]*@@|%env\([\w:.-]+\)%|%[A-Z_][A-Z0-9_]*%|\$\$(?:\{[A-Za-z_]\w*\}|[A-Z_][A-Z0-9_]*)|@(?:android:)?[a-z]+\/[a-z][a-z0-9_.]*)$|^0x[0-9a-fA-F]{40}$/;
 
 /**
  * Values published or stored in a secret's place, not the secret: a client key its vendor means to
@@ -1598,8 +1601,12 @@ function assignedName(text: string, start: number): { name: string; at: number }
   // An environment read's default given by keyword (`config('SECRET_KEY', default='…')`): the
   // variable's quoted name before it is the value's.
   if (found.name === 'default' && isDefaultKeyword(text, found.at)) return nameBefore(text, found.at, floor);
+  // A property list's `<string>` names nothing: the `<key>` before it does.
+  if (found.name === 'string' && text.charCodeAt(found.at - 1) === 0x3c) return plistKeyName(text, found.at - 1, floor) ?? found;
   if (found.name.length === 5 && found.name.toLowerCase() === 'value') {
     let i = found.at;
+    // An attribute's namespace prefix (Android's `android:value`) is no part of the entry's layout.
+    if (text.charCodeAt(i - 1) === 0x3a) i = backOver(NAME, text, i - 1, floor);
     i = backOver(SPACE_TAB, text, i, floor);
     // A name/value entry (`- name: API_KEY` / `value: …` on the next line): the entry's name counts.
     if (i > floor && text.charCodeAt(i - 1) === 0x0a) {
@@ -1619,6 +1626,18 @@ function assignedName(text: string, start: number): { name: string; at: number }
     }
   }
   return found;
+}
+
+/**
+ * The text of a property list's `<key>` element before the `<string>` opening at `open` (its
+ * `<`), past blanks and line breaks: `<key>API_SECRET</key>` names `API_SECRET`. Undefined when no
+ * `</key>` ends right there.
+ */
+function plistKeyName(text: string, open: number, floor: number): { name: string; at: number } | undefined {
+  const close = backOver(BLANKS, text, open, floor) - 6;
+  if (close <= floor || !text.startsWith('</key>', close)) return undefined;
+  const at = backOver(NAME, text, close, floor);
+  return at >= 5 && text.startsWith('<key>', at - 5) ? { name: text.slice(at, close), at } : undefined;
 }
 
 /**

@@ -92,7 +92,7 @@ const PIECES = [
   'a'.repeat(17), '-'.repeat(12), 'A'.repeat(40), '0123456789abcdef0123456789abcdef', 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij0123456789+/=',
   'token', 'Token=', 'password', 'PASSWORD="', 'path=/api', 'secret_key: ', 'api-key', 'sk-', 'ghp_', 'eyJ', 'xoxb-', 'Bearer ', '-----BEGIN',
   'postgres://user:', '@db:5432/app', 'data:image/png;base64,', 'xxxx', 'EXAMPLE', '${', '{{', 'process.env.', 'sha256-', 'aaaaaaa',
-  'change-me', 'test-password', '%env(', ')%', '$$', '@@', 'Server=db;', 'curl -u ', ' -p', '&amp;', '<password>', 'export ', 'ENV ', ', default=', "config('SECRET_KEY'",
+  'change-me', 'test-password', '%env(', ')%', '$$', '@@', 'Server=db;', 'curl -u ', ' -p', '&amp;', '<password>', 'export ', 'ENV ', ', default=', "config('SECRET_KEY'", '</key>', '<string>', 'android:value="', 'btoa(\'', 'WiFi.',
 ];
 const fragment = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...PIECES) },

@@ -334,12 +334,20 @@ function isNonSecretPassword(value: string): boolean {
  */
 function assignedName(text: string, start: number): { name: string; at: number } {
   const floor = Math.max(0, start - 160);
-  const found = nameBefore(text, start, floor);
+  let found = nameBefore(text, start, floor);
   // Not frozen: a default given by keyword (FILTERS_VERSION 23) names the quoted variable before it.
   if (found.name === 'default' && /^default=/.test(text.slice(found.at)) && /[ \t\r\n,]$/.test(text.slice(floor, found.at))) return nameBefore(text, found.at, floor);
+  // Not frozen (FILTERS_VERSION 23): a property list's `<string>` is named by the `<key>` before it.
+  if (found.name === 'string') {
+    const key = /<key>([A-Za-z0-9_.-]+)<\/key>[ \t\r\n]*<$/.exec(text.slice(floor, found.at));
+    if (key) return { name: key[1]!, at: floor + key.index + 5 };
+  }
   // Not frozen: the name/value entry rule came with the env-entry rules (ruleset 0975efe6…), after
-  // the speed work; the reference takes the entry's name the same way, written plainly.
+  // the speed work; the reference takes the entry's name the same way, written plainly (and, from
+  // FILTERS_VERSION 23, past an attribute's namespace prefix, `android:value`).
   if (found.name.toLowerCase() === 'value') {
+    const prefix = /[A-Za-z0-9_.-]*:$/.exec(text.slice(floor, found.at));
+    if (prefix) found = { name: found.name, at: floor + prefix.index };
     const lineBreak = /\r?\n[ \t]*$/.exec(text.slice(floor, found.at));
     if (lineBreak) {
       const named = nameBefore(text, floor + lineBreak.index, floor);
