@@ -96,10 +96,17 @@ const NAMED = {
   // An Android attribute's namespace prefix before `value` (`android:value`): bytes of `android:`
   // only, so a run never takes the `v` of `value`.
   androidns: chars('android:'),
+  // A WiFi network's name in a C string: any byte but its closing quote, a backslash or a line break.
+  ssid: minus(range('\x00', '\xff'), '"\\\r\n'),
   // The `</` of an end tag before its name (`</key>`).
   ltslash: chars('</'),
+  // The user of a `user:password` pair in a string (btoa, b64encode): an email or a name, no `:`.
+  basicuser: minus(printable, ':"\'`\\'),
   // The first character of a Discord bot token: its id (digits) in base64.
   mno: chars('MNO'),
+  // A file's path up to its first `.` or `/` (htpasswd's file: `.htpasswd`, `/etc/nginx/…`, `auth/htpasswd`).
+  nodotslash: minus([...printable, ...range('\x80', '\xff')], './'),
+  dotslash: chars('./'),
   // htpasswd's flags before its file (`-bc `, `-b -B `): batch, create, bcrypt, MD5, SHA, plain, no-op.
   htflags: chars('-bcBmsdpD '),
   // A generic value: printable ASCII without quotes, separators and brackets. As a step it is
@@ -181,10 +188,10 @@ const PRINTABLE = range('!', '~');
  * The host's judgements of a rule's match (src/secrets/scan.ts), which a rule names in its `host`
  * field, as the bits of RULE_JUDGEMENTS in src/secrets/rules.generated.ts.
  */
-const HOST_JUDGEMENT = { assignment: 1, password: 2, structural: 4, basic: 8, argument: 16, keyMaterial: 32, jwk: 64, positional: 128, declared: 256, pairs: 512, generated: 1024, userinfo: 2048, command: 4096, phrase: 8192, keyList: 16384, label: 32768 };
+const HOST_JUDGEMENT = { assignment: 1, password: 2, structural: 4, basic: 8, argument: 16, keyMaterial: 32, jwk: 64, positional: 128, declared: 256, pairs: 512, generated: 1024, userinfo: 2048, command: 4096, phrase: 8192, keyList: 16384, label: 32768, encodedPair: 65536 };
 const judgements = [];
 // RULE_JUDGEMENTS is a Uint16Array: a seventeenth judgement needs it widened.
-if (Math.max(...Object.values(HOST_JUDGEMENT)) >= 1 << 16) throw new Error('HOST_JUDGEMENT has outgrown RULE_JUDGEMENTS (16 bits)');
+if (Math.max(...Object.values(HOST_JUDGEMENT)) >= 1 << 30) throw new Error('HOST_JUDGEMENT has outgrown RULE_JUDGEMENTS (30 bits, kept positive)');
 const steps = []; // [kind, arg, min, max]
 const ruleRows = [];
 const kwEntries = []; // { rule, text, ci }
@@ -778,7 +785,7 @@ export const RULESET_VERSION = '${fingerprint}';
 export const HOST_JUDGEMENT = ${JSON.stringify(HOST_JUDGEMENT)} as const;
 
 /** Each rule's host judgements ({@link HOST_JUDGEMENT} bits), by rule index: the rules' \`host\` field. */
-export const RULE_JUDGEMENTS: Uint16Array = Uint16Array.of(${judgements.join(', ')});
+export const RULE_JUDGEMENTS: Uint32Array = Uint32Array.of(${judgements.join(', ')});
 
 /**
  * The words the value's name must hold, by rule index: the rules' \`nameKeywords\`, for the rules

@@ -33,6 +33,10 @@
 //                  value's command line (lines joined by a trailing `\`, `^` or backtick) must name
 //                  the command (onCommandLine), so `az login` on one line and `mkdir -p` on the
 //                  next are not read as one
+//   'encodedPair'  a password after `user:` in a string literal being encoded (btoa('user:…')): no
+//                  URN, digest, Relay id or colon list (isEncodedPair), and the password runs to
+//                  the string's closing quote, past backslash-escaped ones (stringLiteralEnd)
+// `nameKeywords` may also hold `^word$`, which must be the whole name.
 // `nameKeywords`, for an 'assignment' rule keyed on a statement (`ENV `, `#define `) rather than on
 // the name: the value's name must hold one of these words (lowercase; a word ending in `$` must end
 // the name).

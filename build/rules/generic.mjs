@@ -241,7 +241,9 @@ const initializer = (id, description, kind, words, examples) => ({
  */
 const argument = (id, description, kind, examples) => ({
   ...generic(id, description, kind, examples),
-  steps: [['ident', 0, 24], ['quote', 1, 1], ['sp', 0, 2], ',', ['ws', 0, 4], ['kwdefault', 0, 8], ['quote', 1, 1], ['bs', 0, 1], ['quote', 0, 1], ['val', kind.minLen, 256]],
+  // One argument a line, as Black lays a call out (`config(\n    'SECRET_KEY',\n    default='…',\n)`):
+  // up to 32 blanks and line breaks after the comma; a string prefix (`default=r'…'`).
+  steps: [['ident', 0, 24], ['quote', 1, 1], ['sp', 0, 2], ',', ['ws', 0, ALIGN], ['kwdefault', 0, 8], ['strprefix', 0, 2], ['quote', 1, 1], ['bs', 0, 1], ['quote', 0, 1], ['val', kind.minLen, 256]],
   host: ['assignment', 'argument'],
 });
 
@@ -747,6 +749,7 @@ export default [
       P('props.put("oauth.client.secret", "', F(C.b64url, 40), '");'),
       // python-decouple's and django-environ's defaults, the Django settings' usual line.
       P("SECRET_KEY = config('SECRET_KEY', default='", 'django-insecure-' + F(C.lownum, 40), "')"),
+      P("SECRET_KEY = config(\n    'SECRET_KEY',\n    default=r'", F(C.alnum, 40), "',\n)"),
       P('SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="', F(C.alnum, 50), '")'),
     ],
     neg: [
@@ -813,8 +816,9 @@ export default [
   }),
   // ASP.NET's JWT settings in appsettings.json: `"Jwt": { "Key": "…", "Issuer": … }`, the signing
   // key under a bare `Key` (its templates' and guides' shape; `"SecretKey"` is the generic rule's).
-  // Read from the section's `{` to its first member ending in `Key` (`"SigningKey"` too), not past
-  // its `}`; a member holding a `K` before it (`"KeyId"`) ends the search.
+  // Read from the section's `{` to its first member ending in `Key`, not past its `}`; a `K` before
+  // it (`"KeyId"`, `"Kestrel"`) ends the search. The member must be the key's (`Key`,
+  // `SigningKey`, `IssuerSigningKey`, `SecretKey`, …).
   {
     ...generic('generic-secret-jwt-section', 'JWT signing key in an ASP.NET settings section ("Jwt": { "Key": "…" })', { keywords: [], minLen: 12, entropy: 3.3 }, {
       pos: [
@@ -823,6 +827,9 @@ export default [
       ],
       neg: [
         '"Jwt": { "Issuer": "acme" },\n"Cache": { "Key": "' + F(C.alnum, 32) + '" }',
+        '{"jwt": {"localStorageKey": "' + F(C.alnum, 24) + '"}}',
+        '"Jwt": { "HeaderKey": "X-Authorization-Token-' + F(C.alnum, 12) + '" }',
+        '"Jwt": { "Key": "@Microsoft.KeyVault(VaultName=acme-kv;SecretName=JwtKey)" }',
         '"Jwt": { "Key": "", "Issuer": "acme" }',
         '"Jwt": { "Key": "your-secret-key-goes-here" }',
         'var key = builder.Configuration["Jwt:Key"];',
@@ -833,8 +840,10 @@ export default [
     // 64 keys that open the prefilter's fourth byte to anything (+5% scan time, measured).
     keywords: ['jwt"', 'jwtsettings"', 'jwtoptions"', 'jwtconfig"'],
     back: ['quote', 1, 1],
-    steps: [['sp', 0, 4], ':', ['ws', 0, 8], '{', ['notbracek', 0, 256], 'Key"', ['sp', 0, 4], ':', ['sp', 0, 4], ['quote', 1, 1], ['val', 12, 256]],
+    steps: [['sp', 0, 4], ':', ['ws', 0, 8], '{', ['notbracek', 0, 512], 'Key"', ['sp', 0, 4], ':', ['sp', 0, 4], ['quote', 1, 1], ['val', 12, 256]],
     host: ['assignment'],
+    // The member must name the signing key: `localStorageKey`, `CacheKey` and `HeaderKey` name other things.
+    nameKeywords: ['^key$', '^signingkey$', '^issuersigningkey$', '^secretkey$', '^symmetrickey$', '^securitykey$', '^jwtkey$'],
   },
   // Apache's htpasswd in batch mode (-b) takes the password as its last argument: `htpasswd -bc
   // /etc/nginx/.htpasswd admin …`. Three words after the flags: file, user, password (without -b
@@ -845,13 +854,20 @@ export default [
   {
     ...generic('generic-password-htpasswd', 'Password given to htpasswd -b (htpasswd -bc FILE USER PASSWORD)', KIND.password, {
       pos: [P('RUN htpasswd -bc /etc/nginx/.htpasswd admin ', F(C.alnum, 16)), P("htpasswd -b -B ./auth/htpasswd ci '", F(C.alnum, 18), "'")],
-      neg: ['htpasswd -c /etc/nginx/.htpasswd admin', 'htpasswd -bc /etc/nginx/.htpasswd admin "$ADMIN_PASSWORD"', 'htpasswd -bc .htpasswd admin changeme'],
+      neg: [
+        'htpasswd -c /etc/nginx/.htpasswd admin',
+        'htpasswd -bc /etc/nginx/.htpasswd admin "$ADMIN_PASSWORD"',
+        'htpasswd -bc .htpasswd admin changeme',
+        'Run htpasswd -b creates entries non-interactively',
+      ],
     }),
     keywords: ['passwd '],
     ci: false,
     back: ['htback', 2, 2],
     before: 'alnum',
-    steps: [['sp', 0, 3], ['htflags', 2, 16], ['notws', 1, 256], ['sp', 1, 4], ['notws', 1, 64], ['sp', 1, 4], ['sqlquote', 0, 1], ['val', KIND.password.minLen, 128]],
+    // The file holds a `.` or a `/`, so prose about the flag (`htpasswd -b creates entries
+    // non-interactively`) does not read as file, user and password.
+    steps: [['sp', 0, 3], ['htflags', 2, 16], ['nodotslash', 0, 128], ['dotslash', 1, 1], ['notws', 0, 255], ['sp', 1, 4], ['notws', 1, 64], ['sp', 1, 4], ['sqlquote', 0, 1], ['val', KIND.password.minLen, 128]],
     host: ['assignment', 'positional', 'command'],
   },
   // SQL Server's sqlcmd (and bcp) take the password as a capital `-P`; a lowercase `-p` there
@@ -963,7 +979,7 @@ export default [
   // Basic credentials built in code: `'Basic ' + btoa('user:…')`, Python's
   // `base64.b64encode(b'user:…')`. (Node's `Buffer.from('user:…')` is not read: keyed on its
   // first bytes, every Buffer in Node code would be a prefilter hit.) The password ends at the
-  // string's closing quote: judged as a command's word, whose line names the call. Keyed on the
+  // string's closing quote, past escaped ones (host: 'encodedPair'). Keyed on the
   // calls' tails (`toa(`, `encode(`) with `b` or `b64` before them, whose first bytes other
   // keywords have: a new first pair opens the SIMD prefilter wider.
   {
@@ -972,24 +988,43 @@ export default [
         P("headers: { Authorization: 'Basic ' + btoa('admin:", F(C.alnum, 16), "') }"),
         P('auth = base64.b64encode(b"svc-reports:', F(C.alnum, 18), '").decode()'),
         P("token = base64.b64encode('api:", F(C.alnum, 20), "'.encode())"),
+        // Atlassian's and Zendesk's users are emails; an escaped quote is the password's own.
+        P("btoa('ops@acme.dev:", F(C.alnum, 24), "')"),
+        P("btoa('admin:", F(C.alnum, 10) + "\\'" + F(C.alnum, 8), "')"),
       ],
-      neg: ["btoa('admin:' + password)", 'btoa(`${user}:${pass}`)', 'base64.b64encode(b"user:password")', "btoa('Hello, world:  this is text')"],
+      neg: [
+        "btoa('admin:' + password)",
+        'btoa(`${user}:${pass}`)',
+        'base64.b64encode(b"user:password")',
+        "btoa('Hello, world:  this is text')",
+        // A Relay global id (`Type:id`), a URN, a digest, a list of colon-separated parts.
+        "const id = btoa('Organization:" + F(C.hex, 24) + "');",
+        "b64encode(b'urn:ietf:params:oauth:grant-type:jwt-bearer')",
+        "btoa('sha256:" + F(C.hex, 64) + "')",
+        "btoa('cache:v2:users:list:page=" + F(C.alnum, 8) + "')",
+      ],
     }),
     keywords: ['toa(', 'encode('],
     back: ['b64back', 1, 3],
     before: 'alnum',
-    steps: [['strprefix', 0, 1], ['quote', 1, 1], ['userinfo', 1, 64], ':', ['inquote', 8, 128]],
-    host: ['assignment', 'positional', 'command'],
+    steps: [['strprefix', 0, 1], ['quote', 1, 1], ['basicuser', 1, 64], ':', ['inquote', 8, 128]],
+    host: ['assignment', 'positional', 'encodedPair'],
   },
   // An Arduino or ESP sketch joining a WiFi network: the SSID, then its passphrase. Keyed on
   // `begin(` (its first bytes other keywords have) with `WiFi.` before it.
   {
     ...call('generic-password-wifi', 'WiFi passphrase given to WiFi.begin("ssid", "…") in an Arduino or ESP sketch', KIND.password, ['begin('], 1, {
-      pos: [P('  WiFi.begin("Workshop-2G", "', F(C.alnum, 16), '");')],
+      pos: [
+        P('  WiFi.begin("Workshop-2G", "', F(C.alnum, 16), '");'),
+        // An SSID holds blanks, punctuation and non-ASCII letters.
+        P('WiFi.begin("FRITZ!Box 7590 Café", "', F(C.alnum, 16), '");'),
+      ],
       neg: ['WiFi.begin(ssid, password);', 'WiFi.begin("MyNetwork", "YOUR_WIFI_PASSWORD");', 'Serial.begin(115200);', 'db.begin("tx", "' + F(C.alnum, 16) + '");'],
     }),
     ci: false,
     back: ['wifi', 5, 5],
+    // The SSID is a C string: any bytes to its closing double quote on the line.
+    steps: [['ws', 0, 4], '"', ['ssid', 1, 96], '"', ['ws', 0, 4], ',', ['ws', 0, 4], ['quote', 1, 1], ['val', KIND.password.minLen, 256]],
   },
   call('generic-password-setter', 'Password given to a setter or wrapper (setPassword("…"), SecretStr("…"))', KIND.password, ['setpassword(', 'secretstr('], 0, {
     pos: [P('dataSource.setPassword("', F(C.alnum, 16), '");'), P("config.setPassword('", F(C.alnum, 12), "')"), P('password: SecretStr = SecretStr("', F(C.alnum, 16), '")')],

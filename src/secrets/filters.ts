@@ -84,7 +84,11 @@ import type { FileKind } from './source-path.ts';
  * whatever the lengths of their letter and digit runs (one random draw in twenty-five failed the
  * shape test); a property list's `<string>` is named by its `<key>` (plistKeyName), a name/value
  * entry's `value` may carry a namespace prefix (`android:value`), and an Android resource
- * (`@string/maps_api_key`) is a reference.
+ * (`@string/maps_api_key`) and a Key Vault reference are references; a password after `user:` in a
+ * string being encoded (btoa) is no URN, digest, Relay id or colon list (isEncodedPair) and ends at
+ * the string's closing quote (stringLiteralEnd); a credentials file one folder down
+ * (`credentials/service-account.json`) is a path; `hasher` names no secret; a rule's name words
+ * may be whole names (`^key$`).
  */
 export const FILTERS_VERSION = 23;
 
@@ -198,7 +202,7 @@ const STOP_VALUE_MAX = Math.max(...[...STOP_VALUES].map((v) => v.length));
  * also end words (`expiry`, `expiresAt`, `sessionTimeout`).
  */
 const NON_SECRET_WORD =
-  /^(hash|hashed|sha1|sha256|sha512|md5|bcrypt|digest|checksum|integrity|commit|etag|fingerprint|uuid|guid|name|names|path|paths|file|files|dir|directory|url|urls|uri|uris|endpoint|type|types|field|fields|header|headers|format|version|length|len|count|size|ttl|timeout|expir\w*|expires|policy|scope|scopes|prefix|suffix|label|id|ids|ref|refs|arn|env|var|vars|email|changed|updated|created|rotated|min|max|hint|regex|pattern|placeholder|input|limit|manager)$/;
+  /^(hash|hashed|sha1|sha256|sha512|md5|bcrypt|digest|checksum|integrity|commit|etag|fingerprint|uuid|guid|name|names|path|paths|file|files|dir|directory|url|urls|uri|uris|endpoint|type|types|field|fields|header|headers|format|version|length|len|count|size|ttl|timeout|expir\w*|expires|policy|scope|scopes|prefix|suffix|label|id|ids|ref|refs|arn|env|var|vars|email|changed|updated|created|rotated|min|max|hint|regex|pattern|placeholder|input|limit|manager|hasher|hashers)$/;
 /**
  * The keywords the assignment rules find in a name (every KIND in build/rules/generic.mjs, `key`
  * standing for the `*_key` ones), for {@link isNonSecretName}; `pass` takes `word`, `wd`, `wort`, `e` or
@@ -290,7 +294,7 @@ const DOTTED_IDENTIFIER = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/;
  */
 const INNER_DIGIT = /[A-Za-z]\d+[A-Za-z]/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const PATH_LIKE = /^(\/|\.\.?\/|~\/|[A-Za-z]:\\)|^[\w.-]+\/[\w.-]+\//;
+const PATH_LIKE = /^(\/|\.\.?\/|~\/|[A-Za-z]:\\)|^[\w.-]+\/[\w.-]+\/|^[\w.-]+\/[\w-]+\.(?:json|pem|key|p12|pfx|crt|cer|jks|yaml|yml|txt|env)$/;
 const INTEGRITY = /^(sha1|sha256|sha384|sha512)-/i;
 /**
  * A format or template slot in a value: `{name}`, `{0}`, `{}` (Python's format and f-strings, C#'s
@@ -393,11 +397,12 @@ function hasRunOfSix(value: string): boolean {
  * escaped as `$$` by Compose and Make (`$$MYSQL_ROOT_PASSWORD`, `$${DB_PASSWORD}`); each with a
  * name's shape (Maven's lowercase and dotted, the others' capitals), as `$$k9Fq2LmX7vPz`, a
  * password that opens with a `$` escaped for Compose, has not; an Android resource
- * (`@string/maps_api_key`, `@android:string/ok`), which a manifest's attribute names; and a 20-byte
+ * (`@string/maps_api_key`, `@android:string/ok`), which a manifest's attribute names; an App Service
+ * Key Vault reference (`@Microsoft.KeyVault(VaultName=…;SecretName=…)`); and a 20-byte
  * `0x` address (Ethereum contracts and accounts: public; a 32-byte private key is longer).
  */
 const LOCATION_OR_STAND_IN =
-  /^(arn:aws[\w-]*:|vault:|ssm:|secretsmanager:|azurekeyvault:|keyvault:)|^(__[A-Za-z0-9_]+__|#\{[\w.-]+\}#|@[a-z][a-z0-9]*(?:[.-][a-z0-9]+)+@|@@[A-Z_][A-Z0-9_]*@@|%env\([\w:.-]+\)%|%[A-Z_][A-Z0-9_]*%|\$\$(?:\{[A-Za-z_]\w*\}|[A-Z_][A-Z0-9_]*)|@(?:android:)?[a-z]+\/[a-z][a-z0-9_.]*)$|^0x[0-9a-fA-F]{40}$/;
+  /^(arn:aws[\w-]*:|vault:|ssm:|secretsmanager:|azurekeyvault:|keyvault:)|^(__[A-Za-z0-9_]+__|#\{[\w.-]+\}#|@[a-z][a-z0-9]*(?:[.-][a-z0-9]+)+@|@@[A-Z_][A-Z0-9_]*@@|%env\([\w:.-]+\)%|%[A-Z_][A-Z0-9_]*%|\$\$(?:\{[A-Za-z_]\w*\}|[A-Z_][A-Z0-9_]*)|@(?:android:)?[a-z]+\/[a-z][a-z0-9_.]*)$|^@Microsoft\.KeyVault\(|^0x[0-9a-fA-F]{40}$/;
 
 /**
  * Values published or stored in a secret's place, not the secret: a client key its vendor means to
@@ -631,8 +636,8 @@ function opensPlaceholder(text: string, colon: number): boolean {
 }
 
 /**
- * A value that is a file path (`/run/secrets/db`, `./keys/jwt.pem`, `config/keys/app.key`), not a
- * secret. Base64 has slashes too: `Su5FMSgqHtcQ7Wo4ZrKsRkvr8Ex/bpY6JGamab857jo/` fits the shape,
+ * A value that is a file path (`/run/secrets/db`, `./keys/jwt.pem`, `config/keys/app.key`, a
+ * credentials file one folder down such as `credentials/service-account.json`), not a secret. Base64 has slashes too: `Su5FMSgqHtcQ7Wo4ZrKsRkvr8Ex/bpY6JGamab857jo/` fits the shape,
  * so a part of 12 or more characters mixing upper and lower case and digits, as random base64
  * does and path names do not, makes it a value again (about one 44-character base64 key in ten
  * was taken for a path).
@@ -1204,6 +1209,64 @@ export function userinfoEnd(text: string, end: number): number {
 }
 
 /**
+ * Where the string literal holding the value at `start` opened: the quote before the `user:` in
+ * front of it (within 128 characters, on its line), or -1.
+ */
+function pairStringOpening(text: string, start: number): number {
+  const floor = Math.max(0, start - 128);
+  for (let i = start - 1; i >= floor; i--) {
+    const c = text.charCodeAt(i);
+    if (isIn(QUOTES, c)) return i;
+    if (c === 0x0a || c === 0x0d) return -1;
+  }
+  return -1;
+}
+
+/**
+ * For a password after `user:` in a string being encoded (`btoa('admin:…')`, `b64encode(b'api:…')`,
+ * the value at `start`): false when the pair is something else written with a colon: a URN or a
+ * scheme's or digest's prefix (`urn:…`, `data:…`, `sha256:…`), a Relay global id (`btoa('Organization:5f8d…')`:
+ * a capitalised type, then hex or digits), or a list of colon-separated parts (`cache:v2:users:…`,
+ * a MAC address): a password holds a second colon rarely.
+ */
+export function isEncodedPair(text: string, start: number, value: string): boolean {
+  const open = pairStringOpening(text, start);
+  if (open < 0) return false;
+  const user = text.slice(open + 1, start - 1);
+  if (PAIR_SCHEMES.has(user.toLowerCase())) return false;
+  if (RELAY_TYPE.test(user) && RELAY_ID.test(value)) return false;
+  const colon = value.indexOf(':');
+  return colon < 0 || value.indexOf(':', colon + 1) < 0;
+}
+
+/** Prefixes written with a colon that name no user: URNs, schemes, digests. */
+const PAIR_SCHEMES = new Set(['urn', 'data', 'blob', 'file', 'http', 'https', 'mailto', 'tel', 'ipfs', 'md5', 'sha1', 'sha224', 'sha256', 'sha384', 'sha512']);
+/** A Relay global id's type: one capitalised word or several (`User`, `PullRequest`). */
+const RELAY_TYPE = /^(?:[A-Z][a-z]+)+$/;
+/** A Relay global id's key: hex (a Mongo ObjectId), digits or a UUID. */
+const RELAY_ID = /^(?:[0-9a-f]+|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})$/;
+
+/**
+ * Where a password after `user:` in a string literal ends: at the string's closing quote (the one
+ * that opened it, {@link pairStringOpening}), past backslash-escaped quotes, which code strings
+ * have in either quote; the core's class stopped at any quote. Never before the core's end, on
+ * the value's line, within {@link VALUE_LOOK} characters.
+ */
+export function stringLiteralEnd(text: string, start: number, end: number): number {
+  const open = pairStringOpening(text, start);
+  if (open < 0) return end;
+  const quote = text.charCodeAt(open);
+  const limit = Math.min(text.length, start + VALUE_LOOK);
+  for (let i = end; i < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c === quote) return i;
+    if (c === 0x0a || c === 0x0d) return end;
+    if (c === 0x5c) i++;
+  }
+  return end;
+}
+
+/**
  * Where a command-line argument's value ends (a flag's value, curl's `-u user:password`): at the
  * end of its shell word, which the core's value class may stop short of (`-pa,b`, `-u 'u:a@b'`,
  * `-u u:a#b`). A word opened by a quote runs to the matching quote on its line (past
@@ -1380,6 +1443,8 @@ function isCallArgument(text: string, start: number): boolean {
   // may open with an escaped quote inside its own (`"\"…\""`, Gradle's string fields).
   let i = start - 1;
   if (text.charCodeAt(i - 1) === 0x5c && isIn(QUOTES, text.charCodeAt(i - 2))) i -= 2;
+  // A string literal's prefix (`default=r'…'`).
+  else i = stringPrefixStart(text, i, floor);
   // Given by keyword: the core's run of `default=` bytes is only this word.
   if (text.charCodeAt(i - 1) === 0x3d) {
     if (!isDefaultKeyword(text, i - 8)) return false;
@@ -1581,14 +1646,15 @@ export function oauthBasicUser(text: string, start: number): { start: number; en
 }
 
 /**
- * Whether a value's name holds one of `words` (lowercase; a word ending in `$` must end the name).
+ * Whether a value's name holds one of `words` (lowercase; a word ending in `$` must end the name,
+ * and one written `^word$` must be the whole name).
  * The check of the rules keyed on a statement (`ENV `, `#define `, `; } = `): the core matched the
  * statement, not a keyword in the name, so `ENV NODE_ENV production` is no password and `#define
  * API_KEY "…"` is an API key, not a token.
  */
 export function nameHolds(name: string, words: readonly string[]): boolean {
   const lower = name.toLowerCase();
-  return words.some((w) => (w.endsWith('$') ? lower.endsWith(w.slice(0, -1)) : lower.includes(w)));
+  return words.some((w) => (w.startsWith('^') ? lower === w.slice(1, -1) : w.endsWith('$') ? lower.endsWith(w.slice(0, -1)) : lower.includes(w)));
 }
 
 /**
@@ -1599,8 +1665,13 @@ function assignedName(text: string, start: number): { name: string; at: number }
   const floor = Math.max(0, start - 160);
   const found = nameBefore(text, start, floor);
   // An environment read's default given by keyword (`config('SECRET_KEY', default='…')`): the
-  // variable's quoted name before it is the value's.
-  if (found.name === 'default' && isDefaultKeyword(text, found.at)) return nameBefore(text, found.at, floor);
+  // variable's quoted name before it is the value's, perhaps on the line before (one argument a line).
+  if (found.name === 'default' && isDefaultKeyword(text, found.at)) return nameBefore(text, backOver(ARGUMENT_GAP, text, found.at, floor), floor);
+  // An argument on the line after its quoted name's (`config(\n    'SECRET_KEY',\n    '…')`).
+  if (found.name === '' && (text.charCodeAt(found.at - 1) === 0x0a || text.charCodeAt(found.at - 1) === 0x0d)) {
+    const above = nameBefore(text, backOver(ARGUMENT_GAP, text, found.at, floor), floor);
+    if (above.name !== '') return above;
+  }
   // A property list's `<string>` names nothing: the `<key>` before it does.
   if (found.name === 'string' && text.charCodeAt(found.at - 1) === 0x3c) return plistKeyName(text, found.at - 1, floor) ?? found;
   if (found.name.length === 5 && found.name.toLowerCase() === 'value') {

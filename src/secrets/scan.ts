@@ -2,7 +2,7 @@ import { invalidParams } from '../errors.ts';
 import { scanSecretRecords } from '../core/scan.ts';
 import { HOST_JUDGEMENT, RULE_COMMANDS, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from './rules.generated.ts';
 import { mapUtf16Offsets } from './offsets.ts';
-import { amongConnectionPairs, configValueEnd, lonePairEnd, isQueryValue, queryValueEnd, insideDataUrl, isBasicCredential, isCredentialArgument, isGeneratedKey, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, oauthBasicUser, onCommandLine, pairValueEnd, queryValueExtent, quotedValueEnd, shellWordEnd, unquotedValueEnd, userinfoEnd, userinfoPassword } from './filters.ts';
+import { amongConnectionPairs, configValueEnd, isEncodedPair, stringLiteralEnd, lonePairEnd, isQueryValue, queryValueEnd, insideDataUrl, isBasicCredential, isCredentialArgument, isGeneratedKey, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, oauthBasicUser, onCommandLine, pairValueEnd, queryValueExtent, quotedValueEnd, shellWordEnd, unquotedValueEnd, userinfoEnd, userinfoPassword } from './filters.ts';
 import { listedKeys, recoveryPhraseEnd } from './wallet.ts';
 import { fileKind } from './source-path.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
@@ -26,10 +26,11 @@ import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
  * name it (COMMAND, RULE_COMMANDS), and a wallet's recovery phrase, whose words the host counts
  * (PHRASE, recoveryPhraseEnd), and a list of keys whose first the core matched (KEY_LIST,
  * listedKeys), and a Terraform variable's default, whose name is its block's label (LABEL, read
- * as such by the assignment's judgement). An assignment keyed on a statement (`ENV `, `#define `)
+ * as such by the assignment's judgement), and a password after `user:` in a string being encoded,
+ * which ends at the string's closing quote (ENCODED_PAIR). An assignment keyed on a statement (`ENV `, `#define `)
  * or a block also has words its name must hold (RULE_NAME_KEYWORDS).
  */
-const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, declared: DECLARED, pairs: PAIRS, generated: GENERATED, userinfo: USERINFO, command: COMMAND, phrase: PHRASE, keyList: KEY_LIST, label: LABEL } = HOST_JUDGEMENT;
+const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, declared: DECLARED, pairs: PAIRS, generated: GENERATED, userinfo: USERINFO, command: COMMAND, phrase: PHRASE, keyList: KEY_LIST, label: LABEL, encodedPair: ENCODED_PAIR } = HOST_JUDGEMENT;
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 /**
  * Where each rule's assignment reads its value's name (isNonSecretAssignment), by rule index:
@@ -174,12 +175,14 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
       const query = isQueryValue(text, start);
       if (query) end = queryValueEnd(text, start, end);
       if (isNonSecretAssignment(text, start, end, RULE_READING[rule]!, RULE_NAME_KEYWORDS[rule], file)) continue;
-      // A command's argument ends with its shell word (below), not as a configuration's value.
-      if ((kind & COMMAND) === 0) end = unquotedValueEnd(text, start, end, file);
+      // A command's argument ends with its shell word, an encoded pair's password with its string
+      // (below), not as a configuration's value.
+      if ((kind & (COMMAND | ENCODED_PAIR)) === 0) end = unquotedValueEnd(text, start, end, file);
       // Read to its token's end only where a query string's value does not end first.
       if (query) end = queryValueEnd(text, start, queryValueExtent(text, start, end));
     }
     if ((kind & ARGUMENT) !== 0 && !isCredentialArgument(text, start, text.slice(start, end))) continue;
+    if ((kind & ENCODED_PAIR) !== 0 && !isEncodedPair(text, start, value)) continue;
     if ((kind & PASSWORD) !== 0 && isNonSecretPassword(value)) continue;
     if ((kind & BASIC) !== 0 && !isBasicCredential(value)) continue;
     if (insideDataUrl(text, start)) continue;
@@ -187,6 +190,7 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     if ((kind & ASSIGNMENT) !== 0) end = quotedValueEnd(text, start, end);
     // A command's argument is a shell word; a URL's password runs to the authority's last `@`.
     if ((kind & COMMAND) !== 0) end = shellWordEnd(text, start, end);
+    else if ((kind & ENCODED_PAIR) !== 0) end = stringLiteralEnd(text, start, end);
     else if ((kind & (PASSWORD | USERINFO | PAIRS)) === PASSWORD) end = userinfoEnd(text, end);
     candidates.push({
       priority: lone ? LONE_PAIR_RANK : rule,

@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { amongConnectionPairs, configValueEnd, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn, assignsLiteral, echoesName, hasGeneratedShape, isFormattedString, oauthBasicUser, onCommandLine, isStandInOrText, pairValueEnd, queryValueExtent, shellWordEnd, userinfoEnd, variableLabel } from '../../../src/secrets/filters.ts';
+import { amongConnectionPairs, configValueEnd, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn, assignsLiteral, echoesName, hasGeneratedShape, isFormattedString, oauthBasicUser, onCommandLine, isStandInOrText, isEncodedPair, stringLiteralEnd, pairValueEnd, queryValueExtent, shellWordEnd, userinfoEnd, variableLabel } from '../../../src/secrets/filters.ts';
 import { HOST_JUDGEMENT, RULE_COMMANDS, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from '../../../src/secrets/rules.generated.ts';
 import { listedKeys, recoveryPhraseEnd } from '../../../src/secrets/wallet.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
@@ -48,6 +48,8 @@ const GENERATED_RULES = rulesWith(HOST_JUDGEMENT.generated);
 const USERINFO_RULES = rulesWith(HOST_JUDGEMENT.userinfo);
 /** Came with FILTERS_VERSION 19: a flag's value found on from its command must be on the command's line. */
 const COMMAND_RULES = rulesWith(HOST_JUDGEMENT.command);
+/** Came with FILTERS_VERSION 23: a password after `user:` in a string being encoded. */
+const ENCODED_PAIR_RULES = rulesWith(HOST_JUDGEMENT.encodedPair);
 /** Came with FILTERS_VERSION 20: a wallet's recovery phrase, whose words the host counts. */
 const PHRASE_RULES = rulesWith(HOST_JUDGEMENT.phrase);
 /** Came with FILTERS_VERSION 20: a list of keys whose first the core matched. */
@@ -163,13 +165,16 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
         // A judgement added after the speed work (FILTERS_VERSION 7): the host's own; FILTERS_VERSION
         // 13: a shell default ends at its `}`.
         // FILTERS_VERSION 22: a command's argument ends with its shell word (below).
-        if (!COMMAND_RULES.has(m.rule)) end = unquotedValueEnd(text, start, end);
+        // FILTERS_VERSION 23: nor an encoded pair's password, which ends with its string.
+        if (!COMMAND_RULES.has(m.rule) && !ENCODED_PAIR_RULES.has(m.rule)) end = unquotedValueEnd(text, start, end);
         // FILTERS_VERSION 22: past the core's end to its `&` or `#`; the host's own.
         if (query) end = queryValueEnd(text, start, queryValueExtent(text, start, end));
       }
       // A judgement added after the speed work (FILTERS_VERSION 3): the host's own.
       // FILTERS_VERSION 9: translation calls and slugs too.
       if (ARGUMENT_RULES.has(m.rule) && !isCredentialArgument(text, start, text.slice(start, end))) continue;
+      // FILTERS_VERSION 23: the host's own.
+      if (ENCODED_PAIR_RULES.has(m.rule) && !isEncodedPair(text, start, value)) continue;
       if (PASSWORD_RULES.has(m.rule) && isNonSecretPassword(value)) continue;
       if (BASIC_RULES.has(m.rule) && !isBasicCredential(value)) continue;
       if (insideDataUrl(text, start)) continue;
@@ -178,6 +183,7 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
       // FILTERS_VERSION 22: a command's argument is a shell word, a URL's password runs to the
       // authority's last `@`; the host's own.
       if (COMMAND_RULES.has(m.rule)) end = shellWordEnd(text, start, end);
+      else if (ENCODED_PAIR_RULES.has(m.rule)) end = stringLiteralEnd(text, start, end);
       else if (PASSWORD_RULES.has(m.rule) && !PAIRS_RULES.has(m.rule) && !USERINFO_RULES.has(m.rule)) end = userinfoEnd(text, end);
       const rule = RULES[m.rule]!;
       candidates.push({ priority: lone ? RULES.length - 0.5 : m.rule, ruleId: rule.id, confidence: m.confidence === 1 ? 'high' : 'medium', start, end });
@@ -336,7 +342,14 @@ function assignedName(text: string, start: number): { name: string; at: number }
   const floor = Math.max(0, start - 160);
   let found = nameBefore(text, start, floor);
   // Not frozen: a default given by keyword (FILTERS_VERSION 23) names the quoted variable before it.
-  if (found.name === 'default' && /^default=/.test(text.slice(found.at)) && /[ \t\r\n,]$/.test(text.slice(floor, found.at))) return nameBefore(text, found.at, floor);
+  if (found.name === 'default' && /^default=/.test(text.slice(found.at)) && /[ \t\r\n,]$/.test(text.slice(floor, found.at))) {
+    return nameBefore(text, floor + /[ \t\r\n,]*$/.exec(text.slice(floor, found.at))!.index, floor);
+  }
+  // Not frozen (FILTERS_VERSION 23): an argument on the line after its quoted name's.
+  if (found.name === '' && /[\r\n]$/.test(text.slice(floor, found.at))) {
+    const above = nameBefore(text, floor + /[ \t\r\n,]*$/.exec(text.slice(floor, found.at))!.index, floor);
+    if (above.name !== '') return above;
+  }
   // Not frozen (FILTERS_VERSION 23): a property list's `<string>` is named by the `<key>` before it.
   if (found.name === 'string') {
     const key = /<key>([A-Za-z0-9_.-]+)<\/key>[ \t\r\n]*<$/.exec(text.slice(floor, found.at));
