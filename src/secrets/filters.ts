@@ -637,7 +637,8 @@ function opensPlaceholder(text: string, colon: number): boolean {
 
 /**
  * A value that is a file path (`/run/secrets/db`, `./keys/jwt.pem`, `config/keys/app.key`, a
- * credentials file one folder down such as `credentials/service-account.json`), not a secret. Base64 has slashes too: `Su5FMSgqHtcQ7Wo4ZrKsRkvr8Ex/bpY6JGamab857jo/` fits the shape,
+ * credentials file one folder down such as `credentials/service-account.json`), not a secret.
+ * Base64 has slashes too: `Su5FMSgqHtcQ7Wo4ZrKsRkvr8Ex/bpY6JGamab857jo/` fits the shape,
  * so a part of 12 or more characters mixing upper and lower case and digits, as random base64
  * does and path names do not, makes it a value again (about one 44-character base64 key in ten
  * was taken for a path).
