@@ -107,23 +107,6 @@ const envEntry = (id, description, kind, examples) => ({
 });
 
 /**
- * The same secret in an Apple property list (an iOS app's Info.plist, a configuration .plist): a
- * `<string>` after the `<key>` naming it, on the next line as Xcode writes them. Keyed on the key's
- * end tag (rare outside property lists), so a key of any kind reaches it; the host reads the key's text
- * as the name (assignedName), which must hold one of the kinds' words. One rule for every kind,
- * with the password's bounds.
- */
-const plist = (id, description, examples) => ({
-  ...generic(id, description, KIND.password, examples),
-  // Keyed on `key>` with `</` before it: `</` would be a new first pair for the SIMD prefilter.
-  keywords: ['key>'],
-  ci: false,
-  back: ['ltslash', 2, 2],
-  steps: [['ws', 0, 16], '<string>', ['val', KIND.password.minLen, 256]],
-  nameKeywords: ANY_KIND_WORDS,
-});
-
-/**
  * The same secret in a declaration with a type between name and value: `const apiKey: string = "…"`
  * (TypeScript), `val apiKey: String = "…"` (Kotlin, Scala), `let apiToken: String = "…"` (Swift),
  * `const API_KEY: &str = "…"` (Rust), `api_key: str = "…"` (Python), `var apiKey string = "…"`
@@ -710,20 +693,33 @@ export default [
       '<meta-data android:name="com.acme.API_KEY" android:value="${MAPS_API_KEY}" />',
     ],
   }),
-  plist('generic-secret-plist', 'Password, secret, token or API key in a property list (<key>API_SECRET</key> <string>…</string>)', {
-    pos: [
-      P('\t<key>API_SECRET</key>\n\t<string>', F(C.alnum, 32), '</string>'),
-      P('<key>ClientSecret</key>\n<string>', F(C.b64url, 40), '</string>'),
-      P('    <key>SMTPPassword</key>\n    <string>', F(C.alnum, 14), '</string>'),
-      P('<key>MapsApiKey</key><string>', F(C.alnum, 39), '</string>'),
-    ],
-    neg: [
-      '<key>CFBundleIdentifier</key>\n<string>' + F(C.alnum, 32) + '</string>',
-      '<key>NSFaceIDUsageDescription</key>\n<string>Unlock your saved passwords</string>',
-      '<key>API_SECRET</key>\n<string>$(API_SECRET)</string>',
-      '<key>TokenRefreshInterval</key>\n<string>86400000000</string>',
-    ],
-  }),
+  // The same secret in an Apple property list (an iOS app's Info.plist, a configuration .plist): a
+  // `<string>` after the `<key>` naming it, on the next line as Xcode writes them. Keyed on the
+  // key's end tag (rare outside property lists), so a key of any kind reaches it; the host reads
+  // the key's text as the name (assignedName), which must hold one of the kinds' words. One rule
+  // for every kind, with the password's bounds.
+  {
+    ...generic('generic-secret-plist', 'Password, secret, token or API key in a property list (<key>API_SECRET</key> <string>…</string>)', KIND.password, {
+      pos: [
+        P('\t<key>API_SECRET</key>\n\t<string>', F(C.alnum, 32), '</string>'),
+        P('<key>ClientSecret</key>\n<string>', F(C.b64url, 40), '</string>'),
+        P('    <key>SMTPPassword</key>\n    <string>', F(C.alnum, 14), '</string>'),
+        P('<key>MapsApiKey</key><string>', F(C.alnum, 39), '</string>'),
+      ],
+      neg: [
+        '<key>CFBundleIdentifier</key>\n<string>' + F(C.alnum, 32) + '</string>',
+        '<key>NSFaceIDUsageDescription</key>\n<string>Unlock your saved passwords</string>',
+        '<key>API_SECRET</key>\n<string>$(API_SECRET)</string>',
+        '<key>TokenRefreshInterval</key>\n<string>86400000000</string>',
+      ],
+    }),
+    // Keyed on `key>` with `</` before it: `</` would be a new first pair for the SIMD prefilter.
+    keywords: ['key>'],
+    ci: false,
+    back: ['ltslash', 2, 2],
+    steps: [['ws', 0, 16], '<string>', ['val', KIND.password.minLen, 256]],
+    nameKeywords: ANY_KIND_WORDS,
+  },
   argument('generic-password-argument', "Password as the argument after its quoted name (define('DB_PASSWORD', …), env defaults, setProperty)", KIND.password, {
     pos: [
       P("define('DB_PASSWORD', '", F(C.alnum, 16), "');"),

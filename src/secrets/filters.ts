@@ -1255,16 +1255,22 @@ const RELAY_ID = /^(?:[0-9a-f]+|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})$/;
  */
 export function stringLiteralEnd(text: string, start: number, end: number): number {
   const open = pairStringOpening(text, start);
-  if (open < 0) return end;
-  const quote = text.charCodeAt(open);
-  const limit = Math.min(text.length, start + VALUE_LOOK);
-  for (let i = end; i < limit; i++) {
+  return open < 0 ? end : closingQuote(text, end, Math.min(text.length, start + VALUE_LOOK), text.charCodeAt(open), true, end);
+}
+
+/**
+ * The first `quote` from `from` on, before `limit`, on the same line; a backslash escapes the
+ * character after it when `escapes` (code's strings, shell's double quotes; not shell's single
+ * ones). `otherwise` when a line break or the limit comes first.
+ */
+function closingQuote(text: string, from: number, limit: number, quote: number, escapes: boolean, otherwise: number): number {
+  for (let i = from; i < limit; i++) {
     const c = text.charCodeAt(i);
     if (c === quote) return i;
-    if (c === 0x0a || c === 0x0d) return end;
-    if (c === 0x5c) i++;
+    if (c === 0x0a || c === 0x0d) return otherwise;
+    if (c === 0x5c && escapes) i++;
   }
-  return end;
+  return otherwise;
 }
 
 /**
@@ -1280,15 +1286,7 @@ export function shellWordEnd(text: string, start: number, end: number): number {
   while (k > floor && !isIn(WORD_BREAKS, text.charCodeAt(k - 1))) k--;
   const quote = text.charCodeAt(k - 1);
   const limit = Math.min(text.length, start + VALUE_LOOK);
-  if (k > 0 && isIn(QUOTES, quote)) {
-    for (let i = end; i < limit; i++) {
-      const c = text.charCodeAt(i);
-      if (c === quote) return i;
-      if (c === 0x0a || c === 0x0d) return end;
-      if (c === 0x5c && quote === 0x22) i++;
-    }
-    return end;
-  }
+  if (k > 0 && isIn(QUOTES, quote)) return closingQuote(text, end, limit, quote, quote === 0x22, end);
   let e = end;
   // A backslash before a quote escapes the quote of a string around the command (JSON's `\"`).
   while (e < limit && !isIn(WORD_ENDS, text.charCodeAt(e)) && !(text.charCodeAt(e) === 0x5c && isIn(QUOTES, text.charCodeAt(e + 1)))) e++;
@@ -1428,8 +1426,9 @@ export function quotedValueEnd(text: string, start: number, end: number): number
  * django-environ's `config('SECRET_KEY', default='…')`, `os.getenv("DB_PASSWORD", default="…")`).
  */
 function isDefaultKeyword(text: string, at: number): boolean {
-  return at > 0 && text.startsWith('default=', at) && isIn(ARGUMENT_GAP, text.charCodeAt(at - 1));
+  return at > 0 && text.startsWith(DEFAULT_KEYWORD, at) && isIn(ARGUMENT_GAP, text.charCodeAt(at - 1));
 }
+const DEFAULT_KEYWORD = 'default=';
 
 /**
  * For a value after a quoted name (`define('DB_PASSWORD', '…')`, `env("API_KEY", "…")`, also
@@ -1448,8 +1447,8 @@ function isCallArgument(text: string, start: number): boolean {
   else i = stringPrefixStart(text, i, floor);
   // Given by keyword: the core's run of `default=` bytes is only this word.
   if (text.charCodeAt(i - 1) === 0x3d) {
-    if (!isDefaultKeyword(text, i - 8)) return false;
-    i -= 8;
+    i -= DEFAULT_KEYWORD.length;
+    if (!isDefaultKeyword(text, i)) return false;
   }
   i = backOver(ARGUMENT_GAP, text, i, floor);
   const open = quoteOpening(text, i - 1, floor);
@@ -1667,10 +1666,10 @@ function assignedName(text: string, start: number): { name: string; at: number }
   const found = nameBefore(text, start, floor);
   // An environment read's default given by keyword (`config('SECRET_KEY', default='…')`): the
   // variable's quoted name before it is the value's, perhaps on the line before (one argument a line).
-  if (found.name === 'default' && isDefaultKeyword(text, found.at)) return nameBefore(text, backOver(ARGUMENT_GAP, text, found.at, floor), floor);
+  if (found.name === 'default' && isDefaultKeyword(text, found.at)) return argumentNameBefore(text, found.at, floor);
   // An argument on the line after its quoted name's (`config(\n    'SECRET_KEY',\n    '…')`).
   if (found.name === '' && (text.charCodeAt(found.at - 1) === 0x0a || text.charCodeAt(found.at - 1) === 0x0d)) {
-    const above = nameBefore(text, backOver(ARGUMENT_GAP, text, found.at, floor), floor);
+    const above = argumentNameBefore(text, found.at, floor);
     if (above.name !== '') return above;
   }
   // A property list's `<string>` names nothing: the `<key>` before it does.
@@ -1698,6 +1697,11 @@ function assignedName(text: string, start: number): { name: string; at: number }
     }
   }
   return found;
+}
+
+/** The quoted name before an argument at `at`: past blanks, line breaks and the comma between them. */
+function argumentNameBefore(text: string, at: number, floor: number): { name: string; at: number } {
+  return nameBefore(text, backOver(ARGUMENT_GAP, text, at, floor), floor);
 }
 
 /**
