@@ -80,9 +80,11 @@ const NAMED = {
   fallback1: chars('|?o'),
   fallback2: chars('|?:r'),
   eq: chars('='),
-  // A keyword argument naming an environment read's default (`config('SECRET_KEY', default='…')`):
-  // the bytes of `default=` in any order; the host takes only `default=` itself (isCallArgument).
-  kwdefault: chars('default='),
+  // Keyword arguments up to an environment read's default (`config('SECRET_KEY', default='…')`,
+  // `config('SECRET_KEY', cast=str, default='…')`, one a line as Black writes them): names, `=`,
+  // commas and blanks. The host takes only `default=` right before the value and names or dotted
+  // names as the values of the arguments before it (isCallArgument, keywordArgumentsStart).
+  kwargs: [...U, ...L, ...D, ...chars('_.=, \t\r\n')],
   dashdigit: [...chars('-'), ...D],
   // Inside a JSON object up to a member named `…Key` (jwtSection): anything but its closing brace and `K`.
   notbracek: minus(range('\x00', '\xff'), '}K'),
@@ -109,6 +111,8 @@ const NAMED = {
   dotslash: chars('./'),
   // htpasswd's flags before its file (`-bc `, `-b -B `): batch, create, bcrypt, MD5, SHA, plain, no-op.
   htflags: chars('-bcBmsdpD '),
+  // htpasswd -n's other flags, before or after its `n`: batch, bcrypt, MD5, SHA, plain, no-op.
+  htnflags: chars('bBmsdpD'),
   // A generic value: printable ASCII without quotes, separators and brackets. As a step it is
   // STEP_VALUE: after an opening quote the value runs to the closing one instead (valdq, valsq,
   // valbq: every printable byte but that quote), since `(`, `;`, `{` or `,` inside quotes are a
@@ -190,7 +194,7 @@ const PRINTABLE = range('!', '~');
  */
 const HOST_JUDGEMENT = { assignment: 1, password: 2, structural: 4, basic: 8, argument: 16, keyMaterial: 32, jwk: 64, positional: 128, declared: 256, pairs: 512, generated: 1024, userinfo: 2048, command: 4096, phrase: 8192, keyList: 16384, label: 32768, encodedPair: 65536 };
 const judgements = [];
-// RULE_JUDGEMENTS is a Uint16Array: a seventeenth judgement needs it widened.
+// RULE_JUDGEMENTS is a Uint32Array of non-negative bits: past bit 30 it needs rethinking.
 if (Math.max(...Object.values(HOST_JUDGEMENT)) >= 1 << 30) throw new Error('HOST_JUDGEMENT has outgrown RULE_JUDGEMENTS (30 bits, kept positive)');
 const steps = []; // [kind, arg, min, max]
 const ruleRows = [];

@@ -225,8 +225,9 @@ const initializer = (id, description, kind, words, examples) => ({
 const argument = (id, description, kind, examples) => ({
   ...generic(id, description, kind, examples),
   // One argument a line, as Black lays a call out (`config(\n    'SECRET_KEY',\n    default='…',\n)`):
-  // up to 32 blanks and line breaks after the comma; a string prefix (`default=r'…'`).
-  steps: [['ident', 0, 24], ['quote', 1, 1], ['sp', 0, 2], ',', ['ws', 0, ALIGN], ['kwdefault', 0, 8], ['strprefix', 0, 2], ['quote', 1, 1], ['bs', 0, 1], ['quote', 0, 1], ['val', kind.minLen, 256]],
+  // up to 32 blanks and line breaks after the comma; other keyword arguments before `default=`
+  // (`cast=str, `); a string prefix (`default=r'…'`).
+  steps: [['ident', 0, 24], ['quote', 1, 1], ['sp', 0, 2], ',', ['ws', 0, ALIGN], ['kwargs', 0, 64], ['strprefix', 0, 2], ['quote', 1, 1], ['bs', 0, 1], ['quote', 0, 1], ['val', kind.minLen, 256]],
   host: ['assignment', 'argument'],
 });
 
@@ -747,9 +748,15 @@ export default [
       P("SECRET_KEY = config('SECRET_KEY', default='", 'django-insecure-' + F(C.lownum, 40), "')"),
       P("SECRET_KEY = config(\n    'SECRET_KEY',\n    default=r'", F(C.alnum, 40), "',\n)"),
       P('SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="', F(C.alnum, 50), '")'),
+      // Other keyword arguments before the default: a cast, on one line or one a line.
+      P("SECRET_KEY = config('SECRET_KEY', cast=str, default='", F(C.alnum, 50), "')"),
+      P('SECRET_KEY = config(\n    "SECRET_KEY",\n    cast=str,\n    default="', F(C.alnum, 50), '",\n)'),
     ],
     neg: [
       'ENV.fetch("CLIENT_SECRET", nil)',
+      "SECRET_KEY = config('SECRET_KEY', cast=str, default=None)",
+      // Keyword arguments other than default=: argparse's type and help text.
+      "parser.add_argument('--client-secret', type=str, help='" + F(C.alnum, 24) + "')",
       'config.get("client_secret", "<YOUR_CLIENT_SECRET>")',
       'props.put("secret.name", "prod-db-credentials");',
       "SECRET_KEY = config('SECRET_KEY', default=None)",
@@ -864,6 +871,26 @@ export default [
     // The file holds a `.` or a `/`, so prose about the flag (`htpasswd -b creates entries
     // non-interactively`) does not read as file, user and password.
     steps: [['sp', 0, 3], ['htflags', 2, 16], ['nodotslash', 0, 128], ['dotslash', 1, 1], ['notws', 0, 255], ['sp', 1, 4], ['notws', 1, 64], ['sp', 1, 4], ['sqlquote', 0, 1], ['val', KIND.password.minLen, 128]],
+    host: ['assignment', 'positional', 'command'],
+  },
+  // htpasswd -n writes the entry to stdout and takes no file: `htpasswd -nb USER PASSWORD`, the
+  // recipe Traefik's and Caddy's docs give for a basic-auth label. Its flags must hold `n`, so this
+  // and the rule above never read one command; the password is the second word after them.
+  {
+    ...generic('generic-password-htpasswd-stdout', 'Password given to htpasswd -nb (htpasswd -nb USER PASSWORD)', KIND.password, {
+      pos: [P('echo $(htpasswd -nb admin ', F(C.alnum, 16), ') | sed -e s/\\$/\\$\\$/g'), P("htpasswd -nbB traefik '", F(C.alnum, 18), "'")],
+      neg: [
+        'htpasswd -nB admin > users.htpasswd',
+        'htpasswd -nb admin "$TRAEFIK_PASSWORD"',
+        'htpasswd -nb user password',
+        'htpasswd -n prints the entry to standard output instead',
+      ],
+    }),
+    keywords: ['passwd '],
+    ci: false,
+    back: ['htback', 2, 2],
+    before: 'alnum',
+    steps: [['sp', 0, 3], '-', ['htnflags', 0, 6], 'n', ['htnflags', 0, 6], ['sp', 1, 4], ['notws', 1, 64], ['sp', 1, 4], ['sqlquote', 0, 1], ['val', KIND.password.minLen, 128]],
     host: ['assignment', 'positional', 'command'],
   },
   // SQL Server's sqlcmd (and bcp) take the password as a capital `-P`; a lowercase `-p` there

@@ -316,6 +316,37 @@ export default [
     },
   },
   {
+    // The same Basic credentials with no `:` or `=` after the header's name: its value as the next
+    // argument of a call (`req.Header.Add("Authorization", "Basic …")`, `headers.set('Authorization',
+    // 'Basic …')`) or of a web server's directive (nginx's `proxy_set_header Authorization "Basic …"`,
+    // Apache's `RequestHeader set`, HAProxy's `set-header`). Bearer tokens in these places are the
+    // bearer-token rule's. With no assignment the words could be prose, so the value must decode to
+    // `user:password` (host: basic).
+    id: 'authorization-basic-argument',
+    description: 'Basic credentials given as the value after an Authorization header name (a call argument or a server directive)',
+    confidence: 'high',
+    keywords: ['authorization'],
+    ci: true,
+    before: null,
+    steps: [['qspc', 1, 8], { lit: 'basic', ci: true }, ['sp', 1, 3], ['b64e', 8, 1024]],
+    secret: 'last',
+    entropy: 2.5,
+    host: ['basic'],
+    examples: {
+      pos: [
+        P('req.Header.Add("Authorization", "Basic ', btoa('svc-user:' + F(C.alnum, 16)), '")'),
+        P("proxy_set_header Authorization \"Basic ", btoa('admin:' + F(C.alnum, 14)), '";'),
+        P("headers.set('Authorization', 'Basic ", btoa('ops@acme.dev:' + F(C.alnum, 18)), "');"),
+      ],
+      neg: [
+        'proxy_set_header Authorization "Basic $http_authorization";',
+        'headers.set("Authorization", "Basic " + btoa(user + ":" + pass))',
+        'The Authorization, Basic authentication, and Bearer schemes are described in RFC 7235.',
+        'proxy_set_header Authorization "Basic dXNlcjpwYXNzd29yZA==";',
+      ],
+    },
+  },
+  {
     id: 'bearer-token',
     description: 'Bearer token outside an Authorization header',
     confidence: 'medium',

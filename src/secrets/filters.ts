@@ -89,8 +89,11 @@ import type { FileKind } from './source-path.ts';
  * the string's closing quote (stringLiteralEnd); a credentials file one folder down
  * (`credentials/service-account.json`) is a path; `hasher` names no secret; a rule's name words
  * may be whole names (`^key$`).
+ * 24: keyword arguments before `default=` (`config('SECRET_KEY', cast=str, default='…')`), names
+ * with a name or a dotted name as their value, are passed over to the quoted name
+ * (keywordArgumentsStart).
  */
-export const FILTERS_VERSION = 23;
+export const FILTERS_VERSION = 24;
 
 /** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
 const KNOWN_EXAMPLES = new Set<string>([
@@ -1430,6 +1433,37 @@ function isDefaultKeyword(text: string, at: number): boolean {
 }
 const DEFAULT_KEYWORD = 'default=';
 
+/** The most keyword arguments read before `default=` (`cast=str, `): a call's few options. */
+const KEYWORD_ARGUMENTS_MAX = 4;
+
+/**
+ * Back from `at` (where `default=` starts) over the keyword arguments given before it, each a
+ * name, `=` and a name or a dotted name as its value (`cast=str, `, `cast=bool,\n    `), up to
+ * KEYWORD_ARGUMENTS_MAX of them, each with a comma after it: where the first starts, or `at` when
+ * there are none, or -1 when something else stands there (a call, a string: another argument's
+ * value, which may be anything).
+ */
+function keywordArgumentsStart(text: string, at: number, floor: number): number {
+  let i = at;
+  for (let k = 0; k <= KEYWORD_ARGUMENTS_MAX; k++) {
+    const gap = backOver(ARGUMENT_GAP, text, i, floor);
+    if (gap <= floor || isIn(QUOTES, text.charCodeAt(gap - 1))) return i;
+    if (k === KEYWORD_ARGUMENTS_MAX || !holdsComma(text, gap, i)) return -1;
+    const value = backOver(NAME, text, gap, floor);
+    if (value === gap || text.charCodeAt(value - 1) !== 0x3d) return -1;
+    const name = backOver(NAME, text, value - 1, floor);
+    if (name === value - 1) return -1;
+    i = name;
+  }
+  return -1;
+}
+
+/** Whether `text` holds a comma from `from` up to `to` (a gap between arguments). */
+function holdsComma(text: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (text.charCodeAt(k) === 0x2c) return true;
+  return false;
+}
+
 /**
  * For a value after a quoted name (`define('DB_PASSWORD', '…')`, `env("API_KEY", "…")`, also
  * given as `default='…'`): true when the name is the first argument of a call, an opening
@@ -1445,10 +1479,13 @@ function isCallArgument(text: string, start: number): boolean {
   if (text.charCodeAt(i - 1) === 0x5c && isIn(QUOTES, text.charCodeAt(i - 2))) i -= 2;
   // A string literal's prefix (`default=r'…'`).
   else i = stringPrefixStart(text, i, floor);
-  // Given by keyword: the core's run of `default=` bytes is only this word.
+  // Given by keyword: `default=` right before the value, perhaps after other keyword arguments
+  // (the core's run of keyword-argument bytes reads anything of them).
   if (text.charCodeAt(i - 1) === 0x3d) {
     i -= DEFAULT_KEYWORD.length;
     if (!isDefaultKeyword(text, i)) return false;
+    i = keywordArgumentsStart(text, i, floor);
+    if (i < 0) return false;
   }
   i = backOver(ARGUMENT_GAP, text, i, floor);
   const open = quoteOpening(text, i - 1, floor);
@@ -1666,7 +1703,11 @@ function assignedName(text: string, start: number): { name: string; at: number }
   const found = nameBefore(text, start, floor);
   // An environment read's default given by keyword (`config('SECRET_KEY', default='…')`): the
   // variable's quoted name before it is the value's, perhaps on the line before (one argument a line).
-  if (found.name === 'default' && isDefaultKeyword(text, found.at)) return argumentNameBefore(text, found.at, floor);
+  if (found.name === 'default' && isDefaultKeyword(text, found.at)) {
+    // Past other keyword arguments before it (`cast=str, `) when they are that.
+    const from = keywordArgumentsStart(text, found.at, floor);
+    return argumentNameBefore(text, from >= 0 ? from : found.at, floor);
+  }
   // An argument on the line after its quoted name's (`config(\n    'SECRET_KEY',\n    '…')`).
   if (found.name === '' && (text.charCodeAt(found.at - 1) === 0x0a || text.charCodeAt(found.at - 1) === 0x0d)) {
     const above = argumentNameBefore(text, found.at, floor);

@@ -93,6 +93,7 @@ const PIECES = [
   'token', 'Token=', 'password', 'PASSWORD="', 'path=/api', 'secret_key: ', 'api-key', 'sk-', 'ghp_', 'eyJ', 'xoxb-', 'Bearer ', '-----BEGIN',
   'postgres://user:', '@db:5432/app', 'data:image/png;base64,', 'xxxx', 'EXAMPLE', '${', '{{', 'process.env.', 'sha256-', 'aaaaaaa',
   'change-me', 'test-password', '%env(', ')%', '$$', '@@', 'Server=db;', 'curl -u ', ' -p', '&amp;', '<password>', 'export ', 'ENV ', ', default=', "config('SECRET_KEY'", '</key>', '<string>', 'android:value="', 'btoa(\'', 'WiFi.',
+  'cast=str, ', 'cast=bool,\n    ', 'htpasswd -nb ', '"Authorization", "Basic ', 'Authorization "Basic ',
 ];
 const fragment = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...PIECES) },

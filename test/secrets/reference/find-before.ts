@@ -341,9 +341,13 @@ function isNonSecretPassword(value: string): boolean {
 function assignedName(text: string, start: number): { name: string; at: number } {
   const floor = Math.max(0, start - 160);
   let found = nameBefore(text, start, floor);
-  // Not frozen: a default given by keyword (FILTERS_VERSION 23) names the quoted variable before it.
+  // Not frozen: a default given by keyword (FILTERS_VERSION 23) names the quoted variable before it,
+  // past other keyword arguments whose values are names (FILTERS_VERSION 24: `cast=str, `).
   if (found.name === 'default' && /^default=/.test(text.slice(found.at)) && /[ \t\r\n,]$/.test(text.slice(floor, found.at))) {
-    return nameBefore(text, floor + /[ \t\r\n,]*$/.exec(text.slice(floor, found.at))!.index, floor);
+    const before = text.slice(floor, found.at);
+    const past = /["'`][ \t\r\n,]*((?:[\w.-]+=[\w.-]+[ \t\r\n,]*,[ \t\r\n,]*){1,4})$/.exec(before);
+    const end = past ? found.at - past[1]!.length : found.at;
+    return nameBefore(text, floor + /[ \t\r\n,]*$/.exec(text.slice(floor, end))!.index, floor);
   }
   // Not frozen (FILTERS_VERSION 23): an argument on the line after its quoted name's.
   if (found.name === '' && /[\r\n]$/.test(text.slice(floor, found.at))) {
