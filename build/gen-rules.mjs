@@ -138,6 +138,9 @@ const NAMED = {
   // RFC 6750's token68 characters, and `%`: tokens are sent URL-encoded too (X's app-only tokens
   // always are), and a class without it ended such a token at its first `%`.
   bearer: [...U, ...L, ...D, ...chars('._~+/=-%')],
+  // What may not follow a token after a scheme: its own characters, or a call's parenthesis
+  // (`new AuthenticationHeaderValue(…)` is code).
+  bearercall: [...U, ...L, ...D, ...chars('._~+/=-%(')],
   sas: [...U, ...L, ...D, ...chars('%+/=')],
   azs: [...U, ...L, ...D, ...chars('_~.')],
   azs2: [...U, ...L, ...D, ...chars('_~.-')],

@@ -33,6 +33,28 @@ export default [
       neg: ['new BasicAWSCredentials(accessKey, secretKey)', 'credentials.NewStaticCredentials(id, os.Getenv("AWS_SECRET_ACCESS_KEY"), "")', 'new BasicAWSCredentials("AKIA' + F(C.upnum, 16) + '", "' + F(C.b64, 20) + '")'],
     },
   },
+  // The same after a quoted key id, whatever the call or literal around the pair: the SDKs' v2
+  // `AwsBasicCredentials.create("AKIA…", "…")` (Java) and `NewStaticCredentialsProvider("AKIA…",
+  // "…", "")` (Go), `new AWS.Credentials('AKIA…', '…')`, Ruby's and PHP's `Credentials.new`, a
+  // tuple. Keyed on the key id's own prefix, as the key id rules are.
+  {
+    id: 'aws-secret-access-key-after-id',
+    description: 'AWS secret access key right after its quoted access key id ("AKIA…", "…")',
+    confidence: 'high',
+    keywords: ['AKIA', 'ASIA'],
+    steps: [['upnum', 16, 16], ['quote', 1, 1], ['ws', 0, 4], ',', ['ws', 0, 4], ['quote', 1, 1], ['b64', 40, 40]],
+    secret: 'last',
+    after: 'b64e',
+    entropy: 3.5,
+    examples: {
+      pos: [
+        P('StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIA' + F(C.upnum, 16) + '", "', F(C.b64, 40), '"))'),
+        P("const creds = new AWS.Credentials('ASIA" + F(C.upnum, 16) + "', '", F(C.b64, 40), "');"),
+        P('credentials.NewStaticCredentialsProvider(\n\t"AKIA' + F(C.upnum, 16) + '",\n\t"', F(C.b64, 40), '",\n\t"",\n)'),
+      ],
+      neg: ['AwsBasicCredentials.create("AKIA' + F(C.upnum, 16) + '", secretKey)', '("AKIA' + F(C.upnum, 16) + '", "' + F(C.b64, 32) + '")', '["AKIA' + F(C.upnum, 16) + '", "' + 'A'.repeat(40) + '"]'],
+    },
+  },
   contextual(
     'aws-secret-access-key',
     'AWS secret access key assigned to an AWS-named variable',

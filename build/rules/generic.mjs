@@ -1057,6 +1057,19 @@ export default [
     pos: [P('client.get(url).bearer_auth("', F(C.alnum, 40), '")')],
     neg: ['client.get(url).bearer_auth(&token)', 'client.get(url).bearer_auth("${TOKEN}")'],
   }),
+  // .NET's HttpClient line: `new AuthenticationHeaderValue("Bearer", "…")`, the scheme first. Keyed
+  // on the whole name, whose first bytes `authorization` already has.
+  {
+    ...call('generic-token-header-value', 'Credentials given to .NET\'s AuthenticationHeaderValue after the scheme (new AuthenticationHeaderValue("Bearer", "…"))', KIND.token, ['authenticationheadervalue('], 1, {
+      pos: [
+        P('client.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Bearer", "', F(C.alnum, 24), '");'),
+        P('request.Headers.Authorization = New AuthenticationHeaderValue("Basic", "', btoa('svc:' + F(C.alnum, 16)), '")'),
+      ],
+      neg: ['new AuthenticationHeaderValue("Bearer", token)', 'new AuthenticationHeaderValue("Bearer", "<access-token>")', 'new AuthenticationHeaderValue("Bearer", $"{token}")'],
+    }),
+    // The argument before the credentials is the scheme, not their name.
+    host: ['assignment', 'positional'],
+  },
   // A signing secret given to a JWT library with the claims or token before it: jsonwebtoken's
   // jwt.sign(payload, '…') and jwt.verify(token, '…'), PyJWT's jwt.encode(payload, '…') and
   // jwt.decode(token, '…'). The first argument is whatever comes before the first comma (bounded).

@@ -387,6 +387,9 @@ export default [
     before: null,
     steps: [['qsp', 0, 6], ['assign', 1, 2], ['qsp', 0, 4], ['alpha', 2, 16], ['sp', 1, 3], ['bearer', 16, 4096]],
     secret: 'last',
+    // Not a call: `Authorization = new AuthenticationHeaderValue("Bearer", …)` and `Authorization:
+    // await getAccessToken()` are code, `new` and `await` no scheme.
+    after: 'bearercall',
     entropy: 3.5,
     examples: {
       pos: [
@@ -401,6 +404,8 @@ export default [
         'Authorization: AWS4-HMAC-SHA256 Credential=AKIA' + F(C.upnum, 16) + '/20130524/us-east-1/s3/aws4_request',
         'authorization: Required for every endpoint of the admin API',
         'Authorization: ApiKey <your-api-key>',
+        'client.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Bearer", token);',
+        'headers: { Authorization: await auth0.getAccessTokenSilently() }',
       ],
     },
   },

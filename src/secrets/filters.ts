@@ -92,8 +92,13 @@ import type { FileKind } from './source-path.ts';
  * 24: keyword arguments before `default=` (`config('SECRET_KEY', cast=str, default='…')`), names
  * with a name or a dotted name as their value, are passed over to the quoted name
  * (keywordArgumentsStart).
+ * 25: a validation rule list (`required|min:8`) is no value (isValidationRules), nor is code's name
+ * for a thing about a secret (`'userPasswordInput'`, isSecretThingName) or a chart's reference to a
+ * Kubernetes secret's key (`adminPasswordKey: admin-password`, `existingSecret: …`,
+ * isSecretKeyReference); names ending in `variable`, `provider`, `encoder`, `backend`, `store`,
+ * `strategy` or `class` name no secret.
  */
-export const FILTERS_VERSION = 24;
+export const FILTERS_VERSION = 25;
 
 /** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
 const KNOWN_EXAMPLES = new Set<string>([
@@ -205,7 +210,7 @@ const STOP_VALUE_MAX = Math.max(...[...STOP_VALUES].map((v) => v.length));
  * also end words (`expiry`, `expiresAt`, `sessionTimeout`).
  */
 const NON_SECRET_WORD =
-  /^(hash|hashed|sha1|sha256|sha512|md5|bcrypt|digest|checksum|integrity|commit|etag|fingerprint|uuid|guid|name|names|path|paths|file|files|dir|directory|url|urls|uri|uris|endpoint|type|types|field|fields|header|headers|format|version|length|len|count|size|ttl|timeout|expir\w*|expires|policy|scope|scopes|prefix|suffix|label|id|ids|ref|refs|arn|env|var|vars|email|changed|updated|created|rotated|min|max|hint|regex|pattern|placeholder|input|limit|manager|hasher|hashers)$/;
+  /^(hash|hashed|sha1|sha256|sha512|md5|bcrypt|digest|checksum|integrity|commit|etag|fingerprint|uuid|guid|name|names|path|paths|file|files|dir|directory|url|urls|uri|uris|endpoint|type|types|field|fields|header|headers|format|version|length|len|count|size|ttl|timeout|expir\w*|expires|policy|scope|scopes|prefix|suffix|label|id|ids|ref|refs|arn|env|var|vars|email|changed|updated|created|rotated|min|max|hint|regex|pattern|placeholder|input|limit|manager|hasher|hashers|variable|variables|provider|providers|encoder|backend|store|strategy|class)$/;
 /**
  * The keywords the assignment rules find in a name (every KIND in build/rules/generic.mjs, `key`
  * standing for the `*_key` ones), for {@link isNonSecretName}; `pass` takes `word`, `wd`, `wort`, `e` or
@@ -482,8 +487,74 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
   if (words.length > 0 && !nameHolds(name, words)) return true;
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
-  return name !== '' && (isNonSecretName(name) || echoesName(text, start, end, name, value, source));
+  return name !== '' && (isNonSecretName(name) || isSecretKeyReference(name, value) || echoesName(text, start, end, name, value, source));
 }
+
+/**
+ * A validation rule list (Laravel's `'password' => 'required|string|min:8|confirmed'`): rule names
+ * joined by `|`, some with arguments after `:`, one of them a rule every such list has.
+ */
+export function isValidationRules(value: string): boolean {
+  return value.includes('|') && VALIDATION_LIST.test(value) && VALIDATION_RULE.test(value);
+}
+const VALIDATION_LIST = /^[a-z_]+(?::[^|\s]*)?(?:\|[a-z_]+(?::[^|\s]*)?)+$/;
+const VALIDATION_RULE = /(?:^|\|)(?:required|nullable|sometimes|bail|confirmed|string|min|max)(?=[:|]|$)/;
+
+/**
+ * A value that is code's name for a thing about a secret, not one: letters only, in words (camelCase
+ * or joined by `-` or `_`), one of them a secret's word and the last a thing of a form or a
+ * program (`'userPasswordInput'`, `'passwordConfirmation'`, `'InvalidTokenException'`,
+ * `password_confirmation`). A weak password made of its name's words (`AdminPassword`,
+ * `postgres_password`) ends with the secret's word and stays a value.
+ */
+export function isSecretThingName(value: string): boolean {
+  // Its last word first, read without a regex or a copy of the value: this runs for most candidates.
+  const n = value.length;
+  if (n > 64) return false;
+  let i = n;
+  while (i > 0 && isLowerAt(value, i - 1)) i--;
+  if (i > 0 && isIn(UPPER, value.charCodeAt(i - 1))) i--;
+  if (n - i < 4 || i === 0 || !CODE_THINGS.has(value.slice(i).toLowerCase()) || !LETTER_WORDS.test(value)) return false;
+  return words(value).some((w) => SECRET_WORDS.has(w));
+}
+/** Letters, perhaps in words joined by `-` or `_`. */
+const LETTER_WORDS = /^[A-Za-z]+(?:[-_][A-Za-z]+)*$/;
+/** The last word of a form's or a program's name for a thing: a field, a widget, an error, an action. */
+const CODE_THINGS = new Set([
+  'input', 'field', 'form', 'label', 'widget', 'container', 'component', 'button', 'toggle', 'modal', 'dialog', 'placeholder', 'hint',
+  'exception', 'error', 'errors', 'confirmation', 'confirm', 'validator', 'validation', 'mismatch', 'strength', 'reset', 'changed',
+  'required', 'missing', 'expired', 'invalid', 'visibility', 'badge', 'icon',
+]);
+
+/**
+ * A Kubernetes secret's key or name given in a chart's values, where the secret lives: under a name
+ * whose last words are a password's and `key` (`adminPasswordKey`, `existingSecretPasswordKey`,
+ * `password_key`, `passwordSecretKey`) or whose first word is `existing` (Bitnami's
+ * `existingSecret`), a lowercase name joined by `-` or `_` (`admin-password`,
+ * `my-release-postgresql`). `secret_key` alone names a key itself.
+ */
+export function isSecretKeyReference(name: string, value: string): boolean {
+  // Cheap tests first, with no copy (this runs for every named candidate): the name ends with `key`
+  // or starts with `existing`, in any case.
+  if (!endsWithWord(name, 'key') && !(name.length > 8 && (name.charCodeAt(0) | 0x20) === 0x65 && name.slice(0, 8).toLowerCase() === 'existing')) return false;
+  if (value.length > 64 || !LOWER_KEY_NAME.test(value)) return false;
+  const nameWords = words(name);
+  const n = nameWords.length;
+  if (n >= 2 && nameWords[0] === 'existing') return true;
+  if (n < 2 || nameWords[n - 1] !== 'key') return false;
+  return PASSWORD_WORD.test(nameWords[n - 2]!) || (n >= 3 && nameWords[n - 2] === 'secret' && PASSWORD_WORD.test(nameWords[n - 3]!));
+}
+/** Whether `name` ends with the lowercase `word` in any case, compared code unit by code unit. */
+function endsWithWord(name: string, word: string): boolean {
+  const from = name.length - word.length;
+  if (from < 0) return false;
+  for (let k = 0; k < word.length; k++) if ((name.charCodeAt(from + k) | 0x20) !== word.charCodeAt(k)) return false;
+  return true;
+}
+/** A lowercase key or object name: `admin-password`, `redis_password`, `my-release-postgresql`. */
+const LOWER_KEY_NAME = /^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+$/;
+/** A password's word in a name. */
+const PASSWORD_WORD = /^(?:password|passwd|pwd|pass|passphrase)$/;
 
 /**
  * Stand-ins written as phrases, which the placeholder fragments do not hold: `change-me`,
@@ -498,10 +569,12 @@ const UI_WORDS = /^[\p{L}\p{M}][\p{L}\p{M} '’.,:;!?¿¡«»“”()-]*$/u;
 
 /**
  * A stand-in written as a phrase ({@link STAND_IN_PHRASE}), or in a translation catalogue words of
- * any script (`Contraseña`, `Wachtwoord`, `Confirmer le mot de passe`), which are UI text.
+ * any script (`Contraseña`, `Wachtwoord`, `Confirmer le mot de passe`), which are UI text; also
+ * code's text about a secret: a validation rule list ({@link isValidationRules}) or a name for a
+ * thing ({@link isSecretThingName}).
  */
 export function isStandInOrText(value: string, file: FileKind): boolean {
-  return STAND_IN_PHRASE.test(value) || (file === 'translations' && UI_WORDS.test(value));
+  return STAND_IN_PHRASE.test(value) || (file === 'translations' && UI_WORDS.test(value)) || isValidationRules(value) || isSecretThingName(value);
 }
 
 /**

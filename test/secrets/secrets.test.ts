@@ -978,6 +978,32 @@ describe('what a name or a value says (host judgements)', () => {
     expect(found('API_TOKEN=change-me-7b1d4f6a9c2e7b1d\n')).toEqual(['generic-token change-me-7b1d4f6a9c2e7b1d']);
   });
 
+  it('a validation rule list, a form\'s or program\'s name for a thing about a secret and a chart\'s reference to a secret\'s key are no values; weak passwords of words still are', () => {
+    const at = (text: string, path: string) => scanSecrets(text, { path, mediumConfidence: 'redact' }).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
+    // Laravel's validation rules.
+    expect(at('"password" => "required|min:6",\n\'password\' => \'required|string|min:8|confirmed\',\n', 'app/Http/Controllers/AuthController.php')).toEqual([]);
+    expect(at('"current_password" => "required|current_password",\n', 'app/Http/Requests/UpdatePassword.php')).toEqual([]);
+    // A pipe in a password is no rule list: its parts are not rule names.
+    expect(at('DB_PASSWORD=Hq7v|N2xK|p9Lm\n', '.env')).toEqual(['generic-password Hq7v|N2xK|p9Lm']);
+    // Names of form fields, errors and actions.
+    expect(at("const FIELDS = { password: 'userPasswordInput', token: 'accessTokenInput' };\n", 'src/constants.js')).toEqual([]);
+    expect(at("export enum Field { Password = 'passwordField' }\n", 'src/field.ts')).toEqual([]);
+    expect(at('{"password": "PasswordInputWidget", "token": "InvalidTokenException"}\n', 'ui/schema.json')).toEqual([]);
+    expect(at('password: password_confirmation\n', 'config/form.yml')).toEqual([]);
+    // Weak passwords made of the name's words end with the secret's word: still values.
+    expect(at('ADMIN_PASSWORD = "AdminPassword"\n', 'seed.py')).toEqual(['generic-password AdminPassword']);
+    expect(at('DB_PASSWORD=passwordReset2024\n', '.env')).toEqual(['generic-password passwordReset2024']);
+    // A chart's values name where a Kubernetes secret's password lives.
+    expect(at('auth:\n  adminPasswordKey: admin-password\n  existingSecretPasswordKey: redis-password\n  passwordSecretKey: mongodb-root-password\n  existingSecret: my-release-postgresql\n', 'values.yaml')).toEqual([]);
+    expect(at('password_key: db-password\n', 'config/app.yml')).toEqual([]);
+    // A secret key is no reference to one, nor is a generated value under such a name.
+    expect(at('secret_key: correct-horse-battery-staple\n', 'config/app.yml')).toEqual(['generic-secret correct-horse-battery-staple']);
+    expect(at('adminPasswordKey: Hq7vN2xKp9LmT4wz\n', 'values.yaml')).toEqual(['generic-password Hq7vN2xKp9LmT4wz']);
+    // Names of components and variables.
+    expect(at('token_provider: KubernetesServiceAccountTokenProvider\npassword-encoder: bcryptPasswordEncoder\ntoken-store: redisTokenStore\npassword-variable: DB_PASSWORD\n', 'config/app.yml')).toEqual([]);
+    expect(at('SECRET_BACKEND=VaultSecretBackendImplementation\n', '.env')).toEqual([]);
+  });
+
   it("a code's string literal that only repeats its name's words, as code names them, names something", () => {
     const at = (text: string, path: string) => scanSecrets(text, { path }).map((f) => f.ruleId);
     expect(at('CLIENT_SECRET_POST = "client_secret_post"\n', 'auth.py')).toEqual([]);
