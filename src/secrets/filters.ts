@@ -97,8 +97,10 @@ import type { FileKind } from './source-path.ts';
  * Kubernetes secret's key (`adminPasswordKey: admin-password`, `existingSecret: …`,
  * isSecretKeyReference); names ending in `variable`, `provider`, `encoder`, `backend`, `store`,
  * `strategy` or `class` name no secret.
+ * 26: a quoted value starting with a symbol that would close a string in code (`+`, `)`, `.`, …)
+ * is code only when its quote closes one: an odd count of it before on the line (closesString).
  */
-export const FILTERS_VERSION = 25;
+export const FILTERS_VERSION = 26;
 
 /** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
 const KNOWN_EXAMPLES = new Set<string>([
@@ -793,9 +795,32 @@ export function hasGeneratedShape(value: string): boolean {
 export function isSlotOrQuotedCode(text: string, start: number, value: string): boolean {
   if ((value.includes('{') || value.includes('%(')) && FORMAT_SLOT.test(value)) return true;
   if (!isIn(QUOTES, text.charCodeAt(start - 1))) return false;
-  if (isIn(CLOSED_STRING, value.charCodeAt(0))) return true;
+  if (isIn(CLOSED_STRING, value.charCodeAt(0)) && closesString(text, start - 1)) return true;
   return (value.includes('(') && CALL_IN_QUOTES.test(value)) || (value.includes('[') && RANGE_CLASS.test(value));
 }
+
+/**
+ * Whether the quote at `quote` closes a string rather than opening one: an odd number of the same
+ * quote, unescaped, stands before it on its line (`"Enter password: "+pwd`, a minified
+ * `{a:"password: "+n)`), where `password: "+Hq7v…"` and `{"password": ".Hq7v…"}` open a value
+ * that starts with a symbol. A line longer than CLOSING_SCAN before the quote (a minified bundle's)
+ * is taken as closing, as all were before this was counted.
+ */
+function closesString(text: string, quote: number): boolean {
+  const q = text.charCodeAt(quote);
+  const floor = Math.max(0, quote - CLOSING_SCAN);
+  let quotes = 0;
+  let i = quote - 1;
+  for (; i >= floor; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a || c === 0x0d) break;
+    if (c === q && text.charCodeAt(i - 1) !== 0x5c) quotes++;
+  }
+  if (i < floor && floor > 0) return true;
+  return (quotes & 1) === 1;
+}
+/** How far back {@link closesString} counts quotes on a line. */
+const CLOSING_SCAN = 512;
 
 /**
  * A name made of words, as code names variables, types and constants: camelCase or PascalCase

@@ -1004,6 +1004,21 @@ describe('what a name or a value says (host judgements)', () => {
     expect(at('SECRET_BACKEND=VaultSecretBackendImplementation\n', '.env')).toEqual([]);
   });
 
+  it('a quoted value may start with a symbol that would close a string in code; a quote that closes one is still code', () => {
+    const at = (text: string, path: string) => scanSecrets(text, { path, mediumConfidence: 'redact' }).map((f) => text.slice(f.start, f.end));
+    for (const first of [')', '+', ']', '}', ';', ':', ',', '.']) {
+      const v = `${first}Hq7vN2xKp9LmT4wz`;
+      expect(at(`password: "${v}"\n`, 'config/app.yml'), v).toEqual([v]);
+      expect(at(`DB_PASSWORD = '${v}'\n`, 'app/settings.py'), v).toEqual([v]);
+      expect(at(`{"password": "${v}"}\n`, 'config.json'), v).toEqual([v]);
+    }
+    // An odd count of the quote before it on the line: it closes a string, and code follows.
+    expect(at('print("Enter password: "+pwd+"Hq7vN2xKp9LmT4wz")\n', 'cli.py')).toEqual([]);
+    expect(at('e.exports={a:"password: "+n);switch(e){case"Hq7vN2xKp9LmT4wz"}\n', 'dist/app.js')).toEqual([]);
+    // Past 512 characters of a line (a minified bundle's), it is taken as closing, as before.
+    expect(at(`x=${'a'.repeat(600)};y={"password": "+Hq7vN2xKp9LmT4wz"}\n`, 'dist/app.js')).toEqual([]);
+  });
+
   it("a code's string literal that only repeats its name's words, as code names them, names something", () => {
     const at = (text: string, path: string) => scanSecrets(text, { path }).map((f) => f.ruleId);
     expect(at('CLIENT_SECRET_POST = "client_secret_post"\n', 'auth.py')).toEqual([]);
