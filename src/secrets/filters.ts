@@ -98,7 +98,9 @@ import type { FileKind } from './source-path.ts';
  * isSecretKeyReference); names ending in `variable`, `provider`, `encoder`, `backend`, `store`,
  * `strategy` or `class` name no secret.
  * 26: a quoted value starting with a symbol that would close a string in code (`+`, `)`, `.`, …)
- * is code only when its quote closes one: an odd count of it before on the line (closesString).
+ * is code only when its quote closes one: an odd count of it before on the line (closesString);
+ * a UUID is a credential under a credential's name (`SNYK_TOKEN=…`, `HEROKU_API_KEY=…`), an id
+ * elsewhere, and RFC 4122's example UUID never one.
  */
 export const FILTERS_VERSION = 26;
 
@@ -304,6 +306,14 @@ const DOTTED_IDENTIFIER = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/;
  */
 const INNER_DIGIT = /[A-Za-z]\d+[A-Za-z]/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/**
+ * Names under which a UUID is a credential: many services issue tokens and keys as UUIDs (Heroku's
+ * API key, Snyk's, Codecov's and Rollbar's tokens, Bugsnag's and Segment's keys). Under any other
+ * name (an `_KEY` of a cache or an idempotency key, a bare `key`) it is taken for an id.
+ */
+const CREDENTIAL_NAME = /pass|pwd|secret|token|credential|api[-_.]?key|auth[-_.]?key|access[-_.]?key/i;
+/** RFC 4122's example UUID, which documentation copies. */
+const DOCUMENTATION_UUID = '123e4567-e89b-12d3-a456-426614174000';
 const PATH_LIKE = /^(\/|\.\.?\/|~\/|[A-Za-z]:\\)|^[\w.-]+\/[\w.-]+\/|^[\w.-]+\/[\w-]+\.(?:json|pem|key|p12|pfx|crt|cer|jks|yaml|yml|txt|env)$/;
 const INTEGRITY = /^(sha1|sha256|sha384|sha512)-/i;
 /**
@@ -463,10 +473,12 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
   // Each pattern only where it can match: a dotted name has a dot, a UUID 36 characters, a path a
   // slash or backslash (cheap checks first; the answer is the same).
   const slash = value.includes('/') || value.includes('\\');
+  // A UUID is an id, unless its name says it is a credential (below).
+  const uuid = value.length === 36 && UUID.test(value);
   if (
     REFERENCE.test(value) ||
     (value.includes('.') && isDottedReference(text, start, value)) ||
-    (value.length === 36 && UUID.test(value)) ||
+    (uuid && (reading === 'none' || value.toLowerCase() === DOCUMENTATION_UUID)) ||
     (slash && isPathLike(value)) ||
     INTEGRITY.test(value)
   ) {
@@ -489,6 +501,7 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
   if (words.length > 0 && !nameHolds(name, words)) return true;
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
+  if (uuid && !CREDENTIAL_NAME.test(name)) return true;
   return name !== '' && (isNonSecretName(name) || isSecretKeyReference(name, value) || echoesName(text, start, end, name, value, source));
 }
 

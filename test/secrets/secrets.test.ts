@@ -1019,6 +1019,52 @@ describe('what a name or a value says (host judgements)', () => {
     expect(at(`x=${'a'.repeat(600)};y={"password": "+Hq7vN2xKp9LmT4wz"}\n`, 'dist/app.js')).toEqual([]);
   });
 
+  it('a UUID is a credential under a credential\'s name and an id elsewhere', () => {
+    const at = (text: string) => scanSecrets(text, { path: '.env' }).map((f) => `${f.ruleId} ${text.slice(f.start, f.end)}`);
+    expect(at('SNYK_TOKEN=bb35bfa6-6eeb-482f-aa77-2aee4cb14996\n')).toEqual(['generic-token bb35bfa6-6eeb-482f-aa77-2aee4cb14996']);
+    expect(at('DB_PASSWORD=6023bda3-73c0-4446-a661-0e18ec313ec5\n')).toEqual(['generic-password 6023bda3-73c0-4446-a661-0e18ec313ec5']);
+    expect(at('ROLLBAR_ACCESS_TOKEN="8c60fcc3-3ae6-47fa-a7a8-8bb4402d7501"\n')).toEqual(['generic-token 8c60fcc3-3ae6-47fa-a7a8-8bb4402d7501']);
+    // Ids: under another name, or RFC 4122's example, which documentation copies.
+    expect(at('CACHE_KEY=8c60fcc3-3ae6-47fa-a7a8-8bb4402d7503\nREQUEST_ID=8c60fcc3-3ae6-47fa-a7a8-8bb4402d7504\n')).toEqual([]);
+    expect(at('API_TOKEN=123e4567-e89b-12d3-a456-426614174000\napi_key_id: 6023bda3-73c0-4446-a661-0e18ec313ec6\n')).toEqual([]);
+  });
+
+  it('a hex key of 16 to 64 digits needs less entropy than a rule asks of mixed values (seeded property)', () => {
+    // Missed before: a Pusher app secret (20 hex) and a 16-hex JWT secret measure under 3.3 bits.
+    expect(scanSecrets('PUSHER_APP_SECRET=8bcfcf1ef6fbba0b554c\n').map((f) => f.ruleId)).toEqual(['generic-secret']);
+    expect(scanSecrets('JWT_SECRET=8bcf1ef6fbba0b55\n').map((f) => f.ruleId)).toEqual(['generic-secret']);
+    // Not a hex key: digits only, no digits, mixed case; nor a hex run this repetitive.
+    for (const text of ['JWT_SECRET=1234567812345678\n', 'JWT_SECRET=deadbeefdeadbeefcafe\n', 'JWT_SECRET=8bcF1ef6fbba0b55\n', 'JWT_SECRET=8bcf1ef6fbba0b5g\n', 'API_TOKEN=a1a1a1a1b2b2b2b2a1a1\n']) {
+      expect(scanSecrets(text), text).toEqual([]);
+    }
+    const entropy = (v: string) => {
+      const counts = new Map<string, number>();
+      for (const c of v) counts.set(c, (counts.get(c) ?? 0) + 1);
+      let h = 0;
+      for (const c of counts.values()) h -= (c / v.length) * Math.log2(c / v.length);
+      return h;
+    };
+    const hexKey = fc
+      .tuple(fc.integer({ min: 16, max: 64 }), fc.integer({ min: 1, max: 2 ** 31 }), fc.boolean())
+      .map(([n, seed, upper]) => {
+        let x = seed;
+        let v = '';
+        for (let k = 0; k < n; k++) {
+          x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+          v += '0123456789abcdef'[(x >>> 16) & 15];
+        }
+        return upper ? v.toUpperCase() : v;
+      })
+      .filter((v) => /\d.*\d/.test(v) && /[a-f].*[a-f]/i.test(v) && entropy(v) >= 2.8);
+    fc.assert(
+      fc.property(hexKey, fc.constantFrom('API_TOKEN', 'CLIENT_SECRET', 'STRIPE_API_KEY'), (v, name) => {
+        const text = `${name}=${v}\n`;
+        expect(scanSecrets(text).map((f) => text.slice(f.start, f.end))).toEqual([v]);
+      }),
+      { numRuns: 500, seed: 0x6e8 },
+    );
+  });
+
   it("a code's string literal that only repeats its name's words, as code names them, names something", () => {
     const at = (text: string, path: string) => scanSecrets(text, { path }).map((f) => f.ruleId);
     expect(at('CLIENT_SECRET_POST = "client_secret_post"\n', 'auth.py')).toEqual([]);

@@ -301,7 +301,9 @@ function isNonSecretAssignment(text: string, start: number, end: number, reading
   // Judgements added after the speed work (rule steps 2, quoted values run to their quote): the
   // host's own. A quoted dotted value with digits between letters is a password.
   // FILTERS_VERSION 10: a path with a random part is base64 (the host's own).
-  if (REFERENCE.test(value) || isDottedReference(text, start, value) || UUID.test(value) || isPathLike(value) || INTEGRITY.test(value)) {
+  // FILTERS_VERSION 26: a UUID is an id unless a credential's name holds it (below).
+  const uuid = UUID.test(value);
+  if (REFERENCE.test(value) || isDottedReference(text, start, value) || (uuid && (reading === 'none' || lower === '123e4567-e89b-12d3-a456-426614174000')) || isPathLike(value) || INTEGRITY.test(value)) {
     return true;
   }
   if (DOLLAR_REFERENCE.test(value) || value.includes('://')) return true;
@@ -325,6 +327,7 @@ function isNonSecretAssignment(text: string, start: number, end: number, reading
   if (words.length > 0 && !nameHolds(name, words)) return true;
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
+  if (uuid && !/pass|pwd|secret|token|credential|api[-_.]?key|auth[-_.]?key|access[-_.]?key/i.test(name)) return true;
   // What a name says is a judgement, not a speed path: the host's own (src/secrets/filters.ts);
   // FILTERS_VERSION 19: so is a value that only repeats its name's words.
   // FILTERS_VERSION 25: a chart's reference to a Kubernetes secret's key or name (the host's own).

@@ -262,7 +262,24 @@ function tryRule(r: i32, kwStart: i32, kwEnd: i32): void {
   const after = ruleField(r, 6);
   if (after != NONE && pos < size && inClass(after, byteAt(pos))) return;
   const threshold = ruleField(r, 9);
-  if (threshold != 0 && entropy(secStart, secEnd) * 100.0 < <f64>threshold) return;
+  // Not frozen (FILTERS_VERSION 26), written plainly: a hex key of 16 to 64 digits of one case, two
+  // digits and two letters at least, needs only 2.8 bits.
+  if (threshold != 0 && entropy(secStart, secEnd) * 100.0 < <f64>threshold) {
+    const n = secEnd - secStart;
+    let digits = 0;
+    let lower = 0;
+    let upper = 0;
+    let other = 0;
+    for (let i = secStart; i < secEnd; i++) {
+      const c = byteAt(i);
+      if (c >= 0x30 && c <= 0x39) digits++;
+      else if (c >= 0x61 && c <= 0x66) lower++;
+      else if (c >= 0x41 && c <= 0x46) upper++;
+      else other++;
+    }
+    const hexKey = n >= 16 && n <= 64 && other == 0 && digits >= 2 && ((lower >= 2 && upper == 0) || (upper >= 2 && lower == 0));
+    if (!hexKey || entropy(secStart, secEnd) * 100.0 < 280) return;
+  }
   if (secEnd <= secStart) return;
   unchecked((lastEnd[r] = pos));
   found.push(<u32>r);
