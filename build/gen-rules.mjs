@@ -32,6 +32,7 @@ const NAMED = {
   alpha: [...U, ...L],
   upnum: [...U, ...D],
   lownum: [...L, ...D],
+  lower: L,
   hex: [...D, ...range('a', 'f')],
   hexi: [...D, ...range('a', 'f'), ...range('A', 'F')],
   HEX: [...D, ...range('A', 'F')],

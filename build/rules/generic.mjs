@@ -289,6 +289,24 @@ const commandFlag = (id, description, keywords, flagText, space, examples) => ({
 });
 
 export default [
+  // A Google account's app password as Google shows it, four groups of four lowercase letters
+  // (Gmail SMTP settings: Django's EMAIL_HOST_PASSWORD, nodemailer's `pass`). The value classes end
+  // at a blank, so the generic rules read only its first group.
+  {
+    ...generic('generic-password-app-password', "Google app password in its displayed form ('abcd efgh ijkl mnop') under a password's name", KIND.password, {
+      pos: [
+        P('EMAIL_HOST_PASSWORD = "', 'qwkz hrtp lmvn bxcd', '"'),
+        P("  auth: { user: 'alerts@acme.dev', pass: '", 'vbnf plrk zuqe tmsy', "' },"),
+      ],
+      neg: ['EMAIL_HOST_PASSWORD = "xxxx xxxx xxxx xxxx"', 'EMAIL_HOST_PASSWORD = "abcd efgh ijkl mnop"', 'password: "your app password here"'],
+    }),
+    keywords: [...KIND.password.keywords, 'pass'],
+    steps: [['ident', 0, 24], ['qsp', 0, ALIGN], ...ASSIGN_OP, ['sp', 0, ALIGN], ['quote', 1, 1], ['lower', 4, 4], ' ', ['lower', 4, 4], ' ', ['lower', 4, 4], ' ', ['lower', 4, 4], ['quote', 1, 1]],
+    secret: [6, 12],
+    after: null,
+    // Four English words of four letters repeat theirs (`just some text here`: 3.03 bits).
+    entropy: 3.1,
+  },
   generic('generic-password', 'Password assigned in configuration or code', KIND.password, {
     pos: [
       P('DB_PASSWORD=', F(C.alnum, 16)),

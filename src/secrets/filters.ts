@@ -100,9 +100,10 @@ import type { FileKind } from './source-path.ts';
  * 26: a quoted value starting with a symbol that would close a string in code (`+`, `)`, `.`, …)
  * is code only when its quote closes one: an odd count of it before on the line (closesString);
  * a UUID is a credential under a credential's name (`SNYK_TOKEN=…`, `HEROKU_API_KEY=…`), an id
- * elsewhere, and RFC 4122's example UUID never one.
+ * elsewhere, and RFC 4122's example UUID never one; an app password's stand-in of alphabet runs
+ * (`abcd efgh ijkl mnop`) is none.
  */
-export const FILTERS_VERSION = 26;
+export const FILTERS_VERSION = 27;
 
 /** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
 const KNOWN_EXAMPLES = new Set<string>([
@@ -589,7 +590,19 @@ const UI_WORDS = /^[\p{L}\p{M}][\p{L}\p{M} '’.,:;!?¿¡«»“”()-]*$/u;
  * thing ({@link isSecretThingName}).
  */
 export function isStandInOrText(value: string, file: FileKind): boolean {
-  return STAND_IN_PHRASE.test(value) || (file === 'translations' && UI_WORDS.test(value)) || isValidationRules(value) || isSecretThingName(value);
+  return STAND_IN_PHRASE.test(value) || (file === 'translations' && UI_WORDS.test(value)) || isValidationRules(value) || isSecretThingName(value) || isAlphabetGroups(value);
+}
+
+/**
+ * An app password's stand-in, `abcd efgh ijkl mnop`: groups of four letters, each a run of the
+ * alphabet, split by single blanks (the form generic-password-app-password reads).
+ */
+function isAlphabetGroups(value: string): boolean {
+  if (value.length !== 19 || value.charCodeAt(4) !== 0x20) return false;
+  for (let g = 0; g < 19; g += 5) {
+    for (let k = g + 1; k < g + 4; k++) if (value.charCodeAt(k) !== value.charCodeAt(k - 1) + 1) return false;
+  }
+  return true;
 }
 
 /**
