@@ -100,8 +100,9 @@ import type { FileKind } from './source-path.ts';
  * 26: a quoted value starting with a symbol that would close a string in code (`+`, `)`, `.`, …)
  * is code only when its quote closes one: an odd count of it before on the line (closesString);
  * a UUID is a credential under a credential's name (`SNYK_TOKEN=…`, `HEROKU_API_KEY=…`), an id
- * elsewhere, and RFC 4122's example UUID never one; an app password's stand-in of alphabet runs
- * (`abcd efgh ijkl mnop`) is none.
+ * elsewhere, and RFC 4122's example UUID never one; the core takes a hex key of 16 to 64 digits
+ * at 2.8 bits of entropy (isHexKey in assembly/scan/scan.ts).
+ * 27: an app password's stand-in of alphabet runs (`abcd efgh ijkl mnop`) is none (isAlphabetGroups).
  */
 export const FILTERS_VERSION = 27;
 
