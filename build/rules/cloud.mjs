@@ -10,36 +10,14 @@ export default [
     pos: [P('AWS_ACCESS_KEY_ID=', 'ASIA' + F(C.upnum, 16))],
     neg: ['ASIA' + F(C.lownum, 16), 'ASIAN' + ' countries'],
   }),
-  // The secret key passed right after its key id: new BasicAWSCredentials("AKIA…", "…") in Java,
-  // credentials.NewStaticCredentials("AKIA…", "…", "") in Go.
+  // The secret key passed right after its quoted key id, whatever the call or literal around the
+  // pair: `new BasicAWSCredentials("AKIA…", "…")` and the SDK v2's `AwsBasicCredentials.create(…)`
+  // in Java, `credentials.NewStaticCredentials(…)` and `NewStaticCredentialsProvider(…)` in Go,
+  // `new AWS.Credentials('AKIA…', '…')`, Ruby's and PHP's `Credentials.new`, a tuple. Keyed on
+  // the key id's own prefix, as the key id rules are, not on each call's name.
   {
     id: 'aws-secret-access-key-argument',
-    description: 'AWS secret access key passed after its access key id (BasicAWSCredentials, NewStaticCredentials)',
-    confidence: 'high',
-    // Keyed on the calls' tails: `basi` and `news` (newState, newString) begin common words.
-    keywords: ['awscredentials(', 'ticcredentials('],
-    ci: true,
-    before: null,
-    steps: [['ws', 0, 4], ['quote', 1, 1], ['upnum', 20, 20], ['quote', 1, 1], ['ws', 0, 4], ',', ['ws', 0, 4], ['quote', 1, 1], ['b64', 40, 40]],
-    secret: 'last',
-    after: 'b64e',
-    entropy: 3.5,
-    examples: {
-      pos: [
-        P('new BasicAWSCredentials("AKIA' + F(C.upnum, 16) + '", "', F(C.b64, 40), '")'),
-        P('credentials.NewStaticCredentials("AKIA' + F(C.upnum, 16) + '", "', F(C.b64, 40), '", "")'),
-        P('new BasicAWSCredentials("AKIA' + F(C.upnum, 16) + '", "', F(C.alnum, 8) + '/' + F(C.alnum, 7) + '/' + F(C.b64, 23), '")'),
-      ],
-      neg: ['new BasicAWSCredentials(accessKey, secretKey)', 'credentials.NewStaticCredentials(id, os.Getenv("AWS_SECRET_ACCESS_KEY"), "")', 'new BasicAWSCredentials("AKIA' + F(C.upnum, 16) + '", "' + F(C.b64, 20) + '")'],
-    },
-  },
-  // The same after a quoted key id, whatever the call or literal around the pair: the SDKs' v2
-  // `AwsBasicCredentials.create("AKIA…", "…")` (Java) and `NewStaticCredentialsProvider("AKIA…",
-  // "…", "")` (Go), `new AWS.Credentials('AKIA…', '…')`, Ruby's and PHP's `Credentials.new`, a
-  // tuple. Keyed on the key id's own prefix, as the key id rules are.
-  {
-    id: 'aws-secret-access-key-after-id',
-    description: 'AWS secret access key right after its quoted access key id ("AKIA…", "…")',
+    description: 'AWS secret access key right after its quoted access key id (BasicAWSCredentials("AKIA…", "…"), AwsBasicCredentials.create, NewStaticCredentials, AWS.Credentials)',
     confidence: 'high',
     keywords: ['AKIA', 'ASIA'],
     steps: [['upnum', 16, 16], ['quote', 1, 1], ['ws', 0, 4], ',', ['ws', 0, 4], ['quote', 1, 1], ['b64', 40, 40]],
@@ -48,11 +26,20 @@ export default [
     entropy: 3.5,
     examples: {
       pos: [
+        P('new BasicAWSCredentials("AKIA' + F(C.upnum, 16) + '", "', F(C.b64, 40), '")'),
+        P('credentials.NewStaticCredentials("AKIA' + F(C.upnum, 16) + '", "', F(C.b64, 40), '", "")'),
+        P('new BasicAWSCredentials("AKIA' + F(C.upnum, 16) + '", "', F(C.alnum, 8) + '/' + F(C.alnum, 7) + '/' + F(C.b64, 23), '")'),
         P('StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIA' + F(C.upnum, 16) + '", "', F(C.b64, 40), '"))'),
         P("const creds = new AWS.Credentials('ASIA" + F(C.upnum, 16) + "', '", F(C.b64, 40), "');"),
         P('credentials.NewStaticCredentialsProvider(\n\t"AKIA' + F(C.upnum, 16) + '",\n\t"', F(C.b64, 40), '",\n\t"",\n)'),
       ],
-      neg: ['AwsBasicCredentials.create("AKIA' + F(C.upnum, 16) + '", secretKey)', '("AKIA' + F(C.upnum, 16) + '", "' + F(C.b64, 32) + '")', '["AKIA' + F(C.upnum, 16) + '", "' + 'A'.repeat(40) + '"]'],
+      neg: [
+        'new BasicAWSCredentials(accessKey, secretKey)',
+        'credentials.NewStaticCredentials(id, os.Getenv("AWS_SECRET_ACCESS_KEY"), "")',
+        'new BasicAWSCredentials("AKIA' + F(C.upnum, 16) + '", "' + F(C.b64, 20) + '")',
+        'AwsBasicCredentials.create("AKIA' + F(C.upnum, 16) + '", secretKey)',
+        '["AKIA' + F(C.upnum, 16) + '", "' + 'A'.repeat(40) + '"]',
+      ],
     },
   },
   contextual(

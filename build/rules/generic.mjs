@@ -288,6 +288,23 @@ const commandFlag = (id, description, keywords, flagText, space, examples) => ({
   host: ['assignment', 'command'],
 });
 
+/**
+ * A password given to Apache's htpasswd on its command line: `flags`, the steps of its flags (and
+ * file) up to the user, then the user and the password. Keyed on `passwd `, whose first bytes the
+ * password rules' keywords already have, with the `ht` before it: `ht` begins http everywhere, and
+ * a new first pair of bytes opens the SIMD prefilter wider (+1 to 2% scan time on the labelled
+ * corpus, measured).
+ */
+const htpasswd = (id, description, flags, examples) => ({
+  ...generic(id, description, KIND.password, examples),
+  keywords: ['passwd '],
+  ci: false,
+  back: ['htback', 2, 2],
+  before: 'alnum',
+  steps: [['sp', 0, 3], ...flags, ['sp', 1, 4], ['notws', 1, 64], ['sp', 1, 4], ['sqlquote', 0, 1], ['val', KIND.password.minLen, 128]],
+  host: ['assignment', 'positional', 'command'],
+});
+
 export default [
   // A Google account's app password as Google shows it, four groups of four lowercase letters
   // (Gmail SMTP settings: Django's EMAIL_HOST_PASSWORD, nodemailer's `pass`). The value classes end
@@ -868,49 +885,29 @@ export default [
   },
   // Apache's htpasswd in batch mode (-b) takes the password as its last argument: `htpasswd -bc
   // /etc/nginx/.htpasswd admin …`. Three words after the flags: file, user, password (without -b
-  // it asks, and there is no third; with -n there is no file, and this rule does not read it).
-  // Keyed on `passwd `, whose first bytes the password rules' keywords already have, with the
-  // `ht` before it: `ht` begins http everywhere, and a new first pair of bytes opens the SIMD
-  // prefilter wider (+1 to 2% scan time on the labelled corpus, measured).
-  {
-    ...generic('generic-password-htpasswd', 'Password given to htpasswd -b (htpasswd -bc FILE USER PASSWORD)', KIND.password, {
-      pos: [P('RUN htpasswd -bc /etc/nginx/.htpasswd admin ', F(C.alnum, 16)), P("htpasswd -b -B ./auth/htpasswd ci '", F(C.alnum, 18), "'")],
-      neg: [
-        'htpasswd -c /etc/nginx/.htpasswd admin',
-        'htpasswd -bc /etc/nginx/.htpasswd admin "$ADMIN_PASSWORD"',
-        'htpasswd -bc .htpasswd admin changeme',
-        'Run htpasswd -b creates entries non-interactively',
-      ],
-    }),
-    keywords: ['passwd '],
-    ci: false,
-    back: ['htback', 2, 2],
-    before: 'alnum',
-    // The file holds a `.` or a `/`, so prose about the flag (`htpasswd -b creates entries
-    // non-interactively`) does not read as file, user and password.
-    steps: [['sp', 0, 3], ['htflags', 2, 16], ['nodotslash', 0, 128], ['dotslash', 1, 1], ['notws', 0, 255], ['sp', 1, 4], ['notws', 1, 64], ['sp', 1, 4], ['sqlquote', 0, 1], ['val', KIND.password.minLen, 128]],
-    host: ['assignment', 'positional', 'command'],
-  },
+  // it asks, and there is no third). The file holds a `.` or a `/`, so prose about the flag
+  // (`htpasswd -b creates entries non-interactively`) does not read as file, user and password.
+  htpasswd('generic-password-htpasswd', 'Password given to htpasswd -b (htpasswd -bc FILE USER PASSWORD)', [['htflags', 2, 16], ['nodotslash', 0, 128], ['dotslash', 1, 1], ['notws', 0, 255]], {
+    pos: [P('RUN htpasswd -bc /etc/nginx/.htpasswd admin ', F(C.alnum, 16)), P("htpasswd -b -B ./auth/htpasswd ci '", F(C.alnum, 18), "'")],
+    neg: [
+      'htpasswd -c /etc/nginx/.htpasswd admin',
+      'htpasswd -bc /etc/nginx/.htpasswd admin "$ADMIN_PASSWORD"',
+      'htpasswd -bc .htpasswd admin changeme',
+      'Run htpasswd -b creates entries non-interactively',
+    ],
+  }),
   // htpasswd -n writes the entry to stdout and takes no file: `htpasswd -nb USER PASSWORD`, the
   // recipe Traefik's and Caddy's docs give for a basic-auth label. Its flags must hold `n`, so this
-  // and the rule above never read one command; the password is the second word after them.
-  {
-    ...generic('generic-password-htpasswd-stdout', 'Password given to htpasswd -nb (htpasswd -nb USER PASSWORD)', KIND.password, {
-      pos: [P('echo $(htpasswd -nb admin ', F(C.alnum, 16), ') | sed -e s/\\$/\\$\\$/g'), P("htpasswd -nbB traefik '", F(C.alnum, 18), "'")],
-      neg: [
-        'htpasswd -nB admin > users.htpasswd',
-        'htpasswd -nb admin "$TRAEFIK_PASSWORD"',
-        'htpasswd -nb user password',
-        'htpasswd -n prints the entry to standard output instead',
-      ],
-    }),
-    keywords: ['passwd '],
-    ci: false,
-    back: ['htback', 2, 2],
-    before: 'alnum',
-    steps: [['sp', 0, 3], '-', ['htnflags', 0, 6], 'n', ['htnflags', 0, 6], ['sp', 1, 4], ['notws', 1, 64], ['sp', 1, 4], ['sqlquote', 0, 1], ['val', KIND.password.minLen, 128]],
-    host: ['assignment', 'positional', 'command'],
-  },
+  // and the rule above never read one command.
+  htpasswd('generic-password-htpasswd-stdout', 'Password given to htpasswd -nb (htpasswd -nb USER PASSWORD)', ['-', ['htnflags', 0, 6], 'n', ['htnflags', 0, 6]], {
+    pos: [P('echo $(htpasswd -nb admin ', F(C.alnum, 16), ') | sed -e s/\\$/\\$\\$/g'), P("htpasswd -nbB traefik '", F(C.alnum, 18), "'")],
+    neg: [
+      'htpasswd -nB admin > users.htpasswd',
+      'htpasswd -nb admin "$TRAEFIK_PASSWORD"',
+      'htpasswd -nb user password',
+      'htpasswd -n prints the entry to standard output instead',
+    ],
+  }),
   // SQL Server's sqlcmd (and bcp) take the password as a capital `-P`; a lowercase `-p` there
   // prints statistics.
   commandFlag('generic-password-sqlcmd', 'Password given to sqlcmd -P or bcp -P', ['sqlcmd', 'bcp '], ' -P', true, {

@@ -314,6 +314,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * name (an `_KEY` of a cache or an idempotency key, a bare `key`) it is taken for an id.
  */
 const CREDENTIAL_NAME = /pass|pwd|secret|token|credential|api[-_.]?key|auth[-_.]?key|access[-_.]?key/i;
+/** Whether a name says its UUID is a credential ({@link CREDENTIAL_NAME}). */
+export function namesCredential(name: string): boolean {
+  return CREDENTIAL_NAME.test(name);
+}
 /** RFC 4122's example UUID, which documentation copies. */
 const DOCUMENTATION_UUID = '123e4567-e89b-12d3-a456-426614174000';
 const PATH_LIKE = /^(\/|\.\.?\/|~\/|[A-Za-z]:\\)|^[\w.-]+\/[\w.-]+\/|^[\w.-]+\/[\w-]+\.(?:json|pem|key|p12|pfx|crt|cer|jks|yaml|yml|txt|env)$/;
@@ -503,7 +507,7 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
   if (words.length > 0 && !nameHolds(name, words)) return true;
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
-  if (uuid && !CREDENTIAL_NAME.test(name)) return true;
+  if (uuid && !namesCredential(name)) return true;
   return name !== '' && (isNonSecretName(name) || isSecretKeyReference(name, value) || echoesName(text, start, end, name, value, source));
 }
 
@@ -528,8 +532,7 @@ export function isSecretThingName(value: string): boolean {
   // Its last word first, read without a regex or a copy of the value: this runs for most candidates.
   const n = value.length;
   if (n > 64) return false;
-  let i = n;
-  while (i > 0 && isLowerAt(value, i - 1)) i--;
+  let i = backOver(LOWER, value, n, 0);
   if (i > 0 && isIn(UPPER, value.charCodeAt(i - 1))) i--;
   if (n - i < 4 || i === 0 || !CODE_THINGS.has(value.slice(i).toLowerCase()) || !LETTER_WORDS.test(value)) return false;
   return words(value).some((w) => SECRET_WORDS.has(w));
@@ -553,7 +556,7 @@ const CODE_THINGS = new Set([
 export function isSecretKeyReference(name: string, value: string): boolean {
   // Cheap tests first, with no copy (this runs for every named candidate): the name ends with `key`
   // or starts with `existing`, in any case.
-  if (!endsWithWord(name, 'key') && !(name.length > 8 && (name.charCodeAt(0) | 0x20) === 0x65 && name.slice(0, 8).toLowerCase() === 'existing')) return false;
+  if (!holdsWordAt(name, 'key', name.length - 3) && !holdsWordAt(name, 'existing', 0)) return false;
   if (value.length > 64 || !LOWER_KEY_NAME.test(value)) return false;
   const nameWords = words(name);
   const n = nameWords.length;
@@ -561,11 +564,10 @@ export function isSecretKeyReference(name: string, value: string): boolean {
   if (n < 2 || nameWords[n - 1] !== 'key') return false;
   return PASSWORD_WORD.test(nameWords[n - 2]!) || (n >= 3 && nameWords[n - 2] === 'secret' && PASSWORD_WORD.test(nameWords[n - 3]!));
 }
-/** Whether `name` ends with the lowercase `word` in any case, compared code unit by code unit. */
-function endsWithWord(name: string, word: string): boolean {
-  const from = name.length - word.length;
-  if (from < 0) return false;
-  for (let k = 0; k < word.length; k++) if ((name.charCodeAt(from + k) | 0x20) !== word.charCodeAt(k)) return false;
+/** Whether `name` holds the lowercase `word` at `at`, in any case, compared code unit by code unit. */
+function holdsWordAt(name: string, word: string, at: number): boolean {
+  if (at < 0 || at + word.length > name.length) return false;
+  for (let k = 0; k < word.length; k++) if ((name.charCodeAt(at + k) | 0x20) !== word.charCodeAt(k)) return false;
   return true;
 }
 /** A lowercase key or object name: `admin-password`, `redis_password`, `my-release-postgresql`. */

@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { amongConnectionPairs, configValueEnd, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn, assignsLiteral, echoesName, hasGeneratedShape, isFormattedString, oauthBasicUser, onCommandLine, isStandInOrText, isValidationRules, isSecretThingName, isSecretKeyReference, isEncodedPair, stringLiteralEnd, pairValueEnd, queryValueExtent, shellWordEnd, userinfoEnd, variableLabel } from '../../../src/secrets/filters.ts';
+import { amongConnectionPairs, configValueEnd, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn, assignsLiteral, echoesName, hasGeneratedShape, isFormattedString, oauthBasicUser, onCommandLine, isStandInOrText, namesCredential, isSecretKeyReference, isEncodedPair, stringLiteralEnd, pairValueEnd, queryValueExtent, shellWordEnd, userinfoEnd, variableLabel } from '../../../src/secrets/filters.ts';
 import { HOST_JUDGEMENT, RULE_COMMANDS, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from '../../../src/secrets/rules.generated.ts';
 import { listedKeys, recoveryPhraseEnd } from '../../../src/secrets/wallet.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
@@ -294,10 +294,10 @@ function isNonSecretAssignment(text: string, start: number, end: number, reading
   // A judgement added after the speed work: the host's own.
   if (isSecretReference(value)) return true;
   if (STOP_VALUES.has(lower)) return true;
-  // FILTERS_VERSION 22: stand-ins written as phrases (`change-me`, `wrong-password`); the host's own.
+  // FILTERS_VERSION 22: stand-ins written as phrases (`change-me`, `wrong-password`); 25: a
+  // validation rule list and code's name for a thing about a secret; 27: an app password's
+  // alphabet runs. The host's own.
   if (isStandInOrText(value, 'unknown')) return true;
-  // FILTERS_VERSION 25: a validation rule list and code's name for a thing about a secret (the host's own).
-  if (isValidationRules(value) || isSecretThingName(value)) return true;
   // Judgements added after the speed work (rule steps 2, quoted values run to their quote): the
   // host's own. A quoted dotted value with digits between letters is a password.
   // FILTERS_VERSION 10: a path with a random part is base64 (the host's own).
@@ -327,7 +327,8 @@ function isNonSecretAssignment(text: string, start: number, end: number, reading
   if (words.length > 0 && !nameHolds(name, words)) return true;
   // `scheme://name:value@host` is URL userinfo, which the URL rules judge.
   if (at >= 3 && text.slice(at - 3, at) === '://') return true;
-  if (uuid && !/pass|pwd|secret|token|credential|api[-_.]?key|auth[-_.]?key|access[-_.]?key/i.test(name)) return true;
+  // FILTERS_VERSION 26: the host's own.
+  if (uuid && !namesCredential(name)) return true;
   // What a name says is a judgement, not a speed path: the host's own (src/secrets/filters.ts);
   // FILTERS_VERSION 19: so is a value that only repeats its name's words.
   // FILTERS_VERSION 25: a chart's reference to a Kubernetes secret's key or name (the host's own).
