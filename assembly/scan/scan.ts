@@ -29,6 +29,7 @@ import {
   LONG_FOLLOW,
   LONG_FOLLOW_Q,
   FOLLOW_BITS,
+  FOLLOW_BITS_Q,
   TEDDY,
   KW,
   LITS,
@@ -103,11 +104,11 @@ function inClass(cls: i32, b: u32): bool {
   return inSet(CLASS_BITS + (<usize>cls << 5), b);
 }
 
-/** Whether byte `b` is in follow set `set` (FOLLOW_BITS, 32 bytes each). */
+/** Whether byte `b` is in follow set `set` of `bits` (FOLLOW_BITS or FOLLOW_BITS_Q, 32 bytes each). */
 // @ts-ignore: decorator
 @inline
-function inFollow(set: usize, b: u32): bool {
-  return inSet(FOLLOW_BITS + (set << 5), b);
+function inFollow(bits: usize, set: usize, b: u32): bool {
+  return inSet(bits + (set << 5), b);
 }
 
 /** Whether `b` is one of the quotes a value may stand in: `"`, `'` or the backtick. */
@@ -484,6 +485,8 @@ function onCandidate(i: i32, w: u32, h: u32): void {
     // printable), so a window without quotes pays nothing for them. Bytes past the end pass: the
     // rule decides there.
     let row = LONG_FOLLOW + (o << 4);
+    // The two rows number their sets apart (the numbers are bytes).
+    let bits = FOLLOW_BITS;
     let quoted = false;
     // The count of sets to check covers both rows (the build stores the larger in the first).
     const depth = min(<i32>load<u8>(row, 12), n - i - 4);
@@ -492,12 +495,13 @@ function onCandidate(i: i32, w: u32, h: u32): void {
       let set = <usize>load<u8>(row + <usize>d);
       if (set == 0xff) continue;
       const c = <u32>load<u8>(b + <usize>(i + 4 + d));
-      if (inFollow(set, c)) continue;
+      if (inFollow(bits, set, c)) continue;
       if (quoted || !isQuote(c)) break;
       quoted = true;
       row = LONG_FOLLOW_Q + (o << 4);
+      bits = FOLLOW_BITS_Q;
       set = <usize>load<u8>(row + <usize>d);
-      if (set != 0xff && !inFollow(set, c)) break;
+      if (set != 0xff && !inFollow(bits, set, c)) break;
     }
     work += <u64>d;
     if (d < depth) continue;
