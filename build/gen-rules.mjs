@@ -197,7 +197,7 @@ const PRINTABLE = range('!', '~');
  * The host's judgements of a rule's match (src/secrets/scan.ts), which a rule names in its `host`
  * field, as the bits of RULE_JUDGEMENTS in src/secrets/rules.generated.ts.
  */
-const HOST_JUDGEMENT = { assignment: 1, password: 2, structural: 4, basic: 8, argument: 16, keyMaterial: 32, jwk: 64, positional: 128, declared: 256, pairs: 512, generated: 1024, userinfo: 2048, command: 4096, phrase: 8192, keyList: 16384, label: 32768, encodedPair: 65536 };
+const HOST_JUDGEMENT = { assignment: 1, password: 2, structural: 4, basic: 8, argument: 16, keyMaterial: 32, jwk: 64, positional: 128, declared: 256, pairs: 512, generated: 1024, userinfo: 2048, command: 4096, phrase: 8192, keyList: 16384, label: 32768, encodedPair: 65536, headerProse: 131072 };
 const judgements = [];
 // RULE_JUDGEMENTS is a Uint32Array of non-negative bits: past bit 30 it needs rethinking.
 if (Math.max(...Object.values(HOST_JUDGEMENT)) >= 1 << 30) throw new Error('HOST_JUDGEMENT has outgrown RULE_JUDGEMENTS (30 bits, kept positive)');

@@ -36,6 +36,9 @@
 //   'encodedPair'  a password after `user:` in a string literal being encoded (btoa('user:…')): no
 //                  URN, digest, Relay id or colon list (isEncodedPair), and the password runs to
 //                  the string's closing quote, past backslash-escaped ones (stringLiteralEnd)
+//   'headerProse'  an Authorization header's value: one that reads as words and does not decode
+//                  to `user:password` (`Basic authentication`, `Basic Base64EncodedCredentials`,
+//                  `ApiKey YourApiKeyGoesHere`) is documentation about the header (isHeaderProse)
 // `nameKeywords` may also hold `^word$`, which must be the whole name.
 // `nameKeywords`, for an 'assignment' rule keyed on a statement (`ENV `, `#define `) rather than on
 // the name: the value's name must hold one of these words (lowercase; a word ending in `$` must end

@@ -310,9 +310,20 @@ export default [
     steps: [['qsp', 0, 6], ['assign', 1, 2], ['qsp', 0, 4], { lit: 'basic', ci: true }, ['sp', 1, 3], ['b64e', 8, 1024]],
     secret: 'last',
     entropy: 2.5,
+    // A value that is not base64 of `user:password` is still taken (a token sent under the wrong
+    // scheme is as secret), unless it reads as words: documentation writing about the header.
+    host: ['headerProse'],
     examples: {
-      pos: [P('Authorization: Basic ', btoa('svc-user:' + F(C.alnum, 16)))],
-      neg: ['Authorization: Basic ${CREDS}', 'Authorization: Basic realm="api"'],
+      pos: [P('Authorization: Basic ', btoa('svc-user:' + F(C.alnum, 16))), P('Authorization: Basic ', F(C.alnum, 24))],
+      neg: [
+        'Authorization: Basic ${CREDS}',
+        'Authorization: Basic realm="api"',
+        'Send the header Authorization: Basic authentication is used by the proxy.',
+        'Authorization: Basic Base64EncodedCredentials',
+        'Authorization: Basic Credentials',
+        // user:password
+        'Authorization: Basic dXNlcjpwYXNzd29yZA==',
+      ],
     },
   },
   {
@@ -391,6 +402,7 @@ export default [
     // await getAccessToken()` are code, `new` and `await` no scheme.
     after: 'bearercall',
     entropy: 3.5,
+    host: ['headerProse'],
     examples: {
       pos: [
         P('Authorization: SSWS ', '00' + F(C.b64url, 40)),
@@ -406,6 +418,8 @@ export default [
         'Authorization: ApiKey <your-api-key>',
         'client.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Bearer", token);',
         'headers: { Authorization: await auth0.getAccessTokenSilently() }',
+        'Authorization: ApiKey YourApiKeyGoesHereFromTheConsole',
+        'Authorization: Basic Base64EncodedCredentials',
       ],
     },
   },

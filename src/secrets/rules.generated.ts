@@ -11,13 +11,13 @@ export interface BuiltinRule {
 }
 
 /** Fingerprint of the rule set the core was built with. */
-export const RULESET_VERSION = '5199ebf26c8abb4b';
+export const RULESET_VERSION = '2c96d4ee3f483c22';
 
 /** The host's judgements of a rule's match, as bits of {@link RULE_JUDGEMENTS} (see src/secrets/scan.ts). */
-export const HOST_JUDGEMENT = {"assignment":1,"password":2,"structural":4,"basic":8,"argument":16,"keyMaterial":32,"jwk":64,"positional":128,"declared":256,"pairs":512,"generated":1024,"userinfo":2048,"command":4096,"phrase":8192,"keyList":16384,"label":32768,"encodedPair":65536} as const;
+export const HOST_JUDGEMENT = {"assignment":1,"password":2,"structural":4,"basic":8,"argument":16,"keyMaterial":32,"jwk":64,"positional":128,"declared":256,"pairs":512,"generated":1024,"userinfo":2048,"command":4096,"phrase":8192,"keyList":16384,"label":32768,"encodedPair":65536,"headerProse":131072} as const;
 
 /** Each rule's host judgements ({@link HOST_JUDGEMENT} bits), by rule index: the rules' `host` field. */
-export const RULE_JUDGEMENTS: Uint32Array = Uint32Array.of(0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 2, 2, 2, 2, 2, 2, 2050, 514, 2, 0, 2, 1024, 0, 0, 8, 0, 0, 0, 0, 0, 2, 8, 8, 96, 32, 4098, 4098, 1, 1, 1, 1, 1, 1, 1025, 1025, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 1, 1, 1, 1, 257, 257, 257, 257, 1, 1, 1, 1, 1, 17, 17, 17, 17, 1, 4097, 4097, 4097, 4097, 1, 4225, 4225, 4097, 4097, 4097, 1, 1, 1, 1, 1, 1, 1, 65665, 1, 1, 1, 129, 129, 129, 1, 1, 257, 32769, 0, 16384, 8192);
+export const RULE_JUDGEMENTS: Uint32Array = Uint32Array.of(0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 2, 2, 2, 2, 2, 2, 2050, 514, 2, 0, 2, 1024, 0, 131072, 8, 0, 0, 131072, 0, 0, 2, 8, 8, 96, 32, 4098, 4098, 1, 1, 1, 1, 1, 1, 1025, 1025, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 1, 1, 1, 1, 257, 257, 257, 257, 1, 1, 1, 1, 1, 17, 17, 17, 17, 1, 4097, 4097, 4097, 4097, 1, 4225, 4225, 4097, 4097, 4097, 1, 1, 1, 1, 1, 1, 1, 65665, 1, 1, 1, 129, 129, 129, 1, 1, 257, 32769, 0, 16384, 8192);
 
 /**
  * The words the value's name must hold, by rule index: the rules' `nameKeywords`, for the rules

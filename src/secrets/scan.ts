@@ -2,7 +2,7 @@ import { invalidParams } from '../errors.ts';
 import { scanSecretRecords } from '../core/scan.ts';
 import { HOST_JUDGEMENT, RULE_COMMANDS, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from './rules.generated.ts';
 import { mapUtf16Offsets } from './offsets.ts';
-import { amongConnectionPairs, configValueEnd, isEncodedPair, stringLiteralEnd, lonePairEnd, isQueryValue, queryValueEnd, insideDataUrl, isBasicCredential, isCredentialArgument, isGeneratedKey, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, oauthBasicUser, onCommandLine, pairValueEnd, queryValueExtent, quotedValueEnd, shellWordEnd, unquotedValueEnd, userinfoEnd, userinfoPassword } from './filters.ts';
+import { amongConnectionPairs, configValueEnd, isEncodedPair, stringLiteralEnd, lonePairEnd, isQueryValue, queryValueEnd, insideDataUrl, isBasicCredential, isHeaderProse, isCredentialArgument, isGeneratedKey, isNonSecretAssignment, isNonSecretPassword, isJwkMember, isPlaceholder, isKeyStandIn, isPlaceholderHinted, oauthBasicUser, onCommandLine, pairValueEnd, queryValueExtent, quotedValueEnd, shellWordEnd, unquotedValueEnd, userinfoEnd, userinfoPassword } from './filters.ts';
 import { listedKeys, recoveryPhraseEnd } from './wallet.ts';
 import { fileKind } from './source-path.ts';
 import { compileUserRules, matchUserRules } from './user-rules.ts';
@@ -27,10 +27,12 @@ import type { Confidence, ScanOptions, SecretFinding } from './types.ts';
  * (PHRASE, recoveryPhraseEnd), and a list of keys whose first the core matched (KEY_LIST,
  * listedKeys), and a Terraform variable's default, whose name is its block's label (LABEL, read
  * as such by the assignment's judgement), and a password after `user:` in a string being encoded,
- * which ends at the string's closing quote (ENCODED_PAIR). An assignment keyed on a statement (`ENV `, `#define `)
- * or a block also has words its name must hold (RULE_NAME_KEYWORDS).
+ * which ends at the string's closing quote (ENCODED_PAIR), and an Authorization header's value,
+ * which is documentation when it reads as words or decodes to a stand-in pair (HEADER_PROSE). An
+ * assignment keyed on a statement (`ENV `, `#define `) or a block also has words its name must
+ * hold (RULE_NAME_KEYWORDS).
  */
-const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, declared: DECLARED, pairs: PAIRS, generated: GENERATED, userinfo: USERINFO, command: COMMAND, phrase: PHRASE, keyList: KEY_LIST, label: LABEL, encodedPair: ENCODED_PAIR } = HOST_JUDGEMENT;
+const { assignment: ASSIGNMENT, password: PASSWORD, structural: STRUCTURAL, basic: BASIC, argument: ARGUMENT, keyMaterial: KEY_MATERIAL, jwk: JWK, positional: POSITIONAL, declared: DECLARED, pairs: PAIRS, generated: GENERATED, userinfo: USERINFO, command: COMMAND, phrase: PHRASE, keyList: KEY_LIST, label: LABEL, encodedPair: ENCODED_PAIR, headerProse: HEADER_PROSE } = HOST_JUDGEMENT;
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 /**
  * Where each rule's assignment reads its value's name (isNonSecretAssignment), by rule index:
@@ -185,6 +187,7 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     if ((kind & ENCODED_PAIR) !== 0 && !isEncodedPair(text, start, value)) continue;
     if ((kind & PASSWORD) !== 0 && isNonSecretPassword(value)) continue;
     if ((kind & BASIC) !== 0 && !isBasicCredential(value)) continue;
+    if ((kind & HEADER_PROSE) !== 0 && isHeaderProse(value)) continue;
     if (insideDataUrl(text, start)) continue;
     // Judged on its first word, a quoted value is redacted whole.
     if ((kind & ASSIGNMENT) !== 0) end = quotedValueEnd(text, start, end);

@@ -9,7 +9,7 @@ import { checkContent } from '../../src/secrets/content.ts';
 import { mapByteOffsets } from '../../src/secrets/offsets.ts';
 import { scanSecretBytes, scanSecretText } from '../../src/core/scan.ts';
 import { HOST_JUDGEMENT, RULE_JUDGEMENTS, RULES } from '../../src/secrets/rules.generated.ts';
-import { NAME_PIECE, hasGeneratedShape, isNonSecretName, isPlaceholder, isSecretReference } from '../../src/secrets/filters.ts';
+import { NAME_PIECE, decodes, hasGeneratedShape, isHeaderProse, isNonSecretName, isNonSecretPassword, isPlaceholder, isSecretReference } from '../../src/secrets/filters.ts';
 
 beforeAll(async () => {
   await initCore();
@@ -1305,9 +1305,62 @@ describe('what a name or a value says (host judgements)', () => {
     const secrets = ['0x' + 'ab'.repeat(32), '__notclosed', 'arnold:Tr0ub4dor', 'x__DB__', 'Q7vL2pXk9RtY4wN8'];
     expect(secrets.filter((v) => isSecretReference(v))).toEqual([]);
   });
+  it('an Authorization header written about in documentation is no secret; its values are', () => {
+    const prose = [
+      'Send the header Authorization: Basic authentication is used by the proxy.',
+      'Authorization: Basic Credentials',
+      'Authorization: Basic Base64EncodedCredentials',
+      'Authorization: ApiKey YourApiKeyGoesHereFromTheConsole',
+      // Decodes to `user:password`, a stand-in.
+      'Authorization: Basic dXNlcjpwYXNzd29yZA==',
+    ];
+    expect(prose.flatMap(found)).toEqual([]);
+    const pair = btoa('svc-reports:' + token('', 18, 21));
+    const raw = token('', 24, 22);
+    expect(found(`Authorization: Basic ${pair}`)).toEqual([`authorization-basic-header ${pair}`]);
+    // A token sent under the wrong scheme is as secret.
+    expect(found(`Authorization: Basic ${raw}`)).toEqual([`authorization-basic-header ${raw}`]);
+    expect(found(`Authorization: ApiKey ${raw}`)).toEqual([`authorization-scheme-header ${raw}`]);
+    expect([isHeaderProse('authentication'), isHeaderProse('Base64EncodedCredentials'), isHeaderProse('12345678'), isHeaderProse('aGVsbG86d29ybGQxMjM0')]).toEqual([true, true, false, false]);
+  });
 });
 
 describe('properties', () => {
+  it('decodes tells exactly which strings atob decodes without throwing', () => {
+    const unit = fc.constantFrom(...'AZaz09+/=-_.'.split(''));
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 12 }), (v) => {
+        let threw = false;
+        try {
+          atob(v);
+        } catch {
+          threw = true;
+        }
+        expect(decodes(v)).toBe(!threw);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("an Authorization header's value is prose as a pair only with a stand-in password, else only as words: never with capitals side by side or before a digit", () => {
+    const part = fc.string({ unit: fc.constantFrom(...B62), minLength: 1, maxLength: 24 });
+    const password = fc.oneof(part, fc.constantFrom('password', 'changeme', 'secret', '${PASS}'));
+    fc.assert(
+      fc.property(part, password, (user, pass) => {
+        const b64 = btoa(`${user}:${pass}`);
+        expect(isHeaderProse(b64)).toBe(isNonSecretPassword(pass));
+        expect(isHeaderProse(b64.replace(/=+$/, ''))).toBe(isNonSecretPassword(pass));
+      }),
+    );
+    const letters = fc.string({ unit: fc.constantFrom(...B62), maxLength: 16 });
+    const break_ = fc.constantFrom('AB', 'QZ', 'K9', 'X0');
+    fc.assert(
+      fc.property(letters, break_, letters, (before, middle, after) => {
+        expect(isHeaderProse(before + middle + after)).toBe(false);
+      }),
+    );
+  });
+
   it("a Go DSN's password is redacted whole whatever printable characters it holds", () => {
     const unit = fc.constantFrom(...'abcXYZ0189@/:#?[]{}<>\\!*+=,;()&%$~^|-_.'.split(''));
     fc.assert(

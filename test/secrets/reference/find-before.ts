@@ -2,7 +2,7 @@
 // filters.ts and offsets.ts as they were), run over the frozen reference core: the differential test
 // checks that every finding is still the same. Not used by the library.
 import { invalidParams } from '../../../src/errors.ts';
-import { amongConnectionPairs, configValueEnd, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn, assignsLiteral, echoesName, hasGeneratedShape, isFormattedString, oauthBasicUser, onCommandLine, isStandInOrText, namesCredential, isSecretKeyReference, isEncodedPair, stringLiteralEnd, pairValueEnd, queryValueExtent, shellWordEnd, userinfoEnd, variableLabel } from '../../../src/secrets/filters.ts';
+import { amongConnectionPairs, configValueEnd, lonePairEnd, isGeneratedKey, isQueryValue, queryValueEnd, declaredName, hasPlaceholderFragment, isShellDefaultMisread, isCallOrIndex, isCodeReference, isCredentialArgument, isDottedReference, isNonSecretName, isPathLike, isSecretReference, isSlotOrQuotedCode, isJwkMember, isKeyStandIn, nameHolds, quotedValueEnd, unquotedValueEnd, userinfoPassword, xBearerStandIn, assignsLiteral, echoesName, hasGeneratedShape, isFormattedString, oauthBasicUser, onCommandLine, isStandInOrText, namesCredential, isSecretKeyReference, isEncodedPair, isHeaderProse, stringLiteralEnd, pairValueEnd, queryValueExtent, shellWordEnd, userinfoEnd, variableLabel } from '../../../src/secrets/filters.ts';
 import { HOST_JUDGEMENT, RULE_COMMANDS, RULE_JUDGEMENTS, RULE_NAME_KEYWORDS, RULES } from '../../../src/secrets/rules.generated.ts';
 import { listedKeys, recoveryPhraseEnd } from '../../../src/secrets/wallet.ts';
 import { compileUserRules, matchUserRules } from '../../../src/secrets/user-rules.ts';
@@ -56,6 +56,8 @@ const PHRASE_RULES = rulesWith(HOST_JUDGEMENT.phrase);
 const KEY_LIST_RULES = rulesWith(HOST_JUDGEMENT.keyList);
 /** Came with FILTERS_VERSION 21: a Terraform variable's default, named by its block's label. */
 const LABEL_RULES = rulesWith(HOST_JUDGEMENT.label);
+/** Came with FILTERS_VERSION 28: an Authorization header's value that reads as words is documentation. */
+const HEADER_PROSE_RULES = rulesWith(HOST_JUDGEMENT.headerProse);
 const RULE_INDEX = new Map(RULES.map((r, i) => [r.id, i]));
 
 /** A candidate in UTF-16 offsets before overlapping candidates are merged. */
@@ -177,6 +179,8 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
       if (ENCODED_PAIR_RULES.has(m.rule) && !isEncodedPair(text, start, value)) continue;
       if (PASSWORD_RULES.has(m.rule) && isNonSecretPassword(value)) continue;
       if (BASIC_RULES.has(m.rule) && !isBasicCredential(value)) continue;
+      // FILTERS_VERSION 28: the host's own.
+      if (HEADER_PROSE_RULES.has(m.rule) && isHeaderProse(value)) continue;
       if (insideDataUrl(text, start)) continue;
       // FILTERS_VERSION 11: a quoted value found up to a blank runs to its quote; the host's own.
       if (ASSIGNMENT_RULES.has(m.rule)) end = quotedValueEnd(text, start, end);
