@@ -97,6 +97,8 @@ const NAMED = {
   htback: chars('ht'),
   b64back: chars('b64'),
   wifi: chars('WiFi.'),
+  // `Plain` before `credentials(` (pika.PlainCredentials) and `Auth("",` (Go's smtp.PlainAuth).
+  plain: chars('Plain'),
   // An Android attribute's namespace prefix before `value` (`android:value`): bytes of `android:`
   // only, so a run never takes the `v` of `value`.
   androidns: chars('android:'),

@@ -263,6 +263,19 @@ const call = (id, description, kind, keywords, quoted, examples) => ({
 });
 
 /**
+ * A password passed to a call after its user, by position (`new PasswordAuthentication(user, "…")`,
+ * `smtp.PlainAuth("", from, "…", host)`): `before`, the steps up to the user; the user is a quoted
+ * literal or a name (a variable, a member: no call, no quotes inside), the password a quoted
+ * literal. Read without a name (host: positional): the argument's place says what it is.
+ */
+const afterUser = (id, description, keywords, before, examples) => ({
+  ...generic(id, description, KIND.password, examples),
+  keywords,
+  steps: [...before, ['ws', 0, 4], ['quote', 0, 1], ['val', 1, 128], ['quote', 0, 1], ['ws', 0, 4], ',', ['ws', 0, 4], ['quote', 1, 1], ['val', KIND.password.minLen, 256]],
+  host: ['assignment', 'positional'],
+});
+
+/**
  * The same secret given to a command-line flag with a space: `--password VALUE`, `--token VALUE`
  * (`--password=VALUE` is the assignment rule's). The flag is the whole keyword, so
  * `--password-stdin` or `--token-file` never match.
@@ -994,12 +1007,13 @@ export default [
   // class, not on `getConnection(` (whose first bytes, `getc`, begin getClass and getContext).
   {
     // Not inside a longer name (`$this->getPdo(…)`, `getMysqli(`).
-    ...call('generic-password-connect', 'Password passed by position to a database connect call (mysqli_connect, new mysqli, new PDO, DriverManager.getConnection)', KIND.password, ['mysqli_connect(', 'mysql_connect(', 'mysqli(', 'pdo(', 'drivermanager.getconnection('], 2, {
+    ...call('generic-password-connect', 'Password passed by position to a database connect call (mysqli_connect, new mysqli, new PDO, DriverManager.getConnection, new Sequelize)', KIND.password, ['mysqli_connect(', 'mysql_connect(', 'mysqli(', 'pdo(', 'drivermanager.getconnection(', 'sequelize('], 2, {
       pos: [
         P('$conn = mysqli_connect("localhost", "root", "', F(C.alnum, 14), '", "shop");'),
         P("$db = new mysqli('db', 'app', '", F(C.alnum, 16), "');"),
         P("$pdo = new PDO('mysql:host=localhost;dbname=shop', 'root', '", F(C.alnum, 16), "');"),
         P('Connection c = DriverManager.getConnection("jdbc:mysql://localhost:3306/shop", "root", "', F(C.alnum, 18), '");'),
+        P("const sequelize = new Sequelize('shop', 'app', '", F(C.alnum, 16), "', { host: 'db', dialect: 'postgres' });"),
       ],
       neg: [
         '$conn = mysqli_connect($host, $user, $pass);',
@@ -1010,6 +1024,9 @@ export default [
         // A method whose name ends in the keyword.
         "$db = $this->getPdo('mysql', 'reporting', 'analytics_readonly');",
         'Connection c = DriverManager.getConnection(url, "root", password);',
+        "const sequelize = new Sequelize('database', 'username', 'password', { dialect: 'mysql' });",
+        "const sequelize = new Sequelize(process.env.DB_NAME, process.env.DB_USER, process.env.DB_PASSWORD);",
+        "new Sequelize('shop', 'app', process.env.DB_PASSWORD, { dialect: 'postgres' })",
       ],
     }),
     before: 'alnum',
@@ -1197,5 +1214,66 @@ export default [
     steps: [['ident', 1, 64], '"', ['sp', 0, 4], '{', { until: '\n  default', min: 0, max: 1024 }, '\n  default', ['sp', 0, 16], '=', ['sp', 0, 4], ['quote', 1, 1], ['val', KIND.password.minLen, 256]],
     host: ['assignment', 'label'],
     nameKeywords: ANY_KIND_WORDS,
+  },
+  // Credentials built from a user and a password by a client library: JavaMail's
+  // `new PasswordAuthentication("user", "…")` (an Authenticator's answer), Apache HttpClient's
+  // `new UsernamePasswordCredentials("user", "…")`. Keyed on the whole names, whose first bytes
+  // `password` already has.
+  afterUser('generic-password-credentials-call', 'Password given by position to a credentials object (new PasswordAuthentication("user", "…"), UsernamePasswordCredentials)', ['passwordauthentication(', 'passwordcredentials('], [], {
+    pos: [
+      P('        return new PasswordAuthentication("alerts@acme.io", "', F(C.alnum, 16), '");'),
+      P('return new javax.mail.PasswordAuthentication(username, "', F(C.alnum, 16), '".toCharArray());'),
+      P('provider.setCredentials(AuthScope.ANY, new UsernamePasswordCredentials("svc-deploy", "', F(C.alnum, 18), '"));'),
+    ],
+    neg: [
+      'return new PasswordAuthentication(username, password);',
+      'return new PasswordAuthentication("alerts@acme.io", password.toCharArray());',
+      'new UsernamePasswordCredentials("svc-deploy", System.getenv("DEPLOY_PASSWORD"))',
+      'return new PasswordAuthentication("user@example.com", "password");',
+      'new PasswordAuthentication(getUser(), "' + F(C.alnum, 16) + '")',
+    ],
+  }),
+  // pika's (RabbitMQ) `pika.PlainCredentials('user', '…')`. Keyed on `credentials(`, whose first
+  // bytes the secret rules' `credential` has, with `Plain` before it: `pl` would be a new first
+  // pair of bytes for the SIMD prefilter.
+  {
+    ...afterUser('generic-password-plain-credentials', "Password given to pika's PlainCredentials('user', '…') (RabbitMQ)", ['credentials('], [], {
+      pos: [
+        P("credentials = pika.PlainCredentials('orders', '", F(C.alnum, 16), "')"),
+        P("credentials = pika.PlainCredentials(MQ_USER, '", F(C.alnum, 16), "')"),
+        P('params = pika.ConnectionParameters("mq.acme.internal", 5672, "/", pika.PlainCredentials("billing", "', F(C.alnum, 20), '"))'),
+      ],
+      neg: ["credentials = pika.PlainCredentials('guest', 'guest')", 'credentials = pika.PlainCredentials(user, password)', "pika.PlainCredentials('orders', os.environ['MQ_PASSWORD'])", "ServiceAccountCredentials('svc', '" + F(C.alnum, 16) + "')"],
+    }),
+    back: ['plain', 5, 5],
+  },
+  // Go's net/smtp: `smtp.PlainAuth("", "user", "…", "host")`, whose first argument, the identity,
+  // is nearly always empty. Keyed on `auth("",` with `Plain` before it: eight bytes, so the build
+  // need not expand a short keyword into many keys, and `auth` is a first four bytes other
+  // keywords have.
+  {
+    ...afterUser('generic-password-smtp-plainauth', 'Password given to Go\'s smtp.PlainAuth("", "user", "…", "host")', ['auth("",'], [], {
+      pos: [
+        P('auth := smtp.PlainAuth("", "alerts@acme.io", "', F(C.alnum, 16), '", "smtp.gmail.com")'),
+        P('err := smtp.SendMail(addr, smtp.PlainAuth("", cfg.From, "', F(C.alnum, 16), '", host), from, to, msg)'),
+      ],
+      neg: ['auth := smtp.PlainAuth("", from, password, host)', 'auth := smtp.PlainAuth("", "alerts@acme.io", os.Getenv("SMTP_PASSWORD"), host)', 'smtp.PlainAuth("", "user@example.com", "password", "smtp.example.com")'],
+    }),
+    back: ['plain', 5, 5],
+  },
+  // PHP's curl: `curl_setopt($ch, CURLOPT_USERPWD, 'user:…')`, the pair in one string. Keyed on the
+  // option's name, whose first bytes `curl` has. (In an options array, `CURLOPT_USERPWD => '…'`,
+  // the name ends in `pwd` and the generic password rule takes the value.)
+  {
+    ...generic('generic-password-curlopt-userpwd', "user:password given to curl_setopt's CURLOPT_USERPWD in PHP", { keywords: [], minLen: 8, entropy: 2.8 }, {
+      pos: [
+        P("curl_setopt($ch, CURLOPT_USERPWD, 'api:", F(C.alnum, 20), "');"),
+        P('curl_setopt($curl, CURLOPT_USERPWD, "ops@acme.io:', F(C.alnum, 16), '");'),
+      ],
+      neg: ['curl_setopt($ch, CURLOPT_USERPWD, "$user:$pass");', "curl_setopt($ch, CURLOPT_USERPWD, $username . ':' . $password);", "curl_setopt($ch, CURLOPT_USERPWD, 'user:password');", "curl_setopt($ch, CURLOPT_USERPWD, 'api:' . API_KEY);"],
+    }),
+    keywords: ['curlopt_userpwd'],
+    steps: [['ws', 0, 4], ',', ['ws', 0, 4], ['quote', 1, 1], ['basicuser', 1, 64], ':', ['inquote', 8, 128]],
+    host: ['assignment', 'positional', 'encodedPair'],
   },
 ];
