@@ -845,8 +845,8 @@ export default [
       'pick(row, "String", "api_key", "' + F(C.alnum, 32) + '")',
     ],
   }),
-  flag('generic-password-flag', 'Password given to a command-line flag (--password VALUE, keytool -storepass VALUE)', KIND.password, ['--password', '--passwd', '-storepass', 'keypass'], {
-    pos: [P('docker login -u bot --password ', F(C.alnum, 20), ' registry.acme.dev'), P('mysql --user=app --password "', F(C.alnum, 16), '" app'), P('keytool -importcert -keystore app.jks -storepass ', F(C.alnum, 16), ' -file ca.pem')],
+  flag('generic-password-flag', 'Password given to a command-line flag (--password VALUE, gpg --passphrase VALUE, keytool -storepass VALUE)', KIND.password, ['--password', '--passwd', '--passphrase', '-storepass', 'keypass'], {
+    pos: [P('docker login -u bot --password ', F(C.alnum, 20), ' registry.acme.dev'), P('mysql --user=app --password "', F(C.alnum, 16), '" app'), P('keytool -importcert -keystore app.jks -storepass ', F(C.alnum, 16), ' -file ca.pem'), P('gpg --batch --pinentry-mode loopback --passphrase "', F(C.alnum, 20), '" -d secrets.gpg')],
     neg: ['echo "$PW" | docker login -u bot --password-stdin', 'mysql --password $DB_PASSWORD', 'tool --password changeme', 'tool --password-file ./pw.txt', 'keytool -list -keystore cacerts -storepass changeit'],
   }),
   commandFlag('generic-password-mysql-cli', 'Password attached to the MySQL clients\' -p flag (mysql -u app -pSECRET)', ['mysql'], ' -p', false, {
@@ -936,6 +936,24 @@ export default [
   commandFlag('generic-password-az-login', "Password or client secret given to az login -p", ['az login'], ' -p', true, {
     pos: [P('az login --service-principal -u http://ci-app -p ', F(C.alnum, 34), ' --tenant acme.onmicrosoft.com'), P('az login -u ops@acme.dev -p "', F(C.alnum, 16), '"')],
     neg: ['az login --service-principal -u $APP_ID -p $CLIENT_SECRET --tenant $TENANT', 'az login --identity', 'az login -u ops@acme.dev -p <password>'],
+  }),
+  // Any registry or platform login that takes `-u USER -p PASSWORD` as docker's does: podman,
+  // buildah, skopeo, nerdctl, oras and crane, `helm registry login`, OpenShift's `oc login`, Cloud
+  // Foundry's `cf login`. Keyed on `ogin -u ` (`logi` would be a hit in every login form's code;
+  // `ogin` is a first four bytes the login( call rule has), so the user comes right after login.
+  commandFlag('generic-password-cli-login', 'Password given to a command-line login with -u and -p (podman, buildah, skopeo, oras, helm registry, oc, cf login)', ['ogin -u ', 'ogin --username '], ' -p', true, {
+    pos: [
+      P('podman login -u ci-bot -p ', F(C.alnum, 24), ' quay.io'),
+      P("helm registry login -u robot$ci --password-stdin=false -p '", F(C.alnum, 20), "' harbor.acme.dev"),
+      P('oc login -u developer -p ', F(C.alnum, 16), ' https://api.crc.testing:6443'),
+      P('cf login -u ops@acme.dev -p "', F(C.alnum, 18), '" -o acme -s prod'),
+    ],
+    neg: [
+      'podman login -u ci-bot -p "$REGISTRY_PASSWORD" quay.io',
+      'oc login -u developer -p developer https://api.crc.testing:6443',
+      'echo "$TOKEN" | podman login -u ci-bot --password-stdin quay.io',
+      'cf login -u ops@acme.dev\nmkdir -p ' + F(C.alnum, 16),
+    ],
   }),
   // Server config directives that take the password after a blank: redis.conf's requirepass and
   // masterauth, nslcd's and pam_ldap's bindpw. Keyed on their tails: `requ`, `mast` and `bind`
