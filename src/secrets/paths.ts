@@ -24,11 +24,13 @@ export const NEVER_SEND_PATHS: readonly string[] = Object.freeze([
  * Files whose purpose is to hold credentials, never sent by default beside the spec's list (which
  * names only `*.env`): dotenv variants such as `.env.local` and `.env.production` (their committed
  * templates `.env.example`, `.env.sample`, `.env.template` and `.env.dist` stay allowed), direnv's
- * `.envrc`, SSH private keys, key stores, password files, cloud and git credential files, and
- * Terraform state (it holds every resource's secrets in plain text). The content scanner would
- * redact most of what they hold; these files are left out whole because what they hold is
- * credentials by definition, including values no rule can recognise (`.pgpass` lines, an
- * unlabelled password). Re-include one with an allow rule.
+ * `.envrc`, SSH private keys, key stores, password files, cloud and git credential files (also a
+ * kubeconfig, gcloud's application default credentials, Vault's token file, `.pypirc`, s3cmd's
+ * `.s3cfg`, Docker's legacy `.dockercfg`), Terraform state (it holds every resource's secrets in
+ * plain text), and Wi-Fi passphrases (wpa_supplicant's configuration, NetworkManager's profiles).
+ * The content scanner would redact most of what they hold; these files are left out whole
+ * because what they hold is credentials by definition, including values no rule can recognise
+ * (`.pgpass` lines, a Wi-Fi `psk=`, an unlabelled password). Re-include one with an allow rule.
  */
 export const CREDENTIAL_FILE_PATHS: readonly string[] = Object.freeze([
   '**/.env.*',
@@ -55,6 +57,14 @@ export const CREDENTIAL_FILE_PATHS: readonly string[] = Object.freeze([
   '**/.aws/credentials',
   '**/*.tfstate',
   '**/*.tfstate.backup',
+  '**/.kube/config',
+  '**/application_default_credentials.json',
+  '**/.vault-token',
+  '**/.pypirc',
+  '**/.s3cfg',
+  '**/.dockercfg',
+  '**/wpa_supplicant*.conf',
+  '**/*.nmconnection',
 ]);
 
 /** A default rule as the gate matches it, and as the lists write it (the name a decision gives). */
@@ -88,7 +98,7 @@ function anyCase(pattern: string): string {
  * SHA-256 of `JSON.stringify` of {@link DEFAULT_PATH_RULES}' patterns as matched. A test recomputes
  * it, so neither a list nor the way it is matched can change without this changing too.
  */
-export const DEFAULT_PATH_RULES_VERSION = '3eb7e1686494c8c6';
+export const DEFAULT_PATH_RULES_VERSION = '3b94905ef605f901';
 
 /** Options of {@link createPathGate}. */
 export interface PathGateOptions {

@@ -311,6 +311,15 @@ export function secretsContract({ describe, it, expect, runtime }: Harness): voi
       expect(denied('deploy/.aws/credentials')).toBe('deny_rule **/.aws/credentials | credential-file default "**/.aws/credentials"');
       expect(denied('infra/terraform.tfstate')).toBe('deny_rule **/*.tfstate | credential-file default "**/*.tfstate"');
       expect(denied('infra/terraform.tfstate.backup')).toBe('deny_rule **/*.tfstate.backup | credential-file default "**/*.tfstate.backup"');
+      expect(denied('home/.kube/config')).toBe('deny_rule **/.kube/config | credential-file default "**/.kube/config"');
+      expect(denied('.config/gcloud/application_default_credentials.json')).toBe('deny_rule **/application_default_credentials.json | credential-file default "**/application_default_credentials.json"');
+      expect(denied('.vault-token')).toBe('deny_rule **/.vault-token | credential-file default "**/.vault-token"');
+      expect(denied('home/.pypirc')).toBe('deny_rule **/.pypirc | credential-file default "**/.pypirc"');
+      expect(denied('.s3cfg')).toBe('deny_rule **/.s3cfg | credential-file default "**/.s3cfg"');
+      expect(denied('.dockercfg')).toBe('deny_rule **/.dockercfg | credential-file default "**/.dockercfg"');
+      expect(denied('boot/wpa_supplicant.conf')).toBe('deny_rule **/wpa_supplicant*.conf | credential-file default "**/wpa_supplicant*.conf"');
+      expect(denied('etc/wpa_supplicant/wpa_supplicant-wlan0.conf')).toBe('deny_rule **/wpa_supplicant*.conf | credential-file default "**/wpa_supplicant*.conf"');
+      expect(denied('system-connections/Home WiFi.nmconnection')).toBe('deny_rule **/*.nmconnection | credential-file default "**/*.nmconnection"');
       // Names in other cases hold the same credentials (macOS and Windows file systems); the rule
       // is named as its list writes it. Directory rules keep their case.
       expect(denied('certs/Server.PEM')).toBe('deny_rule **/*.pem | never-send default "**/*.pem"');
@@ -318,7 +327,7 @@ export function secretsContract({ describe, it, expect, runtime }: Harness): voi
       expect(denied('.Env.Production')).toBe('deny_rule **/.env.* | credential-file default "**/.env.*"');
       expect(denied('Packages/manifest.json')).toBe('sent');
       // Templates that are meant to be committed stay sendable; so do look-alikes.
-      for (const p of ['.env.example', 'web/.env.sample', '.env.template', '.env.dist', 'id_rsa.pub', 'docs/env.md', 'src/environment.ts', 'aws/credentials.md', 'tfstate.ts']) {
+      for (const p of ['.env.example', 'web/.env.sample', '.env.template', '.env.dist', 'id_rsa.pub', 'docs/env.md', 'src/environment.ts', 'aws/credentials.md', 'tfstate.ts', 'k8s/.kube/config.md', 'kube/config', 'docs/wpa_supplicant.md', 'src/pypirc.ts']) {
         expect([p, denied(p)]).toEqual([p, 'sent']);
       }
       // The spec's own list is named as such; a directory rule names itself for the files under it.

@@ -70,7 +70,9 @@ const LISTED = [
   'infra/main.tf', 'src/App/bin/Debug/app.dll', 'bin/run', 'src/obj/x.o', 'node_modules/x/index.js', 'a/node_modules/y.js',
   'packages/core/index.ts', 'lib/packages/z.ts', '.vs/settings.json', 'docs/env.md', 'aws/credentials.md', 'tfstate.ts',
   'certs/Server.PEM', '.ENV', '.Env.Local', '.ENV.EXAMPLE', 'home/.ssh/ID_ED25519', 'Deploy/.AWS/Credentials', 'Packages/manifest.json',
-  'src/Bin/x.cs', 'Node_Modules/y.js',
+  'src/Bin/x.cs', 'Node_Modules/y.js', 'home/.kube/config', '.kube/config.bak', 'kube/config', '.config/gcloud/application_default_credentials.json',
+  '.vault-token', 'home/.pypirc', '.s3cfg', '.dockercfg', 'boot/wpa_supplicant.conf', 'etc/wpa_supplicant/wpa_supplicant-wlan0.conf',
+  'docs/wpa_supplicant.md', 'nm/Home WiFi.nmconnection', 'nm/Home.NMConnection',
 ];
 
 describe('path gate vs git check-ignore', () => {
