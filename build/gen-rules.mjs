@@ -749,10 +749,10 @@ export const FOLLOW_DEPTH: i32 = ${FOLLOW_DEPTH};
  */
 export const LONG_FOLLOW: usize = ${arr('u8', follow.flatMap(({ ids, depth }) => [...ids, depth, 0, 0, 0]))};
 /**
- * The same per key, for the bytes after a quote in the window: once a byte checked there is a
- * quote (\", ', \`), the bytes after it are checked against these sets instead (a quoted value's
- * bytes are nearly anything printable; until a quote, the unquoted sets keep minified code such as
- * \`token=b.token,\` out).
+ * The same per key, in FOLLOW_BITS_Q's numbers, for the bytes after a quote in the window: once a
+ * byte checked there is a quote (\", ', \`), the bytes after it are checked against these sets
+ * instead (a quoted value's bytes are nearly anything printable; until a quote, the unquoted sets
+ * keep minified code such as \`token=b.token,\` out).
  */
 export const LONG_FOLLOW_Q: usize = ${arr('u8', followQuoted.flatMap(({ ids, depth }) => [...ids, depth, 0, 0, 0]))};
 /** Sets of folded bytes that may follow a key, as 256-bit sets of 32 bytes: LONG_FOLLOW's numbers. */

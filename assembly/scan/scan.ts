@@ -480,10 +480,10 @@ function onCandidate(i: i32, w: u32, h: u32): void {
     const k2 = LONG_KEY2 + (o << 3);
     if ((w2 & load<u32>(k2, 4)) != load<u32>(k2)) continue;
     // The bytes after the key, each in the set its keyword or rule allows there (0xff: any), up to
-    // FOLLOW_DEPTH of them. These sets hold no quote: a quote fails its check, and from it on the
-    // window is checked against the key's quoted row (a quoted value's bytes are nearly anything
-    // printable), so a window without quotes pays nothing for them. Bytes past the end pass: the
-    // rule decides there.
+    // FOLLOW_DEPTH of them. These sets hold no quote (but where the keyword's own bytes have one):
+    // a quote fails its check, and from it on the window is checked against the key's quoted row
+    // (a quoted value's bytes are nearly anything printable), so a window without quotes pays
+    // nothing for them. Bytes past the end pass: the rule decides there.
     let row = LONG_FOLLOW + (o << 4);
     // The two rows number their sets apart (the numbers are bytes).
     let bits = FOLLOW_BITS;

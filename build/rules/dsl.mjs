@@ -38,7 +38,9 @@
 //                  the string's closing quote, past backslash-escaped ones (stringLiteralEnd)
 //   'headerProse'  an Authorization header's value: one that reads as words and does not decode
 //                  to `user:password` (`Basic authentication`, `Basic Base64EncodedCredentials`,
-//                  `ApiKey YourApiKeyGoesHere`) is documentation about the header (isHeaderProse)
+//                  `ApiKey YourApiKeyGoesHere`), or decodes to a pair with a default or stand-in
+//                  password and a user without digits (`user:password`), is documentation about
+//                  the header (isHeaderProse)
 // `nameKeywords` may also hold `^word$`, which must be the whole name.
 // `nameKeywords`, for an 'assignment' rule keyed on a statement (`ENV `, `#define `) rather than on
 // the name: the value's name must hold one of these words (lowercase; a word ending in `$` must end

@@ -264,14 +264,15 @@ const call = (id, description, kind, keywords, quoted, examples) => ({
 
 /**
  * A password passed to a call after its user, by position (`new PasswordAuthentication(user, "…")`,
- * `smtp.PlainAuth("", from, "…", host)`): `before`, the steps up to the user; the user is a quoted
- * literal or a name (a variable, a member: no call, no quotes inside), the password a quoted
- * literal. Read without a name (host: positional): the argument's place says what it is.
+ * `smtp.PlainAuth("", from, "…", host)`): the user is whatever comes before the first comma (a
+ * literal, a variable, a call such as `getUser()` or `os.Getenv("SMTP_USER")`; bounded), the
+ * password a quoted literal, after blanks and line breaks as formatters lay arguments out one a
+ * line. Read without a name (host: positional): the argument's place says what it is.
  */
-const afterUser = (id, description, keywords, before, examples) => ({
+const afterUser = (id, description, keywords, examples) => ({
   ...generic(id, description, KIND.password, examples),
   keywords,
-  steps: [...before, ['ws', 0, 4], ['quote', 0, 1], ['val', 1, 128], ['quote', 0, 1], ['ws', 0, 4], ',', ['ws', 0, 4], ['quote', 1, 1], ['val', KIND.password.minLen, 256]],
+  steps: [{ until: ',', min: 1, max: 160 }, ',', ['ws', 0, 32], ['quote', 1, 1], ['val', KIND.password.minLen, 256]],
   host: ['assignment', 'positional'],
 });
 
@@ -1237,28 +1238,31 @@ export default [
   // `new PasswordAuthentication("user", "…")` (an Authenticator's answer), Apache HttpClient's
   // `new UsernamePasswordCredentials("user", "…")`. Keyed on the whole names, whose first bytes
   // `password` already has.
-  afterUser('generic-password-credentials-call', 'Password given by position to a credentials object (new PasswordAuthentication("user", "…"), UsernamePasswordCredentials)', ['passwordauthentication(', 'passwordcredentials('], [], {
+  afterUser('generic-password-credentials-call', 'Password given by position to a credentials object (new PasswordAuthentication("user", "…"), UsernamePasswordCredentials)', ['passwordauthentication(', 'passwordcredentials('], {
     pos: [
       P('        return new PasswordAuthentication("alerts@acme.io", "', F(C.alnum, 16), '");'),
-      P('return new javax.mail.PasswordAuthentication(username, "', F(C.alnum, 16), '".toCharArray());'),
+      P('return new java.net.PasswordAuthentication(username, "', F(C.alnum, 16), '".toCharArray());'),
       P('provider.setCredentials(AuthScope.ANY, new UsernamePasswordCredentials("svc-deploy", "', F(C.alnum, 18), '"));'),
+      P('return new PasswordAuthentication(props.getProperty("mail.user"), "', F(C.alnum, 16), '");'),
+      P('return new PasswordAuthentication(\n    "alerts@acme.io",\n    "', F(C.alnum, 16), '");'),
     ],
     neg: [
       'return new PasswordAuthentication(username, password);',
       'return new PasswordAuthentication("alerts@acme.io", password.toCharArray());',
       'new UsernamePasswordCredentials("svc-deploy", System.getenv("DEPLOY_PASSWORD"))',
       'return new PasswordAuthentication("user@example.com", "password");',
-      'new PasswordAuthentication(getUser(), "' + F(C.alnum, 16) + '")',
+      'new UsernamePasswordCredentials(user, pass); log.info("x", "' + F(C.alnum, 16) + '")',
     ],
   }),
   // pika's (RabbitMQ) `pika.PlainCredentials('user', '…')`. Keyed on `credentials(`, whose first
-  // bytes the secret rules' `credential` has, with `Plain` before it: `pl` would be a new first
-  // pair of bytes for the SIMD prefilter.
+  // bytes the secret rules' `credential` has, with five bytes of `Plain` before it (a class: any
+  // of P, l, a, i, n): `pl` would be a new first pair of bytes for the SIMD prefilter.
   {
-    ...afterUser('generic-password-plain-credentials', "Password given to pika's PlainCredentials('user', '…') (RabbitMQ)", ['credentials('], [], {
+    ...afterUser('generic-password-plain-credentials', "Password given to pika's PlainCredentials('user', '…') (RabbitMQ)", ['credentials('], {
       pos: [
         P("credentials = pika.PlainCredentials('orders', '", F(C.alnum, 16), "')"),
-        P("credentials = pika.PlainCredentials(MQ_USER, '", F(C.alnum, 16), "')"),
+        P("credentials = pika.PlainCredentials(os.environ['MQ_USER'], '", F(C.alnum, 16), "')"),
+        P("credentials = pika.PlainCredentials(\n    'orders', '", F(C.alnum, 16), "'\n)"),
         P('params = pika.ConnectionParameters("mq.acme.internal", 5672, "/", pika.PlainCredentials("billing", "', F(C.alnum, 20), '"))'),
       ],
       neg: ["credentials = pika.PlainCredentials('guest', 'guest')", 'credentials = pika.PlainCredentials(user, password)', "pika.PlainCredentials('orders', os.environ['MQ_PASSWORD'])", "ServiceAccountCredentials('svc', '" + F(C.alnum, 16) + "')"],
@@ -1266,14 +1270,15 @@ export default [
     back: ['plain', 5, 5],
   },
   // Go's net/smtp: `smtp.PlainAuth("", "user", "…", "host")`, whose first argument, the identity,
-  // is nearly always empty. Keyed on `auth("",` with `Plain` before it: eight bytes, so the build
-  // need not expand a short keyword into many keys, and `auth` is a first four bytes other
-  // keywords have.
+  // is nearly always empty. Keyed on `auth("",` with five bytes of `Plain` before it: eight bytes,
+  // so the build need not expand a short keyword into many keys, and `auth` is a first four bytes
+  // other keywords have. (gofmt's one argument a line, `PlainAuth(\n\t"",`, is not read.)
   {
-    ...afterUser('generic-password-smtp-plainauth', 'Password given to Go\'s smtp.PlainAuth("", "user", "…", "host")', ['auth("",'], [], {
+    ...afterUser('generic-password-smtp-plainauth', 'Password given to Go\'s smtp.PlainAuth("", "user", "…", "host")', ['auth("",'], {
       pos: [
         P('auth := smtp.PlainAuth("", "alerts@acme.io", "', F(C.alnum, 16), '", "smtp.gmail.com")'),
         P('err := smtp.SendMail(addr, smtp.PlainAuth("", cfg.From, "', F(C.alnum, 16), '", host), from, to, msg)'),
+        P('auth := smtp.PlainAuth("", os.Getenv("SMTP_USER"), "', F(C.alnum, 16), '", host)'),
       ],
       neg: ['auth := smtp.PlainAuth("", from, password, host)', 'auth := smtp.PlainAuth("", "alerts@acme.io", os.Getenv("SMTP_PASSWORD"), host)', 'smtp.PlainAuth("", "user@example.com", "password", "smtp.example.com")'],
     }),
@@ -1288,7 +1293,16 @@ export default [
         P("curl_setopt($ch, CURLOPT_USERPWD, 'api:", F(C.alnum, 20), "');"),
         P('curl_setopt($curl, CURLOPT_USERPWD, "ops@acme.io:', F(C.alnum, 16), '");'),
       ],
-      neg: ['curl_setopt($ch, CURLOPT_USERPWD, "$user:$pass");', "curl_setopt($ch, CURLOPT_USERPWD, $username . ':' . $password);", "curl_setopt($ch, CURLOPT_USERPWD, 'user:password');", "curl_setopt($ch, CURLOPT_USERPWD, 'api:' . API_KEY);"],
+      neg: [
+        'curl_setopt($ch, CURLOPT_USERPWD, "$user:$pass");',
+        "curl_setopt($ch, CURLOPT_USERPWD, $username . ':' . $password);",
+        "curl_setopt($ch, CURLOPT_USERPWD, 'user:password');",
+        "curl_setopt($ch, CURLOPT_USERPWD, 'api:' . API_KEY);",
+        // Interpolated in double quotes: the properties' values.
+        'curl_setopt($this->ch, CURLOPT_USERPWD, "$this->username:$this->password");',
+        'curl_setopt($ch, CURLOPT_USERPWD, "{$this->username}:{$this->password}");',
+        'curl_setopt($ch, CURLOPT_USERPWD, "api:{$this->apiKey}");',
+      ],
     }),
     keywords: ['curlopt_userpwd'],
     steps: [['ws', 0, 4], ',', ['ws', 0, 4], ['quote', 1, 1], ['basicuser', 1, 64], ':', ['inquote', 8, 128]],

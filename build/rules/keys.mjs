@@ -311,7 +311,8 @@ export default [
     secret: 'last',
     entropy: 2.5,
     // A value that is not base64 of `user:password` is still taken (a token sent under the wrong
-    // scheme is as secret), unless it reads as words: documentation writing about the header.
+    // scheme is as secret), unless it reads as words; a pair is taken unless its password is a
+    // default or a stand-in and its user has no digit: documentation writing about the header.
     host: ['headerProse'],
     examples: {
       pos: [P('Authorization: Basic ', btoa('svc-user:' + F(C.alnum, 16))), P('Authorization: Basic ', F(C.alnum, 24))],
@@ -323,6 +324,8 @@ export default [
         'Authorization: Basic Credentials',
         // user:password
         'Authorization: Basic dXNlcjpwYXNzd29yZA==',
+        // RFC 7617's example.
+        'Authorization: Basic QWxhZGRpbjpvcGVu' + 'IHNlc2FtZQ==',
       ],
     },
   },

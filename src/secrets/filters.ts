@@ -106,14 +106,22 @@ import type { FileKind } from './source-path.ts';
  * 28: an Authorization header's value that reads as words and does not decode to `user:password`,
  * or decodes to a pair with a stand-in password, is documentation about the header
  * (`Authorization: Basic authentication`, `Basic dXNlcjpwYXNzd29yZA==`, isHeaderProse).
+ * 29: a header's pair is documentation only when its password is a default or a stand-in and its
+ * user has no digit, and words are runs of 2 to 15 lowercase letters with up to four digits after
+ * them; RFC 7617's and MDN's Basic credentials are published examples; a pair's password
+ * interpolated in double quotes or backticks (`"api:$key"`, `"api:{$this->key}"`) is no value
+ * (isEncodedPair).
  */
-export const FILTERS_VERSION = 28;
+export const FILTERS_VERSION = 29;
 
 /** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
 const KNOWN_EXAMPLES = new Set<string>([
   // X (Twitter) API documentation's app-only bearer token.
   'AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0%2BuSeid%2BULvsea4JtiGRiSDSJSI%3D' + 'EUifiRBkKG5E2XzMDjRfl76ZC9Ub0wnz4XsNiRVBChTYbJcE3F',
   'AKIA' + 'IOSFODNN7EXAMPLE',
+  // RFC 7617's and MDN's Basic credentials (Aladdin, open sesame).
+  'QWxhZGRpbjpvcGVu' + 'IHNlc2FtZQ==',
+  'YWxhZGRpbjpvcGVu' + 'c2VzYW1l',
   'wJalrXUtnFEMI/K7MDENG/bPxRfiCY' + 'EXAMPLEKEY',
   'sk_test_' + '4eC39HqLyjWDarjtT1zdp7dc',
   'sk_test_' + 'BQokikJOvBiI2HlWgH4olfQ2',
@@ -1358,7 +1366,8 @@ function pairStringOpening(text: string, start: number): number {
 
 /**
  * For a password after `user:` in a string being encoded (`btoa('admin:…')`, `b64encode(b'api:…')`,
- * the value at `start`): false when the pair is something else written with a colon: a URN or a
+ * the value at `start`): false when the password is interpolated, or the pair is something else
+ * written with a colon: a URN or a
  * scheme's or digest's prefix (`urn:…`, `data:…`, `sha256:…`), a Relay global id (`btoa('Organization:5f8d…')`:
  * a capitalised type, then hex or digits), or a list of colon-separated parts (`cache:v2:users:…`,
  * a MAC address): a password holds a second colon rarely.
@@ -1366,6 +1375,10 @@ function pairStringOpening(text: string, start: number): number {
 export function isEncodedPair(text: string, start: number, value: string): boolean {
   const open = pairStringOpening(text, start);
   if (open < 0) return false;
+  // In double quotes or backticks, `$name`, `${…}` and PHP's `{$…}` are interpolated: the password
+  // is a variable's (`"$this->user:$this->password"`, `"api:{$this->apiKey}"`). In single quotes
+  // a `$` is the password's own character.
+  if (text.charCodeAt(open) !== 0x27 && (value.startsWith('$') || value.startsWith('{$'))) return false;
   const user = text.slice(open + 1, start - 1);
   if (PAIR_SCHEMES.has(user.toLowerCase())) return false;
   if (RELAY_TYPE.test(user) && RELAY_ID.test(value)) return false;
@@ -1918,15 +1931,15 @@ export function declaredName(text: string, start: number): { name: string; at: n
  * that happens to sit in such a field is not reported.
  */
 export function isBasicCredential(value: string): boolean {
-  const password = basicPassword(value);
-  return password !== undefined && !isNonSecretPassword(password);
+  const pair = basicPair(value);
+  return pair !== undefined && !isNonSecretPassword(pair.password);
 }
 
 /**
- * The password of base64 `user:password` (printable, a user and a password of one character or
- * more), or undefined when the value does not decode to such a pair.
+ * The user and password of base64 `user:password` (printable, a user and a password of one
+ * character or more), or undefined when the value does not decode to such a pair.
  */
-function basicPassword(value: string): string | undefined {
+function basicPair(value: string): { user: string; password: string } | undefined {
   // Checked before decoding, so that atob does not throw: the header rules take values of other
   // alphabets too (`Bot ….….…`), and a throw per candidate deoptimises the scan's loop (measured:
   // 7% of a scan of the labelled corpus's small files).
@@ -1938,7 +1951,7 @@ function basicPassword(value: string): string | undefined {
     const c = decoded.charCodeAt(k);
     if (c < 0x20 || c === 0x7f) return undefined;
   }
-  return decoded.slice(colon + 1);
+  return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
 /**
@@ -1954,23 +1967,30 @@ const BASE64_TEXT = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /**
  * For an Authorization header's value: true when it is documentation about the header. Either it
- * decodes to `user:password` with a stand-in password (`dXNlcjpwYXNzd29yZA==`, `user:password`),
- * or it does not decode to a pair and is made of words, each a lowercase run of two letters or
- * more with perhaps a capital before it, or digits (`authentication`, `Credentials`,
- * `Base64EncodedCredentials`, `YourApiKeyGoesHere`). A generated token or the base64 of a real
- * pair has capitals side by side or a capital before a digit far more often than not.
+ * decodes to `user:password` whose password is a default word or a stand-in (`user:password`,
+ * `admin:changeme`, `me:your_password`) and whose user has no digit (a key sent as the user,
+ * `sk_live_…:x`, has: it is reported), or it does not decode to a pair and is words
+ * ({@link WORDS_ONLY}: `authentication`, `Credentials`, `Base64EncodedCredentials`,
+ * `YourApiKeyGoesHere`). A generated token or the base64 of a real pair has capitals side by
+ * side, a capital before a digit or a long lowercase run far more often than not.
  */
 export function isHeaderProse(value: string): boolean {
-  const password = basicPassword(value);
-  return password === undefined ? WORDS_ONLY.test(value) : isNonSecretPassword(password);
+  const pair = basicPair(value);
+  if (pair === undefined) return WORDS_ONLY.test(value);
+  const { user, password } = pair;
+  const standIn = (password.length <= STOP_VALUE_MAX && STOP_VALUES.has(password.toLowerCase())) || hasPlaceholderFragment(password);
+  return standIn && !/\d/.test(user);
 }
 
 /**
- * Words and digits only, at least one word: see {@link isHeaderProse}. Written so that a
- * string splits into words one way only (a lowercase run ends at a capital or a digit), which
- * keeps the match linear on the core's values of up to 1,024 characters.
+ * Words only: perhaps a lowercase word first, then capitalised words, each of 3 to 16 letters (a
+ * lowercase run of 2 to 15 after its capital) and perhaps up to four digits after it (`Base64`).
+ * A string splits into such words one way only (a lowercase run ends at a capital or a digit, a
+ * digit run at a capital), which keeps the match linear on the core's values of up to 1,024
+ * characters; a lowercase token (`kqzpmvtrwnbhgfdslkjq`) is one run too long, a key of letters
+ * then digits (`ab83749201847362`) has too many digits.
  */
-const WORDS_ONLY = /^(?=\d*[A-Za-z])(?:[a-z]{2,})?(?:[A-Z][a-z]{2,}|\d)*$/;
+const WORDS_ONLY = /^(?:[a-z]{2,15}\d{0,4})?(?:[A-Z][a-z]{2,15}\d{0,4})*$/;
 
 /** The name characters right before `end`, past any separators (see {@link assignedName}). */
 function nameBefore(text: string, end: number, floor: number): { name: string; at: number } {

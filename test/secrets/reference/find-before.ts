@@ -244,6 +244,9 @@ const KNOWN_EXAMPLES = new Set<string>([
     'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
   // Judgement data, not a speed path: kept in step with filters.ts (FILTERS_VERSION 4).
   'AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0%2BuSeid%2BULvsea4JtiGRiSDSJSI%3D' + 'EUifiRBkKG5E2XzMDjRfl76ZC9Ub0wnz4XsNiRVBChTYbJcE3F',
+  // FILTERS_VERSION 29: RFC 7617's and MDN's Basic credentials (Aladdin, open sesame).
+  'QWxhZGRpbjpvcGVu' + 'IHNlc2FtZQ==',
+  'YWxhZGRpbjpvcGVu' + 'c2VzYW1l',
   // FILTERS_VERSION 20: Hardhat's and Anvil's first four development keys.
   ...['ac0974bec39a17e36ba4a6b4d238ff94' + '4bacb478cbed5efcae784d7bf4f2ff80', '59c6995e998f97a5a0044966f0945389' + 'dc9e86dae88c7a8412f4603b6b78690d', '5de4111afa1a4b94908f83103eb1f170' + '6367c2e68ca870fc3fb9a804cdab365a', '7c852118294e51e653712a81e05800f4' + '19141751be58f605c371e15141b007a6'].flatMap((k) => [k, k.toUpperCase()]).flatMap((k) => [k, `0x${k}`]),
 ]);
