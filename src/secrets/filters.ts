@@ -1367,10 +1367,10 @@ function pairStringOpening(text: string, start: number): number {
 /**
  * For a password after `user:` in a string being encoded (`btoa('admin:…')`, `b64encode(b'api:…')`,
  * the value at `start`): false when the password is interpolated, or the pair is something else
- * written with a colon: a URN or a
- * scheme's or digest's prefix (`urn:…`, `data:…`, `sha256:…`), a Relay global id (`btoa('Organization:5f8d…')`:
- * a capitalised type, then hex or digits), or a list of colon-separated parts (`cache:v2:users:…`,
- * a MAC address): a password holds a second colon rarely.
+ * written with a colon: a URN or a scheme's or digest's prefix (`urn:…`, `data:…`, `sha256:…`), a
+ * Relay global id (`btoa('Organization:5f8d…')`: a capitalised type, then hex or digits), or a list
+ * of colon-separated parts (`cache:v2:users:…`, a MAC address): a password holds a second colon
+ * rarely.
  */
 export function isEncodedPair(text: string, start: number, value: string): boolean {
   const open = pairStringOpening(text, start);
