@@ -97,7 +97,8 @@ const NAMED = {
   htback: chars('ht'),
   b64back: chars('b64'),
   wifi: chars('WiFi.'),
-  // `Plain` before `credentials(` (pika.PlainCredentials) and `Auth("",` (Go's smtp.PlainAuth).
+  // Bytes of `Plain` before `credentials(` (pika.PlainCredentials) and `Auth("",` (Go's
+  // smtp.PlainAuth): a class, so any five of P, l, a, i, n.
   plain: chars('Plain'),
   // An Android attribute's namespace prefix before `value` (`android:value`): bytes of `android:`
   // only, so a run never takes the `v` of `value`.

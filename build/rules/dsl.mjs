@@ -41,10 +41,9 @@
 //                  `ApiKey YourApiKeyGoesHere`), or decodes to a pair with a default or stand-in
 //                  password and a user without digits (`user:password`), is documentation about
 //                  the header (isHeaderProse)
-// `nameKeywords` may also hold `^word$`, which must be the whole name.
 // `nameKeywords`, for an 'assignment' rule keyed on a statement (`ENV `, `#define `) rather than on
 // the name: the value's name must hold one of these words (lowercase; a word ending in `$` must end
-// the name).
+// the name, and one written `^word$` must be the whole name).
 //
 // Fixture values are made here, at run time, by a seeded generator, so this repository contains no
 // string that looks like a live credential: every test value is `prefix + F(charset, length)`.

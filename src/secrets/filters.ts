@@ -222,6 +222,14 @@ const STOP_VALUES = new Set([
 const STOP_VALUE_MAX = Math.max(...[...STOP_VALUES].map((v) => v.length));
 
 /**
+ * Whether a whole value is a default or a word ({@link STOP_VALUES}), in any case. Lowercasing never
+ * makes a string shorter, so a longer value is none and is not lowercased.
+ */
+function isStopValue(value: string): boolean {
+  return value.length <= STOP_VALUE_MAX && STOP_VALUES.has(value.toLowerCase());
+}
+
+/**
  * Words of a name that say its value is not a credential but something about one: a hash, an id,
  * a name, a path, a size, a lifetime, a date, a reference to where it lives. `expir` and `timeout`
  * also end words (`expiry`, `expiresAt`, `sessionTimeout`).
@@ -485,8 +493,7 @@ export function isNonSecretAssignment(text: string, start: number, end: number, 
   if (reading === 'assigned' && !assignsLiteral(text, start)) return true;
   const value = text.slice(start, end);
   if (isSecretReference(value)) return true;
-  // Lowercasing never makes a string shorter, so a longer value cannot be a stop value.
-  if (value.length <= STOP_VALUE_MAX && STOP_VALUES.has(value.toLowerCase())) return true;
+  if (isStopValue(value)) return true;
   // Each pattern only where it can match: a dotted name has a dot, a UUID 36 characters, a path a
   // slash or backslash (cheap checks first; the answer is the same).
   const slash = value.includes('/') || value.includes('\\');
@@ -1701,9 +1708,10 @@ export function isCredentialArgument(text: string, start: number, value: string)
 
 /** True when a URL or connection-string password is a default or a reference. */
 export function isNonSecretPassword(value: string): boolean {
-  const lower = value.toLowerCase();
-  return STOP_VALUES.has(lower) || DOLLAR_REFERENCE.test(value) || value.startsWith('%') || lower.startsWith('env:');
+  return isStopValue(value) || DOLLAR_REFERENCE.test(value) || value.startsWith('%') || ENV_PREFIX.test(value);
 }
+/** A value that names an environment variable by an `env:` prefix, in any case. */
+const ENV_PREFIX = /^env:/i;
 
 /**
  * The password before a Go DSN's protocol, whose match starts at the protocol's `@`
@@ -1978,7 +1986,7 @@ export function isHeaderProse(value: string): boolean {
   const pair = basicPair(value);
   if (pair === undefined) return WORDS_ONLY.test(value);
   const { user, password } = pair;
-  const standIn = (password.length <= STOP_VALUE_MAX && STOP_VALUES.has(password.toLowerCase())) || hasPlaceholderFragment(password);
+  const standIn = isStopValue(password) || hasPlaceholderFragment(password);
   return standIn && !/\d/.test(user);
 }
 
