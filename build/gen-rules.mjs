@@ -118,6 +118,10 @@ const NAMED = {
   htflags: chars('-bcBmsdpD '),
   // htpasswd -n's other flags, before or after its `n`: batch, bcrypt, MD5, SHA, plain, no-op.
   htnflags: chars('bBmsdpD'),
+  // The Samba clients' names before `client ` (smbclient, rpcclient).
+  smbback: chars('smbrpc'),
+  // A Samba user before the `%` of `-U user%password` (`ACME\\svc`, `svc@acme.dev`).
+  smbuser: minus(printable, '%"\'`'),
   // A generic value: printable ASCII without quotes, separators and brackets. As a step it is
   // STEP_VALUE: after an opening quote the value runs to the closing one instead (valdq, valsq,
   // valbq: every printable byte but that quote), since `(`, `;`, `{` or `,` inside quotes are a
@@ -216,6 +220,7 @@ for (const [index, rule] of rules.entries()) {
   // A rule keyed on a statement (`ENV `, `#define `) leaves the name to the host's assignment
   // judgement, which reads the name and checks it holds one of these words.
   if (rule.nameKeywords?.length > 0 && !(rule.host ?? []).includes('assignment')) throw new Error(`rule ${rule.id}: nameKeywords are checked by the host judgement "assignment"`);
+  if (rule.commands !== undefined && !(rule.host ?? []).includes('command')) throw new Error(`rule ${rule.id}: commands are checked by the host judgement "command"`);
   judgements.push(
     (rule.host ?? []).reduce((bits, name) => {
       if (!(name in HOST_JUDGEMENT)) throw new Error(`rule ${rule.id}: unknown host judgement "${name}"`);
@@ -703,7 +708,7 @@ const arr = (type, values) => {
 const fingerprint = createHash('sha256')
   .update(
     JSON.stringify({
-      rules: rules.map((r) => [r.id, r.confidence, r.keywords, r.steps, r.back, r.before, r.after, r.secret, r.entropy, r.ci, r.host ?? [], r.nameKeywords ?? []]),
+      rules: rules.map((r) => [r.id, r.confidence, r.keywords, r.steps, r.back, r.before, r.after, r.secret, r.entropy, r.ci, r.host ?? [], r.nameKeywords ?? [], r.commands ?? null]),
       classes: Object.keys(NAMED).sort().map((name) => [name, NAMED[name]]),
       // What the step kinds do, where that changed: 2, a value runs to its closing quote; 3, a
       // backslash in it escapes the byte after it; 4, a value opened by an escaped quote ends at
@@ -823,11 +828,11 @@ export const RULE_JUDGEMENTS: Uint32Array = Uint32Array.of(${judgements.join(', 
 export const RULE_NAME_KEYWORDS: readonly (readonly string[])[] = ${JSON.stringify(rules.map((r) => r.nameKeywords ?? []))};
 
 /**
- * The commands a value's command line must name, by rule index: the keywords of the rules judged
- * 'command' (a flag found after the command, up to hundreds of bytes on), lowercase. Empty for
- * every other rule.
+ * The commands a value's command line must name, by rule index, for the rules judged 'command' (a
+ * flag found after the command, up to hundreds of bytes on): the rule's \`commands\`, else its
+ * keywords; lowercase. Empty for every other rule.
  */
-export const RULE_COMMANDS: readonly (readonly string[])[] = ${JSON.stringify(rules.map((r) => ((r.host ?? []).includes('command') ? r.keywords.map((k) => k.toLowerCase()) : [])))};
+export const RULE_COMMANDS: readonly (readonly string[])[] = ${JSON.stringify(rules.map((r) => ((r.host ?? []).includes('command') ? (r.commands ?? r.keywords).map((k) => k.toLowerCase()) : [])))};
 
 /** Every built-in rule, in priority order (index = the core's rule number). */
 export const RULES: readonly BuiltinRule[] = ${JSON.stringify(meta, null, 2)};

@@ -32,7 +32,8 @@
 //   'command'      a flag's value found by searching on from the command (the keyword): the
 //                  value's command line (lines joined by a trailing `\`, `^` or backtick) must name
 //                  the command (onCommandLine), so `az login` on one line and `mkdir -p` on the
-//                  next are not read as one
+//                  next are not read as one; a rule keyed on its subcommand (`add_user `) names
+//                  the commands in `commands` instead (`['rabbitmqctl']`)
 //   'encodedPair'  a password after `user:` in a string literal being encoded (btoa('user:…')): no
 //                  URN, digest, Relay id or colon list (isEncodedPair), and the password runs to
 //                  the string's closing quote, past backslash-escaped ones (stringLiteralEnd)

@@ -1308,4 +1308,101 @@ export default [
     steps: [['ws', 0, 4], ',', ['ws', 0, 4], ['quote', 1, 1], ['basicuser', 1, 64], ':', ['inquote', 8, 128]],
     host: ['assignment', 'positional', 'encodedPair'],
   },
+  // The OpenLDAP clients take the bind password with `-w` (`-W` asks for it, `-y` reads it from a
+  // file). Keyed on the commands' names after their `l`: `ld` would be a new first pair of bytes
+  // for the SIMD prefilter (it is in build, field, world), `da` is one already.
+  commandFlag('generic-password-ldap-cli', 'Bind password given to the OpenLDAP clients with -w (ldapsearch, ldapadd, ldapmodify, ldapdelete, ldapwhoami, ldappasswd)', ['dapsearch', 'dapadd', 'dapmodify', 'dapdelete', 'dapwhoami', 'dappasswd', 'dapcompare', 'dapmodrdn', 'dapexop'], ' -w', true, {
+    pos: [
+      P('ldapsearch -x -H ldaps://ldap.acme.dev -D "cn=admin,dc=acme,dc=dev" -w ', F(C.alnum, 16), ' -b "dc=acme,dc=dev" "(uid=jdoe)"'),
+      P("ldapadd -x -D cn=admin,dc=acme,dc=dev -w '", F(C.alnum, 14), "' -f users.ldif"),
+      P('docker exec ldap ldapmodify -x -D "cn=admin,dc=acme,dc=dev" \\\n  -w "', F(C.alnum, 18), '" -f change.ldif'),
+    ],
+    neg: [
+      'ldapsearch -x -D "cn=admin,dc=acme,dc=dev" -w "$LDAP_ADMIN_PASSWORD" -b dc=acme,dc=dev',
+      'ldapsearch -x -D cn=admin,dc=acme,dc=dev -W -b dc=acme,dc=dev',
+      'ldapwhoami -x -D cn=admin,dc=acme,dc=dev -y /run/secrets/ldap_password',
+      'ldapsearch -x -D cn=admin,dc=example,dc=org -w changeme -b dc=example,dc=org',
+      'ldapsearch -x -b dc=acme,dc=dev\ngrep -w ' + F(C.alnum, 16) + ' users.txt',
+    ],
+  }),
+  // The Mosquitto MQTT clients: `-P` is the password (`-p`, the port).
+  commandFlag('generic-password-mosquitto', 'Password given to the Mosquitto MQTT clients with -P (mosquitto_pub, mosquitto_sub, mosquitto_rr)', ['mosquitto_pub', 'mosquitto_sub', 'mosquitto_rr'], ' -P', true, {
+    pos: [
+      P('mosquitto_pub -h mqtt.acme.dev -p 8883 -u sensor01 -P ', F(C.alnum, 18), ' -t home/temp -m 21.5'),
+      P("mosquitto_sub -h broker.acme.dev -u ops -P '", F(C.alnum, 16), "' -t '#' -v"),
+    ],
+    neg: ['mosquitto_pub -h broker -u sensor -P "$MQTT_PASSWORD" -t t -m 1', 'mosquitto_sub -h broker -p 1883 -t test/#', 'mosquitto_passwd -c /etc/mosquitto/passwd sensor01'],
+  }),
+  // ssh-keygen's new passphrase is `-N` (an empty one, `-N ""`, is the usual: no secret there).
+  commandFlag('generic-password-ssh-keygen', 'Passphrase given to ssh-keygen -N', ['ssh-keygen'], ' -N', true, {
+    pos: [P('ssh-keygen -t ed25519 -C deploy@acme.dev -f ~/.ssh/deploy -N ', F(C.alnum, 20)), P("ssh-keygen -t rsa -b 4096 -N '", F(C.alnum, 16), "' -f id_rsa")],
+    neg: ['ssh-keygen -t ed25519 -N "" -f ~/.ssh/id_ed25519', "ssh-keygen -q -t rsa -b 4096 -N '' -f id_rsa", 'ssh-keygen -t ed25519 -N "$KEY_PASSPHRASE" -f key', 'ssh-keygen -lf ~/.ssh/id_rsa.pub'],
+  }),
+  // The Samba clients take `-U user%password`. Keyed on `client ` (`cl` and `clie` begin the
+  // client_secret keywords) with the three bytes of `smb` or `rpc` before it; the flag is searched
+  // for on from there, as the other command rules do, without the blank before it (the keyword
+  // took the one of `smbclient -U …`).
+  {
+    ...generic('generic-password-smbclient', 'Password given to smbclient or rpcclient as -U user%password', KIND.password, {
+      pos: [
+        P("smbclient //files.acme.internal/share -U 'ACME\\svc-backup%", F(C.alnum, 16), "' -c 'ls'"),
+        P('smbclient -L //10.0.0.12 -U admin%', F(C.alnum, 14)),
+        P('rpcclient -U "ops%', F(C.alnum, 18), '" 10.0.0.12 -c enumdomusers'),
+      ],
+      neg: [
+        'smbclient //files/share -U "$SMB_USER%$SMB_PASSWORD"',
+        'smbclient //files/share -U svc-backup -A /etc/samba/creds',
+        'smbclient -L //10.0.0.12 -U admin%password',
+        'the http client -U flag sets a user%' + F(C.alnum, 12),
+      ],
+    }),
+    keywords: ['client '],
+    back: ['smbback', 3, 3],
+    steps: [{ until: '-U', min: 0, max: 256 }, '-U', ['sp', 0, 4], ['quote', 0, 1], ['smbuser', 1, 64], '%', ['val', KIND.password.minLen, 128]],
+    host: ['assignment', 'command'],
+    commands: ['smbclient', 'rpcclient'],
+  },
+  // RabbitMQ's `rabbitmqctl add_user USER PASSWORD`, in Dockerfiles and entrypoint scripts. Keyed
+  // on the subcommand; the line must name rabbitmqctl.
+  {
+    ...generic('generic-password-rabbitmqctl', 'Password given to rabbitmqctl add_user USER PASSWORD', KIND.password, {
+      pos: [
+        P('RUN rabbitmqctl add_user orders ', F(C.alnum, 16), ' && rabbitmqctl set_user_tags orders monitoring'),
+        P('rabbitmqctl add_user "billing" "', F(C.alnum, 18), '"'),
+      ],
+      neg: [
+        'rabbitmqctl add_user "$RABBITMQ_USER" "$RABBITMQ_PASSWORD"',
+        'rabbitmqctl add_user admin changeme',
+        'rabbitmqctl delete_user guest',
+        'users.add_user alice ' + F(C.alnum, 16),
+      ],
+    }),
+    keywords: ['add_user '],
+    steps: [['sp', 0, 3], ['notws', 1, 64], ['sp', 1, 4], ['sqlquote', 0, 1], ['val', KIND.password.minLen, 128]],
+    host: ['assignment', 'positional', 'command'],
+    commands: ['rabbitmqctl'],
+  },
+  // The container tools' `--creds user:password` (skopeo, podman, buildah), and skopeo's
+  // `--src-creds` and `--dest-creds` for the two registries of a copy; the user may be an email,
+  // and the password runs to a blank or its closing quote. (With `=`, `--creds=user:…`
+  // is the generic secret rule's, `creds` being one of its words, which flags the pair whole.)
+  {
+    ...generic('generic-password-creds-flag', "user:password given to a container tool's --creds, --src-creds or --dest-creds (skopeo, podman, buildah)", KIND.password, {
+      pos: [
+        P('skopeo copy --dest-creds ci-bot:', F(C.alnum, 20), ' docker-archive:app.tar docker://registry.acme.dev/app:1.4'),
+        P("podman pull --creds 'robot$ci:", F(C.alnum, 24), "' harbor.acme.dev/apps/api:latest"),
+        P('skopeo sync --src docker --src-creds mirror@acme.dev:', F(C.alnum, 18), ' quay.io/acme registry.local'),
+      ],
+      neg: [
+        'skopeo copy --dest-creds "$REG_USER:$REG_PASSWORD" oci:app docker://registry.acme.dev/app',
+        'podman pull --creds admin:password localhost:5000/app',
+        'buildah from --creds "$(cat /run/secrets/registry)" registry.acme.dev/base',
+      ],
+    }),
+    keywords: ['--creds', '--src-creds', '--dest-creds'],
+    steps: [['qspeq', 1, 3], ['basicuser', 1, 64], ':', ['val', KIND.password.minLen, 256]],
+    after: null,
+    entropy: 2.5,
+    host: ['assignment', 'password'],
+  },
 ];
