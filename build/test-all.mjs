@@ -29,7 +29,7 @@ const suites = [
     name: 'deno',
     cmd: [join(root, 'node_modules/.bin/deno'), ['test', '--allow-read', '--allow-write', '--allow-env', '--unstable-kv', '--no-check', 'test/deno/']],
     kind: 'deno',
-    requires: () => (existsSync(join(root, 'node_modules/.bin/deno')) ? null : 'the deno binary is missing; run npm ci'),
+    requires: () => (existsSync(join(root, 'node_modules/.bin/deno')) ? null : 'the deno binary is missing; run npm install'),
   },
   { name: 'workerd', cmd: vitest('vitest.workerd.config.ts', 'workerd'), kind: 'vitest' },
   {

@@ -131,6 +131,17 @@ describe('component build artifacts', () => {
     return { c, pages: () => memory!.buffer.byteLength >>> 16 };
   }
 
+  it("docs/COMPONENT.md's scan-secrets sample prints what the component returns (rule numbers change with the rules)", async () => {
+    const doc = await readFile(join(root, 'docs/COMPONENT.md'), 'utf8');
+    const sample = /^text = "([^"]*)"\n(?:.*\n){2}((?:# \d+ .*\n)+)/m.exec(doc);
+    expect(sample, 'the Python scan-secrets sample in docs/COMPONENT.md').not.toBeNull();
+    const [, text, printed] = sample!;
+    const documented = printed.trimEnd().split('\n').map((line) => line.slice(2).replace(/\s{2,}\(.*$/, '').trim());
+    const { module: c } = await loadTranspiled();
+    const actual = c.scanSecrets(enc.encode(text!)).map((f) => `${f.ruleIndex} ${f.ruleId} ${f.confidence} ${f.start} ${f.end}`);
+    expect(documented).toEqual(actual);
+  });
+
   it('large inputs are freed: memory stays flat over repeated calls', async () => {
     const { c, pages } = await instanceWithMemory();
     const big = new Uint8Array(1 << 16).fill(0x61);

@@ -137,7 +137,34 @@ export function proseClaims(markdown, label = 'README.md') {
       }),
       rules: Number(/(\d+) rules/.exec(box)?.[1] ?? NaN),
     },
+    sizes: {
+      line: lineOf('written to `dist/sizes.json`'),
+      core: /WebAssembly core is ([\d.]+) KiB raw \/ ([\d.]+) KiB brotli/.exec(flat)?.slice(1).map(Number),
+      js: /JavaScript is ([\d.]+) KiB raw \/ ([\d.]+) KiB brotli/.exec(flat)?.slice(1).map(Number),
+    },
   };
+}
+
+/**
+ * Whether the README's sizes are those of the build (dist/sizes.json, written by every build),
+ * within a tenth: they drift a little with each rule, and were once 20 to 60% stale.
+ */
+export function sizeProblems(claimed, sizes) {
+  const problems = [];
+  const kib = (n) => n / 1024;
+  for (const [name, key] of [['core', 'core .wasm'], ['js', Object.keys(sizes).find((k) => k.startsWith('library JS'))]]) {
+    const said = claimed[name];
+    const built = sizes[key];
+    if (!said || !built) {
+      problems.push(`no ${name} sizes ${said ? 'in dist/sizes.json' : 'in the README (update proseClaims)'}`);
+      continue;
+    }
+    const [raw, brotli] = [kib(built.raw), kib(built.brotli)];
+    for (const [what, readme, actual] of [['raw', said[0], raw], ['brotli', said[1], brotli]]) {
+      if (Math.abs(readme / actual - 1) > 0.1) problems.push(`README says the ${name === 'core' ? 'WebAssembly core' : "library's JavaScript"} is ${readme} KiB ${what}; the build measured ${actual.toFixed(0)} KiB`);
+    }
+  }
+  return problems;
 }
 
 /** Runs the README suite in `dir`, the consumer project with the packed package installed. */
@@ -226,6 +253,12 @@ function suite({ root, dir, check }) {
     if (claims.api.names.length === 0) throw new Error('no names found in the "What is in the box" table; update proseClaims in readme.mjs');
     const result = child(['readme-harness/claims.mjs', 'api', JSON.stringify(claims.api)]);
     return `${claims.api.names.length} names, ${result.assertions} assertions`;
+  });
+
+  check(`${label}:${claims.sizes.line} the sizes are the build's (dist/sizes.json, within 10%)`, () => {
+    const problems = sizeProblems(claims.sizes, JSON.parse(readFileSync(join(root, 'dist/sizes.json'), 'utf8')));
+    if (problems.length) throw new Error(problems.join('\n'));
+    return `core ${claims.sizes.core.join(' / ')} KiB, JavaScript ${claims.sizes.js.join(' / ')} KiB (raw / brotli)`;
   });
 
   console.log(`README: ${totals.blocks} code blocks, ${totals.runs} runs, ${totals.assertions} assertions`);
