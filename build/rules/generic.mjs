@@ -247,9 +247,10 @@ const sql = (id, description, kind, keywords, examples) => ({
  * `new NetworkCredential("user", "…")`, `HTTPBasicAuth('user', '…')`, `smtp.login("user", "…")`,
  * `mysqli_connect("host", "user", "…")`, `dataSource.setPassword("…")`. The keyword is the call's
  * name with its parenthesis (or its tail where the name begins with common bytes: `ogin(` for
- * login, `pbasicauth(` for HTTPBasicAuth, since `.log` and `http` occur everywhere and each
- * occurrence would be checked), `quoted` the number of quoted arguments before the credential;
- * every argument must be a quoted literal, so a variable passed along does not match.
+ * login, `sicauth(` for HTTPBasicAuth and aiohttp's BasicAuth, since `.log`, `http` and `ba`
+ * occur everywhere and each occurrence would be checked), `quoted` the number of quoted
+ * arguments before the credential; every argument must be a quoted literal, so a variable passed
+ * along does not match.
  */
 const call = (id, description, kind, keywords, quoted, examples) => ({
   ...generic(id, description, kind, examples),
@@ -1011,15 +1012,16 @@ export default [
       "ALTER USER app PASSWORD 'short';",
     ],
   }),
-  call('generic-password-call', 'Password passed by position after a user name (SetBasicAuth, NetworkCredential, HTTPBasicAuth, login)', KIND.password, ['setbasicauth(', 'networkcredential(', 'pbasicauth(', 'pdigestauth(', 'ogin(', 'auth=('], 1, {
+  call('generic-password-call', 'Password passed by position after a user name (SetBasicAuth, NetworkCredential, HTTPBasicAuth, aiohttp.BasicAuth, login)', KIND.password, ['setbasicauth(', 'networkcredential(', 'sicauth(', 'pdigestauth(', 'ogin(', 'auth=('], 1, {
     pos: [
       P('req.SetBasicAuth("admin", "', F(C.alnum, 16), '")'),
       P('var cred = new NetworkCredential("svc_backup", "', F(C.alnum, 14), '");'),
       P("auth = HTTPBasicAuth('svc', '", F(C.alnum, 16), "')"),
+      P("async with aiohttp.ClientSession(auth=aiohttp.BasicAuth('svc-metrics', '", F(C.alnum, 16), "')) as session:"),
       P('server.login("alerts@acme.io", "', F(C.alnum, 16), '")'),
       P('r = requests.get(url, auth=("admin", "', F(C.alnum, 18), '"))'),
     ],
-    neg: ['req.SetBasicAuth(user, pass)', 'req.SetBasicAuth("admin", os.Getenv("ADMIN_PASSWORD"))', 'server.login("alerts@acme.io", "changeme")', 'auth=("admin", "")', 'page.login("Sign in", "Forgot password?")'],
+    neg: ['req.SetBasicAuth(user, pass)', 'req.SetBasicAuth("admin", os.Getenv("ADMIN_PASSWORD"))', "aiohttp.BasicAuth('svc', os.environ['METRICS_PASSWORD'])", 'server.login("alerts@acme.io", "changeme")', 'auth=("admin", "")', 'page.login("Sign in", "Forgot password?")'],
   }),
   // PHP's `new PDO(dsn, user, password)` and Java's `DriverManager.getConnection(url, user,
   // password)` too: a DSN's `;` and a URL's `:` and `/` are read inside its quotes. Keyed on the

@@ -11,7 +11,7 @@ export interface BuiltinRule {
 }
 
 /** Fingerprint of the rule set the core was built with. */
-export const RULESET_VERSION = 'fdb9c7316515e504';
+export const RULESET_VERSION = '6b62122d408a22a8';
 
 /** The host's judgements of a rule's match, as bits of {@link RULE_JUDGEMENTS} (see src/secrets/scan.ts). */
 export const HOST_JUDGEMENT = {"assignment":1,"password":2,"structural":4,"basic":8,"argument":16,"keyMaterial":32,"jwk":64,"positional":128,"declared":256,"pairs":512,"generated":1024,"userinfo":2048,"command":4096,"phrase":8192,"keyList":16384,"label":32768,"encodedPair":65536,"headerProse":131072} as const;
@@ -1297,7 +1297,7 @@ export const RULES: readonly BuiltinRule[] = [
   },
   {
     "id": "generic-password-call",
-    "description": "Password passed by position after a user name (SetBasicAuth, NetworkCredential, HTTPBasicAuth, login)",
+    "description": "Password passed by position after a user name (SetBasicAuth, NetworkCredential, HTTPBasicAuth, aiohttp.BasicAuth, login)",
     "confidence": "medium"
   },
   {
