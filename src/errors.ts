@@ -110,20 +110,77 @@ export class AmbiguousTargetError extends CtxgateError {
   }
 }
 
-/** An agent wrote outside the namespaces it is allowed to write (spec 004). */
+/**
+ * An agent wrote outside the namespaces it is allowed to write (spec 004). The facts are in
+ * `details` (`agentId`, `namespace`, `key`, `registered`); the getters read them under the spec's
+ * names (`err.AgentID`, `err.Namespace`, `err.Key`), so they survive the worker hop, which carries
+ * `details` and rebuilds this class.
+ */
 export class ContextViolationError extends CtxgateError {
   override name = 'ContextViolationError';
   constructor(message: string, options: CtxgateErrorOptions = {}) {
     super('CONTEXT_VIOLATION', message, options);
   }
+
+  /** The agent that tried to write (`details.agentId`); undefined if the details lack it. */
+  get agentId(): string | undefined {
+    return stringDetail(this.details, 'agentId');
+  }
+
+  /** The namespace it tried to write (`details.namespace`); undefined if the details lack it. */
+  get namespace(): string | undefined {
+    return stringDetail(this.details, 'namespace');
+  }
+
+  /** The key it tried to write (`details.key`); undefined if the details lack it. */
+  get key(): string | undefined {
+    return stringDetail(this.details, 'key');
+  }
 }
 
-/** A write would exceed a size limit of the agent context (spec 004). */
+/**
+ * A write would exceed a size limit of the agent context (spec 004). The facts are in `details`
+ * (`limit`, `current`, `maximum`, and `namespace`/`key` where one is to blame); the getters read
+ * them under the spec's names (`err.Limit`, `err.Current`, `err.Maximum`), so they survive the
+ * worker hop, which carries `details` and rebuilds this class.
+ */
 export class ContextSizeError extends CtxgateError {
   override name = 'ContextSizeError';
   constructor(message: string, options: CtxgateErrorOptions = {}) {
     super('CONTEXT_SIZE', message, options);
   }
+
+  /** The limit broken, by its ContextLimits name (`'maxTotalSize'`, …; `details.limit`); undefined if the details lack it. */
+  get limit(): string | undefined {
+    return stringDetail(this.details, 'limit');
+  }
+
+  /** The size or count the context would have had (`details.current`): bytes, or items for `maxArrayItems`. */
+  get current(): number | undefined {
+    return numberDetail(this.details, 'current');
+  }
+
+  /** The limit's value (`details.maximum`), in the unit of {@link ContextSizeError.current}. */
+  get maximum(): number | undefined {
+    return numberDetail(this.details, 'maximum');
+  }
+}
+
+// Getters read `details` rather than keeping fields of their own: `details` is what serializeError
+// sends and deserializeError rebuilds from, so one source of truth crosses the worker intact, and
+// the getters (on the prototype, not own members) add nothing to the wire form or to a log line.
+// Typed own-member reads, since details rebuilt from another version's message may hold anything.
+
+/** `details[name]` if it is a string. */
+function stringDetail(details: Record<string, unknown>, name: string): string | undefined {
+  const value = Object.hasOwn(details, name) ? details[name] : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** `details[name]` if it is a number. */
+function numberDetail(details: Record<string, unknown>, name: string): number | undefined {
+  const value = Object.hasOwn(details, name) ? details[name] : undefined;
+  return typeof value === 'number' ? value : undefined;
 }
 
 /** A concurrent writer saved first; reload and retry instead of overwriting (spec 004). */

@@ -1,5 +1,5 @@
 import { expectArray, expectBytes, expectMethods, expectObject, expectString, kindOf } from '../args.ts';
-import { CtxgateError, invalidParams } from '../errors.ts';
+import { CtxgateError, invalidParams, isCtxgateError } from '../errors.ts';
 import type { ArtifactStore } from './context-store.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
 import { isSha256Hex, sha256Hex, utf8Encode } from './hash.ts';
@@ -8,6 +8,7 @@ import { parseSafeJson } from './json-safety.ts';
 import type { ContextLimits } from './limits.ts';
 import { resolveLimits } from './limits.ts';
 import type { AgentContext, Artifact, ArtifactRef } from './model.ts';
+import { readOnlyContext, writeMember } from './write-member.ts';
 
 /** Throws INVALID_PARAMS unless `key` is a lowercase hex SHA-256. */
 export function assertArtifactKey(key: unknown): asserts key is string {
@@ -70,7 +71,15 @@ export interface ExternalizeResult {
  * Moves large artifact contents from `retrieval.artifacts` into `store`, leaving a {@link ArtifactRef}
  * inline (spec `ExternalizeArtifacts`). Every artifact above `maxInlineArtifactSize` moves; then, while
  * inline artifacts together exceed `artifactExternalizationThreshold`, the largest remaining one
- * moves. The context is changed only after every put succeeded, so a failing store leaves it as it was.
+ * moves. An artifact with neither content nor ref (the spec's nil Content) has nothing to move and
+ * is left as it is.
+ *
+ * The context is changed only after every put succeeded, so a failure leaves it as it was:
+ * INVALID_PARAMS (`context.retrieval`) before anything is stored if the context is read-only
+ * (frozen, as Immer leaves it); STORAGE_FAILURE naming the artifact if `store.putArtifact` throws
+ * an error of its own (kept as the cause; a ctxgate error such as QUOTA_EXCEEDED passes through) or
+ * returns anything but the artifact's key, the lowercase hex SHA-256 of its bytes, which the
+ * reference must hold to prove its content.
  */
 export async function externalizeArtifacts(
   context: AgentContext,
@@ -81,7 +90,7 @@ export async function externalizeArtifacts(
   checkStore(store, 'putArtifact');
   const { maxInlineArtifactSize, artifactExternalizationThreshold } = resolveLimits(limits);
   const candidates = context.retrieval.artifacts.map((artifact, index) => {
-    const bytes = artifact.ref === undefined ? artifactBytes(artifact.content) : undefined;
+    const bytes = artifact.ref === undefined && artifact.content !== undefined ? artifactBytes(artifact.content) : undefined;
     return { artifact, index, bytes, move: false };
   });
   let inline = 0;
@@ -96,22 +105,67 @@ export async function externalizeArtifacts(
     c.move = true;
     inline -= c.bytes?.length ?? 0;
   }
+  if (!candidates.some((c) => c.move)) return { externalized: [], bytesMoved: 0 };
+  // Refused before any bytes are stored: the write at the end would fail anyway.
+  if (!assignable(context.retrieval, 'artifacts')) throw readOnlyContext('context.retrieval');
   const refs = new Map<number, ArtifactRef>();
   let bytesMoved = 0;
   for (const c of candidates) {
     if (!c.move || c.bytes === undefined) continue;
-    const sha256 = await store.putArtifact(c.bytes);
+    const sha256 = await putChecked(store, c.bytes, c.artifact.id);
     refs.set(c.index, { sha256, size: c.bytes.length });
     bytesMoved += c.bytes.length;
   }
-  if (refs.size === 0) return { externalized: [], bytesMoved: 0 };
-  context.retrieval.artifacts = context.retrieval.artifacts.map((artifact, index) => {
+  const artifacts = context.retrieval.artifacts.map((artifact, index) => {
     const ref = refs.get(index);
     if (ref === undefined) return artifact;
     const { content: _content, ...rest } = artifact;
     return { ...rest, ref };
   });
-  return { externalized: [...refs.keys()].map((i) => context.retrieval.artifacts[i]?.id as string), bytesMoved };
+  writeMember(context.retrieval as unknown as Record<string, unknown>, 'artifacts', artifacts, 'context.retrieval');
+  return { externalized: [...refs.keys()].map((i) => artifacts[i]?.id as string), bytesMoved };
+}
+
+/**
+ * True unless assigning `target[key]` certainly fails: an own data member that is not writable, an
+ * own accessor without a setter, or no own member on an object that cannot be extended
+ * (Object.freeze does the first). writeMember stays the judge of the write itself; this only
+ * saves storing bytes for a context that cannot take the references.
+ */
+function assignable(target: object, key: string): boolean {
+  const own = Object.getOwnPropertyDescriptor(target, key);
+  if (own === undefined) return Object.isExtensible(target);
+  return 'value' in own ? own.writable === true : own.set !== undefined;
+}
+
+/**
+ * `store.putArtifact(bytes)` for artifact `id`, checked: its key must be the bytes' own lowercase
+ * hex SHA-256, since that is what the reference written into the context claims, and a reference
+ * to anything else would lose the content it replaces. Otherwise STORAGE_FAILURE naming the
+ * artifact (and only the kind of what came back, never the value); an error the store throws is
+ * STORAGE_FAILURE with it as the cause unless it already is a ctxgate error.
+ */
+async function putChecked(store: ArtifactStore, bytes: Uint8Array, id: unknown): Promise<string> {
+  const name = typeof id === 'string' ? `"${id}"` : 'without an id';
+  let key: unknown;
+  try {
+    key = await store.putArtifact(bytes);
+  } catch (error) {
+    if (isCtxgateError(error)) throw error;
+    throw new CtxgateError('STORAGE_FAILURE', `the artifact store failed to store artifact ${name}; the context is unchanged. Retry, and check the artifact store if it persists`, {
+      details: { id, operation: 'putArtifact' },
+      cause: error,
+    });
+  }
+  if (!isSha256Hex(key) || key !== (await sha256Hex(bytes))) {
+    const got = isSha256Hex(key) ? 'the key of other bytes' : typeof key === 'string' ? 'a string that is not a lowercase hex SHA-256' : kindOf(key);
+    throw new CtxgateError(
+      'STORAGE_FAILURE',
+      `the artifact store returned ${got} for artifact ${name} instead of its key (the lowercase hex SHA-256 of the bytes); the context is unchanged. Fix the store's putArtifact`,
+      { details: { id, operation: 'putArtifact', got } },
+    );
+  }
+  return key;
 }
 
 /**

@@ -54,6 +54,12 @@ export interface ContextStore extends ArtifactStore {
    * (`options.signal`), checked before anything is read or written. A stored record whose version
    * is not a store version (a damaged one restored by importRecord) counts as version 0. An
    * aborted save rejects with the signal's reason, as `fetch` does.
+   *
+   * The context is refused, before anything is read or written, if the store could not hold it or
+   * load it back: INVALID_PARAMS naming the first invalid field; INVALID_PARAMS (`context.version`)
+   * for a schema version that is neither the current one nor one the store's migrations lead from;
+   * ContextSizeError (CONTEXT_SIZE) if it breaks a size limit of the store's (its `limits` option;
+   * by default the spec's: 10 MB in all, 2 MB a namespace, 1,000 items an array).
    */
   save(id: string, context: AgentContext, options: SaveOptions): Promise<{ version: number }>;
   /**

@@ -1,4 +1,4 @@
-import { expectArray, expectObject, expectString, kindOf } from '../args.ts';
+import { expectArray, expectObject, expectOptions, expectString, kindOf } from '../args.ts';
 import { ContextSizeError, invalidParams } from '../errors.ts';
 import type { NamespaceMemo } from './context-memo.ts';
 import { currentMemos } from './context-memo.ts';
@@ -33,13 +33,30 @@ export const DEFAULT_CONTEXT_LIMITS: Readonly<ContextLimits> = Object.freeze({
   maxInlineArtifactSize: 50 * 1024,
 });
 
-/** Merges partial limits over the defaults, refusing non-positive or non-integer values. */
-export function resolveLimits(limits: Partial<ContextLimits> = {}): ContextLimits {
+/**
+ * Merges partial limits over the defaults, refusing non-positive or non-integer values with
+ * INVALID_PARAMS naming the limit under `field` (`limits.maxArrayItems`).
+ */
+export function resolveLimits(limits: Partial<ContextLimits> = {}, field = 'limits'): ContextLimits {
   const out = { ...DEFAULT_CONTEXT_LIMITS, ...limits };
   for (const [name, value] of Object.entries(out)) {
-    if (!Number.isSafeInteger(value) || value <= 0) throw invalidParams(`limits.${name}`, 'must be a positive integer');
+    if (!Number.isSafeInteger(value) || value <= 0) throw invalidParams(`${field}.${name}`, 'must be a positive integer');
   }
   return out;
+}
+
+/**
+ * The `limits` of a store's options, read once and merged over the spec's defaults (as
+ * {@link ContextSizeChecker} takes them): INVALID_PARAMS unless `options` is an object or undefined
+ * (`options`), `limits` an object or undefined (`options.limits`; a number would otherwise be spread
+ * as nothing and silently leave the defaults) and each limit given a positive integer
+ * (`options.limits.maxTotalSize`, …).
+ */
+export function storeLimits(options: unknown): Readonly<ContextLimits> {
+  expectOptions(options);
+  const limits: unknown = options?.limits;
+  expectOptions(limits, 'options.limits');
+  return Object.freeze(resolveLimits(limits as Partial<ContextLimits> | undefined, 'options.limits'));
 }
 
 export { jsonByteLength } from './json-size.ts';
@@ -96,7 +113,7 @@ function wrapperBytes(ctx: AgentContext): number {
  * otherwise a namespace whose exact size is not known yet counts at its upper bound (json-size.ts),
  * which reads none of its strings' characters: enough to show that no limit is reached.
  */
-function measure(ctx: AgentContext, memos: NamespaceMemo[], exact: boolean): { sum: number; namespaces: Record<Namespace, number> } {
+function measure(ctx: AgentContext, memos: readonly NamespaceMemo[], exact: boolean): { sum: number; namespaces: Record<Namespace, number> } {
   const namespaces = {} as Record<Namespace, number>;
   let sum = 0;
   for (let i = 0; i < NAMESPACES.length; i++) {
@@ -291,15 +308,35 @@ export class ContextSizeChecker {
   }
 }
 
+/**
+ * {@link ContextSizeChecker.check} of a context a store is saving, right after `serializeContext`
+ * wrote it, with the same errors: ContextSizeError if it breaks one of `limits`. `memos` are the
+ * memos serialising left for each namespace, in NAMESPACES order, when it took the per-namespace
+ * path (see serializeContextWithMemos): they hold each namespace's tape and canonical text, so
+ * the sizes are counted from what serialising recorded, with no further walk of the context (the
+ * exact size of a namespace is its canonical text's). They must describe the context as it is now:
+ * pass them in the same synchronous step as the serialising, before any await. Without them (the
+ * context took the whole-context path), the context is measured as `check` measures it.
+ */
+export function checkSerializedSize(limits: Readonly<ContextLimits>, ctx: AgentContext, memos: readonly NamespaceMemo[] | undefined): void {
+  try {
+    checkContext(limits, ctx, memos);
+  } catch (error) {
+    throw measureFailure(error, { ctx });
+  }
+}
+
 // The checks behind the methods: module functions, not methods, so the only entry points are the
 // methods above, which check their arguments first (these trust them, and stay as fast as they were).
 
-/** {@link ContextSizeChecker.check} of `ctx`, an object, against `limits`. */
-function checkContext(limits: Readonly<ContextLimits>, ctx: AgentContext): void {
+/**
+ * {@link ContextSizeChecker.check} of `ctx`, an object, against `limits`. `memos`, if given, must be
+ * the memos of `ctx`'s namespaces as they are now (see {@link checkSerializedSize}).
+ */
+function checkContext(limits: Readonly<ContextLimits>, ctx: AgentContext, memos: readonly NamespaceMemo[] = memosOf(ctx, false)): void {
   // Upper bounds first (or exact sizes where known): where no bound reaches a limit, no exact size
   // does, and counting exactly would read every character of every string. Otherwise the exact
   // sizes decide (and are reported).
-  const memos = memosOf(ctx, false);
   let measured = measure(ctx, memos, false);
   // The wrapper is counted once, exactly, whichever sizes decide.
   const wrapper = wrapperBytes(ctx);

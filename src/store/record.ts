@@ -6,8 +6,11 @@ import { isSha256Hex, sha256Hex } from './hash.ts';
 import { cloneOrRefuse } from './json-data.ts';
 import { isPlainObject } from './json-safety.ts';
 import type { MigrationRegistry } from './migrations.ts';
+import type { ContextLimits } from './limits.ts';
+import { DEFAULT_CONTEXT_LIMITS, checkSerializedSize } from './limits.ts';
 import type { AgentContext } from './model.ts';
-import { deserializeContext, serializeContext } from './serialize.ts';
+import { CONTEXT_SCHEMA_VERSION } from './model.ts';
+import { deserializeContext, serializeContextWithMemos } from './serialize.ts';
 import type { LoadedContext } from './context-store.ts';
 
 /**
@@ -126,10 +129,64 @@ export async function recordChecksum(id: string, version: number, contextText: s
   return sha256Hex(`{"context":${contextText},"id":${canonicalize(id)},"version":${canonicalize(version)}}`);
 }
 
-/** Validates and serialises `context` into a sealed record for `id` at `version`. */
-export async function sealRecord(id: string, version: number, context: AgentContext): Promise<StoredRecord> {
-  const text = serializeContext(context);
+/** What a store checks every context it saves against, from the options it was created with. */
+export interface SealRules {
+  /** Size limits (spec "Size Management"); the spec's defaults if not given. */
+  limits?: Readonly<ContextLimits>;
+  /** The store's migrations: a context at a schema version they lead from can be saved. */
+  migrations?: MigrationRegistry;
+}
+
+/**
+ * Validates and serialises `context` into a sealed record for `id` at `version`, refusing, before
+ * anything is hashed or written, what the store could not load back or must not hold:
+ * INVALID_PARAMS naming the first invalid field; INVALID_PARAMS (`context.version`) for a schema
+ * version that is neither the current one nor one `rules.migrations` has a path from (load would
+ * refuse it with MIGRATION_FAILED); ContextSizeError if the context breaks one of `rules.limits`
+ * (spec: 10 MB total is a hard limit). Sizes come from the serialised text's own record of the
+ * context, so the check does not walk or serialise it a second time.
+ */
+export async function sealRecord(id: string, version: number, context: AgentContext, rules: SealRules = {}): Promise<StoredRecord> {
+  const { text, memos } = serializeContextWithMemos(context);
+  // Serialising validated the context: its version is a string.
+  assertLoadableVersion(context.version, rules.migrations);
+  // In the same synchronous step as serialising: the memos describe the context as it is now.
+  checkSerializedSize(rules.limits ?? DEFAULT_CONTEXT_LIMITS, context, memos);
   return { id, version, context: text, checksum: await recordChecksum(id, version, text) };
+}
+
+/**
+ * A schema version quoted in a message: short, of the characters versions are written with. Any
+ * other (a long text, quotes, line breaks: not a version but something pasted in its place) is
+ * described by its length only.
+ */
+const QUOTABLE_VERSION = /^[0-9A-Za-z.+_-]{0,40}$/;
+
+/**
+ * INVALID_PARAMS (`context.version`) unless a context at schema version `version` can be loaded
+ * back: the current version, or one `migrations` has a path from to it. Saving any other would
+ * leave a record that every later load refuses.
+ */
+function assertLoadableVersion(version: string, migrations: MigrationRegistry | undefined): void {
+  if (version === CONTEXT_SCHEMA_VERSION) return;
+  // A duck-typed registry without path() (not one from any copy of this package) cannot say.
+  if (migrations !== undefined && typeof migrations.path !== 'function') return;
+  let cause: unknown;
+  if (migrations !== undefined) {
+    try {
+      migrations.path(version, CONTEXT_SCHEMA_VERSION);
+      return;
+    } catch (error) {
+      if (!isCtxgateError(error, 'MIGRATION_FAILED')) throw error;
+      cause = error;
+    }
+  }
+  const shown = QUOTABLE_VERSION.test(version) ? `"${version}"` : `of ${version.length} characters`;
+  throw new CtxgateError(
+    'INVALID_PARAMS',
+    `context.version: schema version ${shown} cannot be loaded back by this store, which reads ${CONTEXT_SCHEMA_VERSION}${migrations === undefined ? '' : ' and the versions its migrations lead from'}; set version to "${CONTEXT_SCHEMA_VERSION}" (as createAgentContext does), or create the store with a migration out of this version in options.migrations`,
+    { details: { field: 'context.version', expected: CONTEXT_SCHEMA_VERSION }, cause },
+  );
 }
 
 /** CORRUPT_RECORD for `id`, with the reason in details (never the data). */
@@ -163,7 +220,8 @@ export function isStoredRecord(value: unknown): value is StoredRecord {
 
 /**
  * Verifies a stored record (shape, id, checksum) and returns its context, migrated and validated.
- * Damage of any kind is CORRUPT_RECORD; a missing migration stays MIGRATION_FAILED.
+ * Damage of any kind is CORRUPT_RECORD; a migration that is missing, throws or returns an invalid
+ * context stays MIGRATION_FAILED, since the record itself is intact.
  */
 export async function openRecord(raw: unknown, id: string, migrations?: MigrationRegistry): Promise<LoadedContext> {
   if (!isStoredRecord(raw)) throw corruptRecord(id, 'malformed record');

@@ -2,6 +2,7 @@ import { expectMethods, expectOptions } from '../args.ts';
 import { CtxgateError, invalidParams, isCtxgateError } from '../errors.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
 import { copyJson } from './json-data.ts';
+import type { NamespaceMemo } from './context-memo.ts';
 import { provenMemo, rememberMemo } from './context-memo.ts';
 import { isPlainObject, parseJson, assertSafeJson } from './json-safety.ts';
 import { MigrationRegistry } from './migrations.ts';
@@ -22,37 +23,49 @@ export interface DeserializeOptions {
  * checksums over it are stable.
  */
 export function serializeContext(context: AgentContext): string {
+  return serializeContextWithMemos(context).text;
+}
+
+/**
+ * {@link serializeContext}, also returning the memo of each namespace (in NAMESPACES order) when
+ * the context took the per-namespace path: each holds the namespace's tape and canonical text as
+ * they are at return, so a store can size-check what it is about to write from them
+ * (`checkSerializedSize`) instead of walking the context again. Undefined when the context took
+ * the whole-context path.
+ */
+export function serializeContextWithMemos(context: AgentContext): { text: string; memos: NamespaceMemo[] | undefined } {
   if (!isContextShaped(context)) {
     validateAgentContext(context);
-    return canonicalContextText(context);
+    return { text: canonicalContextText(context), memos: undefined };
   }
   // Per namespace: the remembered text if the namespace is proven unchanged since it last passed
   // (context-memo.ts), else one walk that checks it, records it and builds its text
   // (namespace-pass.ts). A namespace that walk is not sure about sends the whole context down the
   // full path, which accepts it or reports exactly the error a whole-context check always reported.
-  const texts: string[] = [];
+  const memos: NamespaceMemo[] = [];
   for (let i = 0; i < NAMESPACES.length; i++) {
     const ns = NAMESPACES[i]!;
     const known = provenMemo(context, i);
     if (known?.valid === true && known.canonical !== undefined) {
-      texts.push(known.canonical);
+      memos.push(known);
       continue;
     }
     const passed = passNamespace(planOf(namespaceSchema(ns)), context[ns]);
     if (passed === undefined) {
       validateAgentContext(context);
-      return canonicalContextText(context);
+      return { text: canonicalContextText(context), memos: undefined };
     }
     // Facts about the namespace as it still is (its size) carry over to the new memo.
-    rememberMemo(context, i, { tape: passed.tape, canonical: passed.canonical, canonicalParts: passed.parts, valid: true, jsonBytes: known?.jsonBytes });
-    texts.push(passed.canonical);
+    const memo: NamespaceMemo = { tape: passed.tape, canonical: passed.canonical, canonicalParts: passed.parts, valid: true, jsonBytes: known?.jsonBytes };
+    rememberMemo(context, i, memo);
+    memos.push(memo);
   }
   let text = '{';
   for (let k = 0; k < TOP_LEVEL_ORDER.length; k++) {
     const i = TOP_LEVEL_INDEX[k]!;
-    text += `${k === 0 ? '' : ','}"${TOP_LEVEL_ORDER[k]!}":${i < 0 ? canonicalize(context.version) : texts[i]!}`;
+    text += `${k === 0 ? '' : ','}"${TOP_LEVEL_ORDER[k]!}":${i < 0 ? canonicalize(context.version) : memos[i]!.canonical!}`;
   }
-  return `${text}}`;
+  return { text: `${text}}`, memos };
 }
 
 /** The context's member names in RFC 8785 order (none of them needs escaping). */
@@ -123,7 +136,39 @@ export function deserializeContext(data: string | unknown, options: DeserializeO
   }
   // Already walked for forbidden keys and non-JSON values above; only the schema is left to check.
   if (value.version === CONTEXT_SCHEMA_VERSION) return validateAgentContextSchema(typeof data === 'string' ? value : copyJson(value));
-  return validateAgentContext((migrations ?? new MigrationRegistry()).migrate(value, CONTEXT_SCHEMA_VERSION));
+  const registry = migrations ?? new MigrationRegistry();
+  const migrated = registry.migrate(value, CONTEXT_SCHEMA_VERSION);
+  try {
+    return validateAgentContext(migrated);
+  } catch (error) {
+    if (!isCtxgateError(error, 'INVALID_PARAMS')) throw error;
+    throw invalidMigrationResult(registry, value.version, error);
+  }
+}
+
+/**
+ * MIGRATION_FAILED for migrations from `from` whose result is not a valid context (`error`, the
+ * INVALID_PARAMS validation gave it), naming the last step, whose output that is, and the first
+ * invalid field. Not INVALID_PARAMS or CORRUPT_RECORD: the data given (a stored record) is as it
+ * was written and still verifies; it is the migration that needs fixing, and a user told the
+ * record is damaged might delete good data.
+ */
+function invalidMigrationResult(registry: MigrationRegistry, from: string, error: CtxgateError): CtxgateError {
+  const to = CONTEXT_SCHEMA_VERSION;
+  // The path migrate just took; a duck-typed registry without path() is named by its ends.
+  const path = typeof registry.path === 'function' ? registry.path(from, to) : [from, to];
+  const stepFrom = path[path.length - 2] ?? from;
+  const field = typeof error.details.field === 'string' ? error.details.field : 'context';
+  const issues = error.details.issues;
+  const first = Array.isArray(issues) && typeof (issues[0] as { message?: unknown } | undefined)?.message === 'string' ? (issues[0] as { message: string }).message : 'is invalid';
+  // Only the final result can be checked against the schema (an older version has none here), so
+  // the last step is named, and the whole path when there was more than one step.
+  const of = stepFrom === from ? '' : ` (the last step of ${from} to ${to})`;
+  return new CtxgateError(
+    'MIGRATION_FAILED',
+    `migration from schema version ${stepFrom} to ${to}${of} returned a context that is not valid (${field}: ${first}); fix the migration and load again. The data it started from is unchanged (a stored record is intact): do not delete it`,
+    { details: { from, to, stepFrom, stepTo: to, field }, cause: error },
+  );
 }
 
 /**

@@ -136,7 +136,7 @@ describe('component build artifacts', () => {
     const sample = /^text = "([^"]*)"\n(?:.*\n){2}((?:# \d+ .*\n)+)/m.exec(doc);
     expect(sample, 'the Python scan-secrets sample in docs/COMPONENT.md').not.toBeNull();
     const [, text, printed] = sample!;
-    const documented = printed.trimEnd().split('\n').map((line) => line.slice(2).replace(/\s{2,}\(.*$/, '').trim());
+    const documented = printed!.trimEnd().split('\n').map((line) => line.slice(2).replace(/\s{2,}\(.*$/, '').trim());
     const { module: c } = await loadTranspiled();
     const actual = c.scanSecrets(enc.encode(text!)).map((f) => `${f.ruleIndex} ${f.ruleId} ${f.confidence} ${f.start} ${f.end}`);
     expect(documented).toEqual(actual);

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ContextViolationError } from '../../src/errors.ts';
+import { ContextSizeError, ContextViolationError, deserializeError, serializeError } from '../../src/errors.ts';
+import { ContextSizeChecker } from '../../src/store/limits.ts';
+import { thrown } from '../fixtures/thrown.ts';
 import { ContextValidator, DEFAULT_AGENT_PERMISSIONS } from '../../src/store/access.ts';
 import { canonicalize } from '../../src/fingerprint/canonicalize.ts';
 import type { Namespace } from '../../src/store/model.ts';
@@ -187,5 +189,54 @@ describe('access control', () => {
     );
     expect(canonicalize(ctx)).toBe(afterTwo);
     expect(afterTwo).not.toBe(before);
+  });
+});
+
+describe("the spec's error fields (Error Handling: err.AgentID, err.Namespace, err.Key; err.Limit, err.Current, err.Maximum)", () => {
+  /** The error after the worker hop: serialised, structured-cloned as postMessage does, rebuilt. */
+  const hop = (error: unknown) => deserializeError(structuredClone(serializeError(error)));
+
+  it('ContextViolationError has read-only agentId, namespace and key, read from details, and keeps them across the worker hop', () => {
+    const v = new ContextValidator({ agents: {} });
+    v.registerAgent('intent_detection', ['reasoning']);
+    const e = thrown(() => v.validateWrite('intent_detection', 'llm', 'provider')) as ContextViolationError;
+    expect(e).toBeInstanceOf(ContextViolationError);
+    expect({ agentId: e.agentId, namespace: e.namespace, key: e.key }).toEqual({ agentId: 'intent_detection', namespace: 'llm', key: 'provider' });
+    expect(() => {
+      (e as unknown as { agentId: string }).agentId = 'other';
+    }).toThrow(TypeError);
+    expect(e.agentId).toBe('intent_detection');
+    // The wire form is what it was: the getters add no members of their own.
+    expect(Object.keys(e.toJSON()).sort()).toEqual(['code', 'details', 'message', 'name', 'stack']);
+    expect(e.toJSON().details).toEqual({ agentId: 'intent_detection', namespace: 'llm', key: 'provider', registered: true });
+    const rebuilt = hop(e) as ContextViolationError;
+    expect(rebuilt).toBeInstanceOf(ContextViolationError);
+    expect({ agentId: rebuilt.agentId, namespace: rebuilt.namespace, key: rebuilt.key }).toEqual({ agentId: 'intent_detection', namespace: 'llm', key: 'provider' });
+    // Structured clone of the error itself still works (it keeps what it keeps of any Error).
+    expect(structuredClone(e)).toBeInstanceOf(Error);
+    // Details without a fact (a message from an older version): undefined, not a throw.
+    const bare = new ContextViolationError('no write', { details: { agentId: 7 } });
+    expect([bare.agentId, bare.namespace, bare.key]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('ContextSizeError has read-only limit, current and maximum, read from details, and keeps them across the worker hop', () => {
+    const checker = new ContextSizeChecker({ maxNamespaceSize: 1000 });
+    const ctx = createAgentContext('s', 't', { createdAt: '2026-01-01T00:00:00.000Z' });
+    ctx.reasoning.summary = 'x'.repeat(1000);
+    const e = thrown(() => checker.check(ctx)) as ContextSizeError;
+    expect(e).toBeInstanceOf(ContextSizeError);
+    const size = new TextEncoder().encode(JSON.stringify(ctx.reasoning)).length;
+    expect({ limit: e.limit, current: e.current, maximum: e.maximum }).toEqual({ limit: 'maxNamespaceSize', current: size, maximum: 1000 });
+    expect(e.details).toMatchObject({ limit: 'maxNamespaceSize', current: size, maximum: 1000, namespace: 'reasoning' });
+    expect(() => {
+      (e as unknown as { maximum: number }).maximum = 1;
+    }).toThrow(TypeError);
+    expect(Object.keys(e.toJSON()).sort()).toEqual(['code', 'details', 'message', 'name', 'stack']);
+    const rebuilt = hop(e) as ContextSizeError;
+    expect(rebuilt).toBeInstanceOf(ContextSizeError);
+    expect({ limit: rebuilt.limit, current: rebuilt.current, maximum: rebuilt.maximum }).toEqual({ limit: 'maxNamespaceSize', current: size, maximum: 1000 });
+    expect(structuredClone(e)).toBeInstanceOf(Error);
+    const bare = new ContextSizeError('too big', { details: { limit: 5, current: '3' } });
+    expect([bare.limit, bare.current, bare.maximum]).toEqual([undefined, undefined, undefined]);
   });
 });

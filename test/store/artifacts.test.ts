@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CtxgateError } from '../../src/errors.ts';
+import { rejection } from '../fixtures/thrown.ts';
 import { artifactBytes, externalizeArtifacts, loadArtifactContent, resolveArtifacts } from '../../src/store/artifacts.ts';
 import { createMemoryStore } from '../../src/store/backends/memory.ts';
 import type { ArtifactStore } from '../../src/store/context-store.ts';
@@ -9,6 +11,15 @@ import { getStats } from '../../src/store/limits.ts';
 import { createAgentContext } from '../../src/store/model.ts';
 import { recordChecksum } from '../../src/store/record.ts';
 import { sampleContext } from './contract.ts';
+
+/** Freezes `value` and everything in it, as Immer's produce leaves what it returns. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const member of Object.values(value)) deepFreeze(member);
+    Object.freeze(value);
+  }
+  return value;
+}
 
 const art = (id: string, n: number) => ({ id, type: 'blob', content: 'x'.repeat(n - 2) + id, source: 'web' });
 
@@ -61,18 +72,91 @@ describe('artifact externalisation', () => {
     expect((await store.load('with-refs'))?.context).toEqual(ctx);
   });
 
-  it('a failing artifact store leaves the context as it was', async () => {
+  it('a failing artifact store leaves the context as it was: its own error is STORAGE_FAILURE naming the artifact, with the error as cause', async () => {
+    const cause = new Error('disk full');
     const failing: ArtifactStore = {
       putArtifact: async () => {
-        throw new Error('disk full');
+        throw cause;
       },
       getArtifact: async () => undefined,
     };
     const ctx = createAgentContext('s', 't');
     ctx.retrieval.artifacts = [art('a', 70_000)];
     const before = canonicalize(ctx);
-    await expect(externalizeArtifacts(ctx, failing)).rejects.toThrow('disk full');
+    const error = await rejection(() => externalizeArtifacts(ctx, failing));
+    expect(error).toBeInstanceOf(CtxgateError);
+    expect(error).toMatchObject({ code: 'STORAGE_FAILURE', details: { id: 'a', operation: 'putArtifact' } });
+    expect(error.message).toContain('failed to store artifact "a"; the context is unchanged');
+    expect(error.cause).toBe(cause);
     expect(canonicalize(ctx)).toBe(before);
+    // A ctxgate error of the store's (a full quota) passes through as it is.
+    const quota = new CtxgateError('QUOTA_EXCEEDED', 'quota exceeded');
+    const full: ArtifactStore = { putArtifact: () => Promise.reject(quota), getArtifact: async () => undefined };
+    expect(await rejection(() => externalizeArtifacts(ctx, full))).toBe(quota);
+    expect(canonicalize(ctx)).toBe(before);
+  });
+
+  it('an artifact store whose put returns anything but the bytes\' SHA-256 key is STORAGE_FAILURE; the context is unchanged', async () => {
+    const ctx = createAgentContext('s', 't');
+    ctx.retrieval.artifacts = [art('a', 70_000)];
+    const before = canonicalize(ctx);
+    const cases: [unknown, string][] = [
+      [42, 'a number'],
+      [undefined, 'undefined'],
+      ['ABC', 'a string that is not a lowercase hex SHA-256'],
+      ['A'.repeat(64), 'a string that is not a lowercase hex SHA-256'],
+      // Well formed, but the key of other bytes: the reference would point at the wrong content.
+      ['0'.repeat(64), 'the key of other bytes'],
+    ];
+    for (const [key, got] of cases) {
+      const lying: ArtifactStore = { putArtifact: async () => key as string, getArtifact: async () => undefined };
+      const error = await rejection(() => externalizeArtifacts(ctx, lying));
+      expect(error).toMatchObject({ code: 'STORAGE_FAILURE', details: { id: 'a', operation: 'putArtifact', got } });
+      expect(error.message).toContain(`returned ${got} for artifact "a" instead of its key`);
+      expect(canonicalize(ctx)).toBe(before);
+    }
+  });
+
+  it('an artifact with neither content nor ref has nothing to move and is left as it is', async () => {
+    const store = createMemoryStore();
+    const ctx = createAgentContext('s', 't');
+    const empty = { id: 'empty', type: 'blob', source: 'web' };
+    ctx.retrieval.artifacts = [empty, art('huge', 60_000)];
+    const result = await externalizeArtifacts(ctx, store);
+    expect(result.externalized).toEqual(['huge']);
+    expect(ctx.retrieval.artifacts[0]).toEqual(empty);
+    expect(ctx.retrieval.artifacts[1]?.ref).toBeDefined();
+    // Only that one: nothing to move, nothing stored, no error.
+    ctx.retrieval.artifacts = [{ ...empty }];
+    expect(await externalizeArtifacts(ctx, store)).toEqual({ externalized: [], bytesMoved: 0 });
+    expect(ctx.retrieval.artifacts).toEqual([empty]);
+  });
+
+  it('a frozen context is INVALID_PARAMS naming context.retrieval, before anything is stored; it is unchanged', async () => {
+    let puts = 0;
+    const store = createMemoryStore();
+    const counting: ArtifactStore = {
+      putArtifact: (data) => {
+        puts++;
+        return store.putArtifact(data);
+      },
+      getArtifact: (key) => store.getArtifact(key),
+    };
+    const ctx = createAgentContext('s', 't');
+    ctx.retrieval.artifacts = [art('huge', 60_000)];
+    const before = canonicalize(ctx);
+    deepFreeze(ctx);
+    const error = await rejection(() => externalizeArtifacts(ctx, counting));
+    expect(error).toBeInstanceOf(CtxgateError);
+    expect(error).toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'context.retrieval' } });
+    expect(error.message).toContain('context.retrieval: is read-only');
+    expect(error.message).toContain('cloneContext()');
+    expect(puts).toBe(0);
+    expect(canonicalize(ctx)).toBe(before);
+    // Frozen but with nothing to move: nothing to write, so no refusal.
+    const small = createAgentContext('s', 't');
+    small.retrieval.artifacts = [art('small', 100)];
+    expect(await externalizeArtifacts(deepFreeze(small), counting)).toEqual({ externalized: [], bytesMoved: 0 });
   });
 
   it('a missing artifact is NOT_FOUND; a wrong size or damaged bytes are CORRUPT_RECORD', async () => {

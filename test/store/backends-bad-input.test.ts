@@ -247,3 +247,36 @@ describe('Deno KV and Durable Object stores: a restored record with a negative v
     expect(await store.list()).toEqual([]);
   });
 });
+
+describe('every backend takes size limits as an option and enforces them at save', () => {
+  const backends: [string, (options: object) => ContextStore][] = [
+    ['IndexedDB', (options) => createIndexedDbStore({ name: freshName(), ...options })],
+    ['Deno KV', (options) => createDenoKvStore(new FakeDenoKv(), options)],
+    ['Durable Object', (options) => createDurableObjectStore(new FakeDurableObjectStorage(), options)],
+  ];
+
+  it.each(backends)('%s: ContextSizeError over the limits given, nothing written', async (_name, make) => {
+    const store = make({ limits: { maxNamespaceSize: 1000 } });
+    try {
+      const v1 = sampleContext('v1');
+      await store.save('a', v1, { expectedVersion: 0 });
+      const record = await store.exportRecord('a');
+      const big = sampleContext('big');
+      big.reasoning.summary = 'x'.repeat(1000);
+      await expect(store.save('a', big, { expectedVersion: 1 })).rejects.toMatchObject({
+        name: 'ContextSizeError',
+        code: 'CONTEXT_SIZE',
+        details: { limit: 'maxNamespaceSize', maximum: 1000, namespace: 'reasoning' },
+      });
+      expect(await store.exportRecord('a')).toEqual(record);
+      expect(await store.load('a')).toEqual({ context: v1, version: 1 });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.each(backends)('%s: refuses options.limits of the wrong kind when created', (_name, make) => {
+    expectInvalid(thrown(() => make({ limits: LARGE })), 'options.limits', 'must be an object (got a string)');
+    expectInvalid(thrown(() => make({ limits: { maxTotalSize: -1 } })), 'options.limits.maxTotalSize', 'must be a positive integer');
+  });
+});

@@ -5,9 +5,11 @@
  * (toBe, toEqual, toMatchObject, rejects.toMatchObject, toBeUndefined, toThrow), so each runtime's
  * harness can drive it. `makeStore` must return a new, empty store each call.
  */
+import { serializeError } from '../../src/errors.ts';
 import type { ContextStore } from '../../src/store/context-store.ts';
 import type { AgentContext } from '../../src/store/model.ts';
 import { createAgentContext } from '../../src/store/model.ts';
+import type { StoredRecord } from '../../src/store/record.ts';
 import { recordChecksum } from '../../src/store/record.ts';
 
 /** The matchers the suite uses. */
@@ -194,6 +196,96 @@ export function storeContract(t: ContractHarness, makeStore: () => Promise<Conte
         details: { field: 'context.reasoning.entities.__proto__' },
       });
       expect(await store.load('bad')).toEqual({ context: v1, version: 1 });
+    }));
+
+  /** What `call` rejects with; fails the test if it resolves. */
+  async function rejectionOf(call: Promise<unknown>): Promise<{ code?: unknown; message: string; details: Record<string, unknown> }> {
+    try {
+      await call;
+    } catch (error) {
+      return error as { code?: unknown; message: string; details: Record<string, unknown> };
+    }
+    throw new Error('expected a rejection, but the call resolved');
+  }
+
+  it('a context over a size limit (spec defaults: 10 MB total, 2 MB a namespace, 1,000 items) is CONTEXT_SIZE, and nothing is written', () =>
+    withStore(async (store) => {
+      const v1 = sampleContext('sized');
+      await store.save('sized', v1, { expectedVersion: 0 });
+      const record = await store.exportRecord('sized');
+      // Six namespaces of 1.9 MB each: none over 2 MB, together over the 10 MB hard limit.
+      const big = 'x'.repeat(1_900_000);
+      const total = sampleContext('total');
+      total.reasoning.summary = big;
+      total.enrichment.contextLinks = [big];
+      total.retrieval.artifacts = [{ id: 'a', type: 'text', content: big, source: 'web' }];
+      total.llm.cache = { big };
+      total.diagnostics.warnings = [{ timestamp: '2026-01-02T03:04:05.000Z', agentId: 'a', message: big }];
+      total.audit.agentRuns = [{ timestamp: '2026-01-02T03:04:05.000Z', agentId: 'a', status: 'ok', durationMs: 1, keysWritten: [], error: big }];
+      const overTotal = await rejectionOf(store.save('sized', total, { expectedVersion: 1 }));
+      expect(overTotal).toMatchObject({ name: 'ContextSizeError', code: 'CONTEXT_SIZE', details: { limit: 'maxTotalSize', maximum: 10_485_760 } });
+      expect((overTotal.details.current as number) > 10_485_760).toBe(true);
+      expect(overTotal.message.includes('limit maxTotalSize is 10485760')).toBe(true);
+      const namespace = sampleContext('namespace');
+      namespace.reasoning.summary = 'x'.repeat(2 * 1024 * 1024);
+      await expect(store.save('sized', namespace, { expectedVersion: 1 })).rejects.toMatchObject({
+        code: 'CONTEXT_SIZE',
+        details: { limit: 'maxNamespaceSize', maximum: 2_097_152, namespace: 'reasoning' },
+      });
+      const items = sampleContext('items');
+      items.enrichment.contextLinks = Array.from({ length: 1001 }, (_, i) => `l${i}`);
+      await expect(store.save('sized', items, { expectedVersion: 1 })).rejects.toMatchObject({
+        code: 'CONTEXT_SIZE',
+        details: { limit: 'maxArrayItems', current: 1001, maximum: 1000, namespace: 'enrichment', key: 'contextLinks' },
+      });
+      // A new id is not created either.
+      await expect(store.save('new', namespace, { expectedVersion: 0 })).rejects.toMatchObject({ code: 'CONTEXT_SIZE' });
+      expect(await store.exportRecord('sized')).toEqual(record);
+      expect(await store.load('sized')).toEqual({ context: v1, version: 1 });
+      expect(await store.list()).toEqual(['sized']);
+      // At the limit is within it.
+      items.enrichment.contextLinks.pop();
+      expect(await store.save('sized', items, { expectedVersion: 1 })).toEqual({ version: 2 });
+    }));
+
+  it('a schema version load could not read back is refused at save with INVALID_PARAMS (context.version), and nothing is written', () =>
+    withStore(async (store) => {
+      const v1 = sampleContext('versioned');
+      await store.save('versioned', v1, { expectedVersion: 0 });
+      const record = await store.exportRecord('versioned');
+      for (const version of ['banana', '2.0.0', '0.9.0', '']) {
+        const error = await rejectionOf(store.save('versioned', { ...sampleContext('other'), version }, { expectedVersion: 1 }));
+        expect(error).toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'context.version', expected: '1.0.0' } });
+        expect(error.message.includes(`schema version "${version}" cannot be loaded back`)).toBe(true);
+        expect(error.message.includes('set version to "1.0.0"')).toBe(true);
+      }
+      await expect(store.save('fresh', { ...sampleContext('other'), version: '2.0.0' }, { expectedVersion: 0 })).rejects.toMatchObject({
+        code: 'INVALID_PARAMS',
+        details: { field: 'context.version' },
+      });
+      expect(await store.exportRecord('versioned')).toEqual(record);
+      expect(await store.list()).toEqual(['versioned']);
+    }));
+
+  it('importRecord refuses a record holding a value that cannot be stored (a function) with INVALID_PARAMS, unquoted, writing nothing', () =>
+    withStore(async (store) => {
+      await store.save('kept', sampleContext('kept'), { expectedVersion: 0 });
+      const kept = await store.exportRecord('kept');
+      if (kept === undefined) throw new Error('exportRecord returned nothing');
+      const secret = () => 'SECRET-in-source';
+      for (const record of [
+        { ...kept, version: secret },
+        { ...kept, extra: secret },
+        { ...kept, id: 'other', version: secret },
+      ]) {
+        const error = await rejectionOf(store.importRecord(record as unknown as StoredRecord));
+        expect(error).toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'record' } });
+        expect(error.message.includes('cannot be stored')).toBe(true);
+        expect(JSON.stringify(serializeError(error)).includes('SECRET-in-source')).toBe(false);
+      }
+      expect(await store.exportRecord('kept')).toEqual(kept);
+      expect(await store.load('kept')).toEqual({ context: sampleContext('kept'), version: 1 });
+      expect(await store.list()).toEqual(['kept']);
     }));
 
   it('a corrupted record is reported with CORRUPT_RECORD, not loaded', () =>

@@ -14,6 +14,7 @@ import { NAMESPACES, namespaceSchema, validateAgentContext, validateAgentContext
 import { passNamespace } from '../../src/store/namespace-pass.ts';
 import type { Plan } from '../../src/store/schema-plan.ts';
 import { PLAN_ZOD, planOf } from '../../src/store/schema-plan.ts';
+import { sealRecord } from '../../src/store/record.ts';
 import { canonicalContextText, deserializeContext, serializeContext } from '../../src/store/serialize.ts';
 import { sampleContext } from './contract.ts';
 
@@ -779,6 +780,63 @@ describe('measuring while recording', () => {
         expect(checkOutcome(fresh, limits)).toEqual(referenceCheck(fresh, limits));
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it("a store's save decides and reports sizes exactly as a check counting JSON.stringify text, from what serialising recorded (property)", async () => {
+    const escapeHeavy = fc.array(fc.constantFrom('\u0001', '\n', '"', '\\', 'é', '構', '😀', 'a'), { maxLength: 30 }).map((units) => units.join(''));
+    const pick = fc.record({
+      ns: fc.constantFrom(...NAMESPACES),
+      // Mostly the default for one of the two, so the other decides as often as not.
+      nsLimit: fc.constantFrom(-1, 0, 1, 'bound', 'default', 'default', 'default'),
+      totalLimit: fc.constantFrom(-1, 0, 1, 'bound', 'default'),
+      items: fc.constantFrom(1, 2, 1000, 1000, 1000),
+    });
+    /** What save's sealing did: the details of its ContextSizeError, undefined if it sealed, 'invalid' if validation refused first. */
+    const sealOutcome = async (ctx: AgentContext, limits: ContextLimits): Promise<Record<string, unknown> | 'invalid' | undefined> => {
+      try {
+        await sealRecord('id', 1, ctx, { limits });
+        return undefined;
+      } catch (error) {
+        if ((error as { code?: unknown }).code === 'INVALID_PARAMS') return 'invalid';
+        expect(error).toMatchObject({ name: 'ContextSizeError', code: 'CONTEXT_SIZE' });
+        return (error as { details: Record<string, unknown> }).details;
+      }
+    };
+    await fc.assert(
+      fc.asyncProperty(fc.array(mutationArb, { maxLength: 2 }), fc.array(mutationArb, { maxLength: 2 }), pick, fc.oneof(fc.string({ unit: 'grapheme' }), escapeHeavy), async (mutations, later, p, text) => {
+        const ctx = richContext();
+        ctx.reasoning.summary = text.repeat(20);
+        for (const m of mutations) mutate(ctx, m);
+        const fresh = structuredCloneOrSelf(ctx);
+        let total: number;
+        let size: number;
+        try {
+          total = referenceBytes(fresh);
+          size = referenceBytes(fresh[p.ns]);
+        } catch {
+          return;
+        }
+        const around = (exact: number, choice: number | string, fallback: number) =>
+          choice === 'default' ? fallback : choice === 'bound' ? Math.max(1, 3 * exact) : Math.max(1, exact + (choice as number));
+        const limits: ContextLimits = {
+          maxTotalSize: around(total, p.totalLimit, 10 * 1024 * 1024),
+          maxNamespaceSize: around(size, p.nsLimit, 2 * 1024 * 1024),
+          maxArrayItems: p.items,
+          artifactExternalizationThreshold: 100 * 1024,
+          maxInlineArtifactSize: 50 * 1024,
+        };
+        // A never-serialised context, then the same one again (its memos proven unchanged).
+        const first = await sealOutcome(fresh, limits);
+        if (first === 'invalid') return;
+        expect(first).toEqual(referenceCheck(fresh, limits));
+        expect(await sealOutcome(fresh, limits)).toEqual(first);
+        // Edits after serialising must not be hidden by what it recorded.
+        for (const m of later) mutate(fresh, m);
+        const after = await sealOutcome(fresh, limits);
+        if (after !== 'invalid') expect(after).toEqual(referenceCheck(fresh, limits));
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -49,6 +49,52 @@ describe('Deno KV store', () => {
     expect(kv.data.size).toBe(before);
   });
 
+  // 1 MB of text is 17 chunks of 60,000 bytes, written in three commits of at most 8.
+  const huge = (label: string) => {
+    const ctx = sampleContext(label);
+    ctx.reasoning.summary = label.repeat(1_000_000 / label.length);
+    return ctx;
+  };
+
+  it.each([1, 2, 3, 4])('a save whose commit %i fails (of 3 chunk commits and the head switch) leaves the previous version and no orphan chunks', async (failing) => {
+    const kv = new FakeDenoKv();
+    const store = createDenoKvStore(kv);
+    const v1 = huge('a');
+    await store.save('a', v1, { expectedVersion: 0 });
+    const before = [...kv.data.keys()].sort();
+    const start = kv.commits;
+    kv.failCommit = (n) => n === start + failing;
+    await expect(store.save('a', huge('b'), { expectedVersion: 1 })).rejects.toMatchObject({
+      code: 'STORAGE_FAILURE',
+      details: { operation: 'save' },
+      cause: { message: 'simulated KV failure' },
+    });
+    kv.failCommit = undefined;
+    expect([...kv.data.keys()].sort()).toEqual(before);
+    expect(await store.load('a')).toEqual({ context: v1, version: 1 });
+  });
+
+  it.each([1, 2, 3, 4])('an importRecord whose commit %i fails leaves what was stored and no orphan chunks', async (failing) => {
+    const kv = new FakeDenoKv();
+    const store = createDenoKvStore(kv);
+    const v1 = huge('a');
+    await store.save('a', v1, { expectedVersion: 0 });
+    const source = createDenoKvStore(new FakeDenoKv());
+    await source.save('a', huge('b'), { expectedVersion: 0 });
+    const record = (await source.exportRecord('a'))!;
+    const before = [...kv.data.keys()].sort();
+    const start = kv.commits;
+    kv.failCommit = (n) => n === start + failing;
+    await expect(store.importRecord(record)).rejects.toMatchObject({ code: 'STORAGE_FAILURE', details: { operation: 'importRecord' } });
+    kv.failCommit = undefined;
+    expect([...kv.data.keys()].sort()).toEqual(before);
+    expect(await store.load('a')).toEqual({ context: v1, version: 1 });
+    // The same import then succeeds, and leaves exactly one generation.
+    await store.importRecord(record);
+    expect(await store.load('a')).toEqual({ context: huge('b'), version: 1 });
+    expect(kv.data.size).toBe(before.length);
+  });
+
   it('a missing chunk is CORRUPT_RECORD; loads racing saves never see a half-switched record', async () => {
     const kv = new FakeDenoKv();
     const store = createDenoKvStore(kv);

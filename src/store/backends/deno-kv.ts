@@ -2,12 +2,15 @@ import { expectArray, expectMethods, expectOptionalString, wrongItem } from '../
 import { CtxgateError, isCtxgateError } from '../../errors.ts';
 import { artifactKey, assertArtifactKey, verifyArtifact } from '../artifacts.ts';
 import type { ContextStore, DeleteOptions, LoadedContext, SaveOptions } from '../context-store.ts';
+import type { ContextLimits } from '../limits.ts';
+import { storeLimits } from '../limits.ts';
 import type { MigrationRegistry } from '../migrations.ts';
 import type { AgentContext } from '../model.ts';
-import type { StoredRecord } from '../record.ts';
+import type { SealRules, StoredRecord } from '../record.ts';
 import { storeMigrations } from '../serialize.ts';
 import {
   assertContextId,
+  cloneImportedRecord,
   corruptRecord,
   deleteOptions,
   importedRecord,
@@ -137,7 +140,12 @@ export interface DenoKvStoreOptions {
   prefix?: KvKey;
   /** Migrations applied to records of older context schema versions on load. */
   migrations?: MigrationRegistry;
+  /** Size limits every save enforces (ContextSizeError); missing ones take the spec's defaults (10 MB total, 2 MB per namespace, …). */
+  limits?: Partial<ContextLimits>;
 }
+
+/** The options of a Deno KV store once checked: the limits merged over the defaults. */
+type CheckedDenoKvOptions = Omit<DenoKvStoreOptions, 'limits'> & { limits: Readonly<ContextLimits> };
 
 /** The methods of a Deno KV handle this backend calls (`close` only on a database it opened itself). */
 const KV_METHODS = ['get', 'list', 'atomic'] as const;
@@ -151,12 +159,13 @@ function isKvKeyPart(part: unknown): part is KvKeyPart {
 /**
  * The checked options of a Deno KV store, each read once: INVALID_PARAMS unless `options` is an
  * object or undefined (`options`), its `migrations`, if given, a MigrationRegistry
- * (`options.migrations`) and its `prefix`, if given, an array of key parts (`options.prefix`). The
- * prefix array is copied, so a caller adding or replacing parts later cannot move the store's keys
- * (a Uint8Array part itself is not copied).
+ * (`options.migrations`), its `limits`, if given, an object of positive integers
+ * (`options.limits…`, merged over the defaults) and its `prefix`, if given, an array of key parts
+ * (`options.prefix`). The prefix array is copied, so a caller adding or replacing parts later
+ * cannot move the store's keys (a Uint8Array part itself is not copied).
  */
-function denoKvOptions(options: unknown): DenoKvStoreOptions {
-  const checked: DenoKvStoreOptions = { migrations: storeMigrations(options) };
+function denoKvOptions(options: unknown): CheckedDenoKvOptions {
+  const checked: CheckedDenoKvOptions = { migrations: storeMigrations(options), limits: storeLimits(options) };
   // An object or undefined: storeMigrations checked it.
   const prefix: unknown = (options as Record<string, unknown> | undefined)?.prefix;
   if (prefix !== undefined) {
@@ -184,13 +193,16 @@ class DenoKvContextStore implements ContextStore {
 
   private readonly kv: DenoKvLike;
 
+  private readonly rules: SealRules;
+
   constructor(
     kv: DenoKvLike,
-    private readonly options: DenoKvStoreOptions,
+    private readonly options: CheckedDenoKvOptions,
     private readonly ownsKv: boolean,
   ) {
     this.kv = retryingKv(kv);
     this.prefix = options.prefix ?? ['ctxgate'];
+    this.rules = { limits: options.limits, migrations: options.migrations };
   }
 
   private headKey(id: string): KvKey {
@@ -236,6 +248,22 @@ class DenoKvContextStore implements ContextStore {
     }
   }
 
+  /**
+   * Writes the chunks of `head`'s generation, then runs `swap`, which points the head at it.
+   * Chunks are written in several commits (a few per commit, under Deno KV's mutation limit), so
+   * any failure, in a later chunk commit as much as in the swap, drops every chunk of the
+   * generation already written: nothing points at them, and they would otherwise stay forever.
+   */
+  private async writeGeneration<T>(id: string, head: ChunkedHead, parts: readonly Uint8Array[], swap: () => Promise<T>): Promise<T> {
+    try {
+      await this.writeChunks((i) => this.chunkKey(id, head.gen, i), parts);
+      return await swap();
+    } catch (error) {
+      await this.dropGeneration(id, head);
+      throw error;
+    }
+  }
+
   /** Reads the head and its chunks; retries when a concurrent save replaced the head meanwhile. */
   private async readRecord(id: string): Promise<StoredRecord | undefined> {
     for (let attempt = 0; attempt < LOAD_ATTEMPTS; attempt++) {
@@ -270,7 +298,7 @@ class DenoKvContextStore implements ContextStore {
   async save(id: string, context: AgentContext, options: SaveOptions): Promise<{ version: number }> {
     assertContextId(id);
     const { expectedVersion: expected, signal } = saveOptions(options);
-    const record = await sealRecord(id, expected + 1, context);
+    const record = await sealRecord(id, expected + 1, context, this.rules);
     return this.run(
       'save',
       async () => {
@@ -281,8 +309,7 @@ class DenoKvContextStore implements ContextStore {
         const actual = storedVersion(oldHead);
         if (actual !== expected) throw versionConflict(id, expected, actual);
         const { head, parts } = chunkRecord(record, CHUNK_SIZE);
-        await this.writeChunks((i) => this.chunkKey(id, head.gen, i), parts);
-        try {
+        await this.writeGeneration(id, head, parts, async () => {
           throwIfAborted(signal);
           // The version check and the switch to the new generation are one atomic commit.
           const result = await this.kv
@@ -294,10 +321,7 @@ class DenoKvContextStore implements ContextStore {
             const now = await this.kv.get(this.headKey(id));
             throw versionConflict(id, expected, storedVersion(isChunkedHead(now.value) ? now.value : undefined));
           }
-        } catch (error) {
-          await this.dropGeneration(id, head);
-          throw error;
-        }
+        });
         if (oldHead !== undefined) await this.dropGeneration(id, oldHead);
         return { version: record.version };
       },
@@ -342,13 +366,19 @@ class DenoKvContextStore implements ContextStore {
   }
 
   async importRecord(record: StoredRecord): Promise<void> {
-    importedRecord(record);
-    const id = record.id;
+    // Checked and copied before anything is read or written, as in every backend: a value KV
+    // cannot store (a function as the version) is INVALID_PARAMS here, not a DataCloneError from
+    // the commit, whose message quotes the value, wrapped in STORAGE_FAILURE.
+    const checked = cloneImportedRecord(importedRecord(record));
+    const id = checked.id;
     await this.run('importRecord', async () => {
       const current = await this.kv.get(this.headKey(id));
-      const { head, parts } = chunkRecord(record, CHUNK_SIZE);
-      await this.writeChunks((i) => this.chunkKey(id, head.gen, i), parts);
-      await this.kv.atomic().set(this.headKey(id), head).commit();
+      const { head, parts } = chunkRecord(checked, CHUNK_SIZE);
+      await this.writeGeneration(id, head, parts, async () => {
+        const result = await this.kv.atomic().set(this.headKey(id), head).commit();
+        // No check in this commit, so a refusal is not a conflict; the chunks are dropped all the same.
+        if (!result.ok) throw new Error('head write was refused');
+      });
       if (isChunkedHead(current.value)) await this.dropGeneration(id, current.value);
     });
   }
@@ -401,8 +431,10 @@ class DenoKvContextStore implements ContextStore {
  *
  * INVALID_PARAMS, before anything is read or written, unless `kv` has the `get`, `list` and
  * `atomic` methods of a `Deno.Kv` (`kv`), and `options` is an object or undefined (`options`) whose
- * `prefix`, if given, is an array of key parts (`options.prefix`) and whose `migrations`, if given,
- * is a MigrationRegistry (`options.migrations`).
+ * `prefix`, if given, is an array of key parts (`options.prefix`), whose `migrations`, if given,
+ * is a MigrationRegistry (`options.migrations`) and whose `limits`, if given, is an object of
+ * positive integers (`options.limits…`). Every save enforces the limits (ContextSizeError, nothing
+ * written); missing ones take the spec's defaults.
  */
 export function createDenoKvStore(kv: DenoKvLike, options: DenoKvStoreOptions = {}): ContextStore {
   // Checked here, not at the first call: a wrong handle (a Deno.KvEntry, a Workers KVNamespace)

@@ -2,12 +2,15 @@ import { expectMethods, expectOptionalString } from '../../args.ts';
 import { CtxgateError, isCtxgateError } from '../../errors.ts';
 import { artifactKey, assertArtifactKey, verifyArtifact } from '../artifacts.ts';
 import type { ContextStore, DeleteOptions, LoadedContext, SaveOptions } from '../context-store.ts';
+import type { ContextLimits } from '../limits.ts';
+import { storeLimits } from '../limits.ts';
 import type { MigrationRegistry } from '../migrations.ts';
 import type { AgentContext } from '../model.ts';
-import type { StoredRecord } from '../record.ts';
+import type { SealRules, StoredRecord } from '../record.ts';
 import { storeMigrations } from '../serialize.ts';
 import {
   assertContextId,
+  cloneImportedRecord,
   corruptRecord,
   deleteOptions,
   importedRecord,
@@ -49,6 +52,8 @@ export interface DurableObjectStoreOptions {
   prefix?: string;
   /** Migrations applied to records of older context schema versions on load. */
   migrations?: MigrationRegistry;
+  /** Size limits every save enforces (ContextSizeError); missing ones take the spec's defaults (10 MB total, 2 MB per namespace, …). */
+  limits?: Partial<ContextLimits>;
 }
 
 function storageFailure(operation: string, error: unknown): unknown {
@@ -62,11 +67,14 @@ function storageFailure(operation: string, error: unknown): unknown {
 class DurableObjectContextStore implements ContextStore {
   private readonly prefix: string;
 
+  private readonly rules: SealRules;
+
   constructor(
     private readonly storage: DurableObjectStorageLike,
-    private readonly options: DurableObjectStoreOptions,
+    private readonly options: Omit<DurableObjectStoreOptions, 'limits'> & { limits: Readonly<ContextLimits> },
   ) {
     this.prefix = options.prefix ?? 'ctxgate:';
+    this.rules = { limits: options.limits, migrations: options.migrations };
   }
 
   private headKey(id: string): string {
@@ -116,7 +124,7 @@ class DurableObjectContextStore implements ContextStore {
   async save(id: string, context: AgentContext, options: SaveOptions): Promise<{ version: number }> {
     assertContextId(id);
     const { expectedVersion: expected, signal } = saveOptions(options);
-    const record = await sealRecord(id, expected + 1, context);
+    const record = await sealRecord(id, expected + 1, context, this.rules);
     return this.run(
       'save',
       () =>
@@ -167,11 +175,14 @@ class DurableObjectContextStore implements ContextStore {
   }
 
   async importRecord(record: StoredRecord): Promise<void> {
-    importedRecord(record);
+    // Checked and copied before anything is read or written, as in every backend: a value storage
+    // cannot clone (a function as the version) is INVALID_PARAMS here, not a DataCloneError from
+    // put, whose message quotes the value, wrapped in STORAGE_FAILURE.
+    const checked = cloneImportedRecord(importedRecord(record));
     await this.run('importRecord', () =>
       this.storage.transaction(async (txn) => {
-        const current = await txn.get(this.headKey(record.id));
-        await this.writeRecord(txn, record, isChunkedHead(current) ? current : undefined);
+        const current = await txn.get(this.headKey(checked.id));
+        await this.writeRecord(txn, checked, isChunkedHead(current) ? current : undefined);
       }),
     );
   }
@@ -220,8 +231,10 @@ class DurableObjectContextStore implements ContextStore {
  *
  * INVALID_PARAMS, before anything is read or written, unless `storage` has the `transaction` and
  * `list` methods of a `DurableObjectStorage` (`storage`), and `options` is an object or undefined
- * (`options`) whose `prefix`, if given, is a string (`options.prefix`) and whose `migrations`, if
- * given, is a MigrationRegistry (`options.migrations`).
+ * (`options`) whose `prefix`, if given, is a string (`options.prefix`), whose `migrations`, if
+ * given, is a MigrationRegistry (`options.migrations`) and whose `limits`, if given, is an object of
+ * positive integers (`options.limits…`). Every save enforces the limits (ContextSizeError, nothing
+ * written); missing ones take the spec's defaults.
  */
 export function createDurableObjectStore(storage: DurableObjectStorageLike, options: DurableObjectStoreOptions = {}): ContextStore {
   // The methods the store calls on the handle itself (get, put and delete go through the
@@ -229,8 +242,9 @@ export function createDurableObjectStore(storage: DurableObjectStorageLike, opti
   // `state.storage` is refused here rather than failing at the first load as STORAGE_FAILURE.
   expectMethods(storage, 'storage', ['transaction', 'list'], 'a DurableObjectStorage (state.storage)');
   const migrations = storeMigrations(options);
+  const limits = storeLimits(options);
   // An object or undefined: storeMigrations checked it.
   const prefix: unknown = (options as Record<string, unknown> | undefined)?.prefix;
   expectOptionalString(prefix, 'options.prefix');
-  return new DurableObjectContextStore(storage, { prefix, migrations });
+  return new DurableObjectContextStore(storage, { prefix, migrations, limits });
 }

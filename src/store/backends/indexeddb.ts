@@ -4,9 +4,11 @@ import { expectFunction, expectOptionalString } from '../../args.ts';
 import { CtxgateError } from '../../errors.ts';
 import { artifactKey, assertArtifactKey, verifyArtifact } from '../artifacts.ts';
 import type { ContextStore, DeleteOptions, LoadedContext, SaveOptions } from '../context-store.ts';
+import type { ContextLimits } from '../limits.ts';
+import { storeLimits } from '../limits.ts';
 import type { MigrationRegistry } from '../migrations.ts';
 import type { AgentContext } from '../model.ts';
-import type { StoredRecord } from '../record.ts';
+import type { SealRules, StoredRecord } from '../record.ts';
 import { storeMigrations } from '../serialize.ts';
 import {
   assertContextId,
@@ -53,6 +55,8 @@ export interface IndexedDbStoreOptions {
   name?: string;
   /** Migrations applied to records of older context schema versions on load. */
   migrations?: MigrationRegistry;
+  /** Size limits every save enforces (ContextSizeError); missing ones take the spec's defaults (10 MB total, 2 MB per namespace, …). */
+  limits?: Partial<ContextLimits>;
   /**
    * Called when this store's schema upgrade waits for another tab (or worker) that still has the
    * database open at an older version. The upgrade proceeds once that connection closes; tell the
@@ -79,9 +83,11 @@ const FREE_SPACE = 'Free space (delete old contexts or artifacts) or request per
 class IndexedDbContextStore implements ContextStore {
   private dbPromise: Promise<IDBPDatabase<CtxgateDbSchema>> | undefined;
   private readonly name: string;
+  private readonly rules: SealRules;
 
-  constructor(private readonly options: IndexedDbStoreOptions) {
+  constructor(private readonly options: IndexedDbStoreOptions & { limits: Readonly<ContextLimits> }) {
     this.name = options.name ?? IDB_DEFAULT_NAME;
+    this.rules = { limits: options.limits, migrations: options.migrations };
   }
 
   private db(): Promise<IDBPDatabase<CtxgateDbSchema>> {
@@ -128,7 +134,7 @@ class IndexedDbContextStore implements ContextStore {
     const { expectedVersion, signal } = saveOptions(options);
     // Hash before the transaction: an IndexedDB transaction commits as soon as it has no pending
     // request, so no other await may happen inside it.
-    const record = await sealRecord(id, expectedVersion + 1, context);
+    const record = await sealRecord(id, expectedVersion + 1, context, this.rules);
     return this.run('save', async (db) => {
       const tx = db.transaction('contexts', 'readwrite');
       try {
@@ -234,11 +240,13 @@ function abortQuietly(tx: { abort(): void }): void {
 /**
  * The checked options of an IndexedDB store, each read once: INVALID_PARAMS unless `options` is an
  * object or undefined (`options`), its `name`, if given, a string (`options.name`), its
- * `migrations` a MigrationRegistry (`options.migrations`) and its callbacks functions
+ * `migrations` a MigrationRegistry (`options.migrations`), its `limits` an object of positive
+ * integers (`options.limits…`, merged over the defaults) and its callbacks functions
  * (`options.onBlocked`, `options.onVersionChange`).
  */
-function indexedDbOptions(options: unknown): IndexedDbStoreOptions {
+function indexedDbOptions(options: unknown): IndexedDbStoreOptions & { limits: Readonly<ContextLimits> } {
   const migrations = storeMigrations(options);
+  const limits = storeLimits(options);
   // An object or undefined: storeMigrations checked it.
   const { name, onBlocked, onVersionChange } = (options as Record<string, unknown> | undefined) ?? {};
   expectOptionalString(name, 'options.name');
@@ -249,6 +257,7 @@ function indexedDbOptions(options: unknown): IndexedDbStoreOptions {
   return {
     name,
     migrations,
+    limits,
     onBlocked: onBlocked as IndexedDbStoreOptions['onBlocked'],
     onVersionChange: onVersionChange as IndexedDbStoreOptions['onVersionChange'],
   };
@@ -260,7 +269,8 @@ function indexedDbOptions(options: unknown): IndexedDbStoreOptions {
  * leaves the previous version intact. The database opens lazily on first use. INVALID_PARAMS,
  * before the database is opened, unless `options` is an object or undefined (`options`) whose
  * `name`, if given, is a string (`options.name`), `migrations` a MigrationRegistry
- * (`options.migrations`) and `onBlocked` and `onVersionChange` functions
+ * (`options.migrations`), `limits` an object of positive integers (`options.limits…`) and
+ * `onBlocked` and `onVersionChange` functions
  * (`options.onBlocked`, `options.onVersionChange`).
  */
 export function createIndexedDbStore(options: IndexedDbStoreOptions = {}): ContextStore {

@@ -1,8 +1,10 @@
 import { artifactKey, assertArtifactKey, verifyArtifact } from '../artifacts.ts';
 import type { ContextStore, DeleteOptions, LoadedContext, SaveOptions } from '../context-store.ts';
+import type { ContextLimits } from '../limits.ts';
+import { storeLimits } from '../limits.ts';
 import type { MigrationRegistry } from '../migrations.ts';
 import type { AgentContext } from '../model.ts';
-import type { StoredRecord } from '../record.ts';
+import type { SealRules, StoredRecord } from '../record.ts';
 import { storeMigrations } from '../serialize.ts';
 import {
   assertContextId,
@@ -21,6 +23,8 @@ import {
 export interface MemoryStoreOptions {
   /** Migrations applied to records of older schema versions on load. */
   migrations?: MigrationRegistry;
+  /** Size limits every save enforces (ContextSizeError); missing ones take the spec's defaults (10 MB total, 2 MB per namespace, …). */
+  limits?: Partial<ContextLimits>;
 }
 
 /**
@@ -31,7 +35,7 @@ class MemoryContextStore implements ContextStore {
   private readonly records = new Map<string, StoredRecord>();
   private readonly artifacts = new Map<string, Uint8Array>();
 
-  constructor(private readonly options: MemoryStoreOptions) {}
+  constructor(private readonly options: SealRules) {}
 
   async load(id: string): Promise<LoadedContext | undefined> {
     assertContextId(id);
@@ -42,7 +46,7 @@ class MemoryContextStore implements ContextStore {
   async save(id: string, context: AgentContext, options: SaveOptions): Promise<{ version: number }> {
     assertContextId(id);
     const { expectedVersion, signal } = saveOptions(options);
-    const record = await sealRecord(id, expectedVersion + 1, context);
+    const record = await sealRecord(id, expectedVersion + 1, context, this.options);
     // Check and write in one synchronous step: no other save can interleave between them.
     const actual = storedVersion(this.records.get(id));
     if (actual !== expectedVersion) throw versionConflict(id, expectedVersion, actual);
@@ -91,8 +95,10 @@ class MemoryContextStore implements ContextStore {
 
 /**
  * Creates an empty in-memory {@link ContextStore}. INVALID_PARAMS unless `options` is an object or
- * undefined (`options`) whose `migrations`, if given, is a MigrationRegistry (`options.migrations`).
+ * undefined (`options`) whose `migrations`, if given, is a MigrationRegistry (`options.migrations`)
+ * and whose `limits`, if given, is an object of positive integers (`options.limits`,
+ * `options.limits.maxTotalSize`, …).
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): ContextStore {
-  return new MemoryContextStore({ migrations: storeMigrations(options) });
+  return new MemoryContextStore({ migrations: storeMigrations(options), limits: storeLimits(options) });
 }
