@@ -298,12 +298,39 @@ export function withBudgetWarning<T>(output: T, check: BudgetCheck): T {
 }
 
 const sessions = new Map<string, SessionBudget>();
-registerSingletonReset('contextBudgets', () => sessions.clear());
+
+/**
+ * Zeroes each budget, all of them even if one fails (its clock, say); the first failure is thrown
+ * at the end, as resetAllSingletons does.
+ */
+function resetEach(budgets: Iterable<SessionBudget>): void {
+  let failed = false;
+  let first: unknown;
+  for (const budget of budgets) {
+    try {
+      budget.reset();
+    } catch (e) {
+      if (!failed) first = e;
+      failed = true;
+    }
+  }
+  if (failed) throw first;
+}
+
+// Spec 000 §9: the next test gets new budgets, built with its own options and without the last
+// test's listeners. The old ones are zeroed before they are forgotten: a wrapper built once with
+// `{ budget: getContextBudget() }` keeps its reference, and must not carry the last test's counts.
+registerSingletonReset('contextBudgets', () => {
+  const handedOut = [...sessions.values()];
+  sessions.clear();
+  resetEach(handedOut);
+});
 
 /**
  * The process-wide budget of a session (spec's `get_context_budget()`), created with `options` on
- * first use. Hosts with their own lifecycle should create `SessionBudget`s directly. A `sessionId`
- * that is not a string, or `options` that is not an object, is INVALID_PARAMS.
+ * first use; later calls return the same object and ignore `options`. Hosts with their own lifecycle
+ * should create `SessionBudget`s directly. A `sessionId` that is not a string, or `options` that is
+ * not an object, is INVALID_PARAMS.
  */
 export function getContextBudget(sessionId = 'default', options?: SessionBudgetOptions): SessionBudget {
   expectOptionalString(sessionId, 'sessionId');
@@ -313,9 +340,16 @@ export function getContextBudget(sessionId = 'default', options?: SessionBudgetO
   return b;
 }
 
-/** Resets one session's budget, or forgets all of them (spec's `reset_context_budget()`). */
+/**
+ * Zeroes one session's budget, or every session's (spec's `reset_context_budget()`), in place:
+ * {@link getContextBudget} keeps returning the same objects, so a wrapper that captured one
+ * (`withLogContext(…, { budget: getContextBudget() })`) sees the reset too, and each emits `reset`.
+ * `resetAllSingletons()` zeroes them as well, then forgets them, so the next `getContextBudget`
+ * builds a new one. If a budget fails to reset (its clock throws), the others are still reset and
+ * the first error is thrown.
+ */
 export function resetContextBudget(sessionId?: string): void {
   expectOptionalString(sessionId, 'sessionId');
-  if (sessionId === undefined) sessions.clear();
+  if (sessionId === undefined) resetEach(sessions.values());
   else sessions.get(sessionId)?.reset();
 }

@@ -32,6 +32,11 @@ export class TtlCache<K, V> {
   readonly #loading = new Map<K, Promise<V>>();
   /** Keys whose `load` is being called right now (its synchronous part). */
   readonly #calling = new Set<K>();
+  /**
+   * Bumped by `reset()`: a load started before a reset finishes into its callers only, never into
+   * the emptied cache (it may have read the data the reset was meant to drop).
+   */
+  #generation = 0;
 
   constructor(options: TtlCacheOptions) {
     expectObject(options, 'options');
@@ -83,9 +88,10 @@ export class TtlCache<K, V> {
 
   /**
    * The live value for `key`, or the result of `load` (stored). Concurrent calls for the same key
-   * share one load; a failed load is not cached. A `load` that calls `getOrLoad` for its own key
-   * (before its first `await`) is refused with INVALID_PARAMS naming `load`: it would wait for
-   * itself forever.
+   * share one load; a failed load is not cached, and neither is one that was running when
+   * `reset()` was called (its callers still get its value). A `load` that calls `getOrLoad` for its
+   * own key (before its first `await`) is refused with INVALID_PARAMS naming `load`: it would wait
+   * for itself forever.
    */
   async getOrLoad(key: K, load: (key: K) => Promise<V> | V): Promise<V> {
     expectFunction(load, 'load');
@@ -94,23 +100,27 @@ export class TtlCache<K, V> {
     if (live !== undefined && this.#clock() < live.expires) return live.value;
     const pending = this.#loading.get(key);
     if (pending) return pending;
+    const generation = this.#generation;
     const p = (async () => {
+      let loading: Promise<V> | V;
+      this.#calling.add(key);
       try {
-        let loading: Promise<V> | V;
-        this.#calling.add(key);
-        try {
-          loading = load(key);
-        } finally {
-          this.#calling.delete(key);
-        }
-        const v = await loading;
-        this.set(key, v);
-        return v;
+        loading = load(key);
       } finally {
-        this.#loading.delete(key);
+        this.#calling.delete(key);
       }
+      const v = await loading;
+      if (generation === this.#generation) this.set(key, v);
+      return v;
     })();
     this.#loading.set(key, p);
+    // Unregistered once settled, before the callers resume (this reaction is the first). Not in
+    // the function's own `finally`: a `load` that throws at once would settle it before `set`, and
+    // its rejection would stay registered. After a reset, the key's pending load may be a newer
+    // one, which later callers must share.
+    p.finally(() => {
+      if (this.#loading.get(key) === p) this.#loading.delete(key);
+    }).catch(() => {});
     return p;
   }
 
@@ -119,8 +129,12 @@ export class TtlCache<K, V> {
     return this.#entries.size;
   }
 
-  /** Empties the cache (the spec's `reset_*_cache()`). */
+  /**
+   * Empties the cache (the spec's `reset_*_cache()`). Loads still running finish for their callers
+   * but store nothing; the next `getOrLoad` of their keys starts a new load.
+   */
   reset(): void {
+    this.#generation++;
     this.#entries.clear();
     this.#loading.clear();
   }
@@ -154,6 +168,8 @@ export class VersionedCache<V> {
   #loads = 0;
   /** `options.version` or `options.load` while it is being called (its synchronous part). */
   #calling: string | undefined;
+  /** Bumped by `reset()`: a refresh started before it stores nothing (see TtlCache). */
+  #generation = 0;
 
   constructor(options: VersionedCacheOptions<V>) {
     expectObject(options, 'options');
@@ -176,20 +192,27 @@ export class VersionedCache<V> {
     if (this.#calling !== undefined) throw reentrantLoad(this.#calling, 'get() of its own cache');
     const cur = this.#current;
     if (cur && this.#clock() - cur.checkedAt < (this.#options.checkIntervalMs ?? 0)) return cur.value;
-    this.#inflight ??= this.#refresh().finally(() => (this.#inflight = undefined));
+    if (this.#inflight === undefined) {
+      const p: Promise<V> = this.#refresh(this.#generation).finally(() => {
+        // After a reset, the refresh in flight may be a newer one, which later calls must share.
+        if (this.#inflight === p) this.#inflight = undefined;
+      });
+      this.#inflight = p;
+    }
     return this.#inflight;
   }
 
-  async #refresh(): Promise<V> {
+  async #refresh(generation: number): Promise<V> {
     const version = await this.#call('options.version', () => this.#options.version());
     const now = this.#clock();
-    if (this.#current && this.#current.version === version) {
-      this.#current.checkedAt = now;
-      return this.#current.value;
+    const cur = this.#current;
+    if (cur && cur.version === version) {
+      if (generation === this.#generation) cur.checkedAt = now;
+      return cur.value;
     }
     const value = await this.#call('options.load', () => this.#options.load(version));
     this.#loads++;
-    this.#current = { version, value, checkedAt: now };
+    if (generation === this.#generation) this.#current = { version, value, checkedAt: now };
     return value;
   }
 
@@ -212,8 +235,12 @@ export class VersionedCache<V> {
     return this.#loads;
   }
 
-  /** Forgets the value; the next `get` reloads. */
+  /**
+   * Forgets the value; the next `get` reloads. A refresh still running finishes for its callers but
+   * stores nothing.
+   */
   reset(): void {
+    this.#generation++;
     this.#current = undefined;
     this.#inflight = undefined;
   }

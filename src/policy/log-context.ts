@@ -4,8 +4,8 @@
  * counted against the session budget (with `_meta.budgetWarning` past a limit). Records describe
  * the call, never its payload: outputs are measured, not logged, and parameters are redacted.
  */
-import { expectFunction, expectMethods, expectOptions, expectString } from '../args.ts';
-import { errorName, isCtxgateError } from '../errors.ts';
+import { expectFunction, expectMethods, expectOptions, expectString, kindOf } from '../args.ts';
+import { errorName, invalidParams, isCtxgateError } from '../errors.ts';
 import { toJsonText, utf8ByteLength } from './bytes.ts';
 import { expectOptionalFunction } from './checks.ts';
 import { isoFromMillis, systemClock } from './clock.ts';
@@ -103,6 +103,14 @@ function defaultLogger(record: LogRecord): void {
  * that is not a function or options of the wrong kind are INVALID_PARAMS, thrown here rather than
  * at the first call.
  *
+ * What the options compute for a call is checked before the handler runs, so a wrong one fails
+ * the call without running the handler and is logged as its error: an `action` that returns
+ * neither a string nor undefined, or a `budget` function that returns neither a SessionBudget nor
+ * undefined, is INVALID_PARAMS naming the option and the kind returned; what `action` or `budget`
+ * throw, and parameters that cannot be redacted (a cycle is UNSUPPORTED_VALUE with its path; a
+ * redactor that throws), reject the call with that error, the start record showing the parameters
+ * as withheld. A redactor that fails on an error message leaves the message withheld.
+ *
  * @example const universe = withLogContext('universe', universeDispatcher, { budget: getContextBudget() });
  */
 export function withLogContext<A extends unknown[], R>(
@@ -133,18 +141,27 @@ export function withLogContext<A extends unknown[], R>(
   return async (...args: A): Promise<R> => {
     const started = clock();
     const redact = options.redact ?? defaultRedactor();
-    const action = limitChars(actionOf(...args) ?? '', 100) || null;
-    const base = { dispatcher, action };
-    const params = args.length > 0 && args[0] !== null && typeof args[0] === 'object' ? args[0] : undefined;
-    emit({
-      level: 'debug',
-      event: 'start',
-      ...base,
-      timestamp: isoFromMillis(started),
-      params: params === undefined ? null : redactForLog(params, redact ? { redact } : {}),
-    });
-    const budget = typeof options.budget === 'function' ? options.budget(...args) : options.budget;
+    const base: { dispatcher: string; action: string | null } = { dispatcher, action: null };
+    const redactParams = (): unknown => {
+      const first = args.length > 0 && args[0] !== null && typeof args[0] === 'object' ? args[0] : undefined;
+      return first === undefined ? null : redactForLog(first, redact ? { redact } : {});
+    };
+    let params: unknown = PARAMS_WITHHELD;
+    let paramsTried = false;
+    let startLogged = false;
+    const logStart = (): void => {
+      startLogged = true;
+      emit({ level: 'debug', event: 'start', ...base, timestamp: isoFromMillis(started), params });
+    };
     try {
+      // Everything the options compute from the arguments is computed and checked before the
+      // handler runs: a wrong option then fails the call without running it, never after its
+      // work is done and its result would be lost.
+      base.action = limitChars(checkedAction(actionOf(...args)), 100) || null;
+      paramsTried = true;
+      params = redactParams();
+      logStart();
+      const budget = typeof options.budget === 'function' ? checkedBudget(options.budget(...args)) : options.budget;
       let output: R = await handler(...args);
       let measured = adapter.measure(output);
       let check: BudgetCheck | undefined;
@@ -172,6 +189,18 @@ export function withLogContext<A extends unknown[], R>(
       });
       return output;
     } catch (error) {
+      // A failure before the start record (the action, or parameters that cannot be redacted: a
+      // cycle, a failing redactor) still leaves the pair of records §10 promises.
+      if (!startLogged) {
+        if (!paramsTried) {
+          try {
+            params = redactParams();
+          } catch {
+            // Logged as withheld.
+          }
+        }
+        logStart();
+      }
       const ended = clock();
       emit({
         level: 'warn',
@@ -186,6 +215,29 @@ export function withLogContext<A extends unknown[], R>(
       throw error;
     }
   };
+}
+
+/** `params` of a start record whose parameters could not be redacted (the error record says why). */
+const PARAMS_WITHHELD = '[withheld: the parameters could not be redacted]';
+
+/** What `options.action` returned, if it is a string or absent (`undefined` or `null`); else INVALID_PARAMS by kind. */
+function checkedAction(action: unknown): string {
+  if (action === undefined || action === null) return '';
+  if (typeof action !== 'string') {
+    throw invalidParams('options.action', `must return a string or undefined (returned ${kindOf(action)}).`, { expected: 'a string or undefined', got: kindOf(action) });
+  }
+  return action;
+}
+
+/** What an `options.budget` function returned, if it is a SessionBudget or absent; else INVALID_PARAMS by kind. */
+function checkedBudget(budget: unknown): SessionBudget | undefined {
+  if (budget === undefined || budget === null) return undefined;
+  const methods = ['peek', 'record', 'countTokens'];
+  const holder = typeof budget === 'object' || typeof budget === 'function';
+  const missing = holder ? methods.filter((m) => typeof (budget as Record<string, unknown>)[m] !== 'function') : methods;
+  if (missing.length === 0) return budget as SessionBudget;
+  const got = holder ? `${kindOf(budget)} without ${missing.map((m) => `${m}()`).join(', ')}` : kindOf(budget);
+  throw invalidParams('options.budget', `must return a SessionBudget or undefined (returned ${got}).`, { expected: 'a SessionBudget or undefined', got: kindOf(budget) });
 }
 
 function checkLogContextOptions(options: unknown): void {
@@ -203,7 +255,21 @@ function checkLogContextOptions(options: unknown): void {
 
 function errorText(error: unknown, redact: Redactor | undefined): string {
   const max = GLOBAL_LIMITS.errorMessageMaxChars;
-  if (isCtxgateError(error)) return limitChars(redact ? redact(error.message) : error.message, max);
-  if (redact && error instanceof Error && typeof error.message === 'string') return limitChars(redact(error.message), max);
+  if (isCtxgateError(error)) return limitChars(redact ? redactedOrWithheld(redact, error.message) : error.message, max);
+  if (redact && error instanceof Error && typeof error.message === 'string') return limitChars(redactedOrWithheld(redact, error.message), max);
   return '[message withheld: not a ctxgate error and no redactor configured]';
+}
+
+/**
+ * The redactor's text, or a placeholder when it throws or returns no string: the error record is
+ * still written, and the error being logged (perhaps the redactor's own) is the one rethrown.
+ */
+function redactedOrWithheld(redact: Redactor, message: string): string {
+  try {
+    const out: unknown = redact(message);
+    if (typeof out === 'string') return out;
+  } catch {
+    // Fall through to the placeholder.
+  }
+  return '[message withheld: the redactor failed]';
 }

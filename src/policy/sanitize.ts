@@ -3,8 +3,9 @@
  * output (strip HTML, limit lengths, escape Markdown, drop credentials) and logging (redact through
  * an injected redactor, which the secret scanner provides).
  */
-import { expectOptions, expectString } from '../args.ts';
-import { invalidParams } from '../errors.ts';
+import { expectOptions, expectString, kindOf } from '../args.ts';
+import { CtxgateError, invalidParams } from '../errors.ts';
+import { formatPath } from '../store/json-safety.ts';
 import { expectInteger, expectOptionalFunction, expectOptionalInteger, expectPattern } from './checks.ts';
 import { limitChars } from './text-limits.ts';
 
@@ -52,32 +53,180 @@ export function sanitizeField(value: unknown, options: SanitizeFieldOptions = {}
   return cut;
 }
 
-const BLOCK_ELEMENTS = /<(script|style|iframe|object|embed|noscript|template|svg|math)\b[^>]*>[\s\S]*?<\/\1\s*>/gi;
-const UNCLOSED_BLOCK = /<(script|style|iframe|object|embed|noscript|template|svg|math)\b[\s\S]*$/i;
-const BREAKS = /<(br|\/p|\/div|\/li|\/tr|\/h[1-6])\b[^>]*>/gi;
-const TAG = /<\/?[A-Za-z][^<>]*>|<![^<>]*>|<\?[^<>]*\?>/g;
+// Elements dropped with their content: what they hold is code or markup, never prose.
+const BLOCK_NAMES = new Set(['script', 'style', 'iframe', 'object', 'embed', 'noscript', 'template', 'svg', 'math']);
+// Tags that end a line of text; each becomes a newline.
+const BREAK_NAMES = new Set(['br', '/p', '/div', '/li', '/tr', '/h1', '/h2', '/h3', '/h4', '/h5', '/h6']);
+// Longest name in either set (`noscript`, `template`): a longer tag name is neither.
+const LONGEST_NAME = 8;
+// First characters of those names, lower-cased (`| 0x20`: `/` is 0x2f already).
+const NAME_STARTS = new Set([...BLOCK_NAMES, ...BREAK_NAMES].map((name) => name.charCodeAt(0)));
+// The end tag of each block element. Module-level and `g` (searched from a lastIndex): stripHtml
+// is synchronous, so no two calls share one at the same time.
+const END_TAGS = new Map([...BLOCK_NAMES].map((name) => [name, new RegExp(`</${name}\\s*>`, 'gi')]));
+
+const LT = 0x3c;
+const GT = 0x3e;
+const BANG = 0x21;
+const DASH = 0x2d;
+const SLASH = 0x2f;
+const QUESTION = 0x3f;
+const NEWLINE = 0x0a;
+
+/** A character of a tag name as a regex `\b` sees it: ASCII letter, digit or `_`. */
+function isWordCode(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
+}
+
+function isLetterCode(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
+}
 
 /**
- * Removes HTML from text meant for a model: comments, and script/style (and similar) elements with
- * their content, then every other tag; line-ending tags become newlines. Entities are left as
- * written, so `&lt;script&gt;` can never turn back into a tag. A `text` that is not a string is
- * INVALID_PARAMS.
+ * `out[from, to)` with ASCII letters lower-cased (as a case-insensitive RegExp matches names; no
+ * other character may stand for one) when it may be a block or break name, by its length and
+ * first character, else ''. Called for every `<…` followed by a non-name character, so it rejects
+ * cheaply.
+ */
+function shortName(out: Uint16Array, from: number, to: number): string {
+  if (to - from < 2 || to - from > LONGEST_NAME || !NAME_STARTS.has(out[from]! | 0x20)) return '';
+  let name = '';
+  for (let i = from; i < to; i++) {
+    const c = out[i]!;
+    name += String.fromCharCode(c >= 0x41 && c <= 0x5a ? c | 0x20 : c);
+  }
+  return name;
+}
+
+/**
+ * True when `<` + `out[from, to)` + `>` is a tag: `</?letter…>`, `<!…>` or `<?…?>`. The range never
+ * holds `<` or `>` (see stripHtml).
+ */
+function isTagBody(out: Uint16Array, from: number, to: number): boolean {
+  if (to === from) return false;
+  const first = out[from]!;
+  if (first === BANG) return true;
+  if (first === QUESTION) return to - from >= 2 && out[to - 1] === QUESTION;
+  return first === SLASH ? to - from >= 2 && isLetterCode(out[from + 1]!) : isLetterCode(first);
+}
+
+/**
+ * Where the text resumes after a block element whose name ended at `at`: past its end tag, or the
+ * end of the text when the opening tag or the element is never closed (it is dropped to the end,
+ * as a browser would treat the rest as its content).
+ */
+function skipBlock(text: string, at: number, name: string): number {
+  const gt = text.charCodeAt(at) === GT ? at : text.indexOf('>', at);
+  if (gt < 0) return text.length;
+  const end = END_TAGS.get(name)!;
+  end.lastIndex = gt + 1;
+  const m = end.exec(text);
+  return m === null ? text.length : m.index + m[0].length;
+}
+
+function decodeUnits(out: Uint16Array, length: number): string {
+  let s = '';
+  // In chunks: one call with the whole array would exceed the engine's argument limit.
+  for (let i = 0; i < length; i += 8192) s += String.fromCharCode.apply(null, out.subarray(i, Math.min(length, i + 8192)) as unknown as number[]);
+  return s;
+}
+
+/**
+ * Removes HTML from text meant for a model: comments (`<!--` to `-->`, or to the end), script,
+ * style and similar elements (`iframe`, `object`, `embed`, `noscript`, `template`, `svg`, `math`)
+ * with their content (an unclosed one to the end of the text), and every other tag (`</?name…>`,
+ * `<!…>`, `<?…?>`); line-ending tags (`<br>`, `</p>`, `</div>`, `</li>`, `</tr>`, `</h1>`…) become
+ * newlines. A tag that only appears once another tag is removed (`<scr<b>ipt>`) is removed as a
+ * tag, without newline and with what follows it kept; one that is never closed is dropped to the
+ * end. So the result holds none of this markup, and stripping it again changes nothing. Entities
+ * are left as written, so `&lt;script&gt;` can never turn back into a tag. One pass, linear in the
+ * length of the text. A `text` that is not a string is INVALID_PARAMS.
  */
 export function stripHtml(text: string): string {
   expectString(text, 'text');
-  let s = text.replace(/<!--[\s\S]*?(-->|$)/g, '');
-  let prev: string;
-  do {
-    prev = s;
-    s = s.replace(BLOCK_ELEMENTS, '');
-  } while (s !== prev);
-  s = s.replace(UNCLOSED_BLOCK, '').replace(BREAKS, '\n');
-  // Repeat: removing one tag can join the halves of another (`<scr<b>ipt>`).
-  do {
-    prev = s;
-    s = s.replace(TAG, '');
-  } while (s !== prev);
-  return s;
+  if (!text.includes('<')) return text;
+  const n = text.length;
+  // The output so far (never longer than the input). Every `<` in it after its last `>` may still
+  // start a tag, whatever comes next: `opens` holds their offsets, innermost last. A `>` closes
+  // the innermost one when what lies between is a tag; removing it joins the text on both sides,
+  // which is how `<scr<b>ipt>` becomes a tag, in one pass instead of removing until nothing changes.
+  const out = new Uint16Array(n);
+  let length = 0;
+  const opens = new Int32Array(n);
+  // 1 for a `<` whose text was joined by removing a tag after it: a name it forms from then on is a
+  // tag, never the start of an element whose content is dropped (removed comments and elements do
+  // not count: they are removed before any tag, as in a browser).
+  const joined = new Uint8Array(n);
+  let depth = 0;
+  // Index in `opens` of the outermost `<br`, `</p`… or joined block element name since the last
+  // `>`: the next `>` ends that tag whatever lies between, `<` included (`<br <x>` is one line
+  // break, as `<br\b[^>]*>` reads it); `newline` says whether it was a line-ending tag.
+  let pending = -1;
+  let newline = false;
+  // Index in `opens` of the outermost joined block element name: dropped to the end if no `>` comes.
+  let unclosed = -1;
+  const popTo = (index: number): void => {
+    length = opens[index]!;
+    depth = index;
+    if (depth > 0) joined[depth - 1] = 1;
+  };
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (isWordCode(c)) {
+      out[length++] = c;
+      i++;
+      continue;
+    }
+    if (depth > 0) {
+      // Any other character ends the name of the innermost tag.
+      const top = depth - 1;
+      const name = shortName(out, opens[top]! + 1, length);
+      const block = BLOCK_NAMES.has(name);
+      if (block && joined[top] === 0) {
+        length = opens[top]!;
+        depth = top;
+        i = skipBlock(text, i, name);
+        continue;
+      }
+      if (block && unclosed < 0) unclosed = top;
+      if (pending < 0 && (block || BREAK_NAMES.has(name))) {
+        pending = top;
+        newline = !block && joined[top] === 0;
+      }
+    }
+    if (c === LT) {
+      joined[depth] = 0;
+      opens[depth++] = length;
+      out[length++] = c;
+    } else if (c === GT) {
+      if (pending >= 0) {
+        popTo(pending);
+        if (newline) out[length++] = NEWLINE;
+        pending = -1;
+        unclosed = -1;
+      } else if (depth > 0 && isTagBody(out, opens[depth - 1]! + 1, length)) {
+        popTo(depth - 1);
+      } else {
+        // Not a tag: this `>` stays, and no `<` before it can start one any more.
+        out[length++] = c;
+        depth = 0;
+      }
+    } else if (c === DASH && depth > 0 && length - opens[depth - 1]! === 3 && out[length - 2] === BANG && out[length - 1] === DASH) {
+      // `<!--`: a comment, to the next `-->` or the end of the text.
+      length = opens[--depth]!;
+      const end = text.indexOf('-->', i + 1);
+      i = end < 0 ? n : end + 3;
+      continue;
+    } else {
+      out[length++] = c;
+    }
+    i++;
+  }
+  // A block element still open at the end (`a<script`, or a joined `a<scr<b>ipt x`): dropped to the end.
+  if (unclosed >= 0) length = opens[unclosed]!;
+  else if (depth > 0 && BLOCK_NAMES.has(shortName(out, opens[depth - 1]! + 1, length))) length = opens[depth - 1]!;
+  return decodeUnits(out, length);
 }
 
 /** Cuts text to at most `maxChars` characters (code points), ending with `…` when cut. */
@@ -150,12 +299,15 @@ function isSensitive(key: string, value: unknown, test: (key: string) => boolean
  * A copy of JSON-like data without credential fields (spec 000 §6 "OAuth tokens: never in tool
  * output"). Keys matching `pattern` with string or object values are removed at any depth.
  * Every key is tested on its own: the `g` and `y` flags are ignored and `pattern.lastIndex` is left
- * as it was. A `pattern` that is not a RegExp is INVALID_PARAMS.
+ * as it was. An object shared by several parents is copied once, and stays shared in the copy; an
+ * object that contains itself (a cycle) is UNSUPPORTED_VALUE naming the path where it recurs
+ * (`details.path`), since no copy of it is finite. A `pattern` that is not a RegExp is
+ * INVALID_PARAMS.
  */
 export function dropSensitiveFields<T>(value: T, pattern: RegExp = SENSITIVE_KEY_PATTERN): T {
   expectPattern(pattern, 'pattern');
   const test = keyTester(pattern);
-  return mapJson(value, 0, (key, v) => (isSensitive(key, v, test) ? DROP : v), (s) => s) as T;
+  return mapJson(value, (key, v) => (isSensitive(key, v, test) ? DROP : v), (s) => s) as T;
 }
 
 /** Options of {@link redactForLog}. */
@@ -174,7 +326,10 @@ export interface RedactForLogOptions {
 /**
  * A log-safe copy of JSON-like data: values under credential keys become `[REDACTED]`, every other
  * string passes through the injected redactor and is cut to `maxStringLength`. Without a redactor,
- * strings are replaced by `[N chars]`, because an unscanned string may hold a secret.
+ * strings are replaced by `[N chars]`, because an unscanned string may hold a secret. Nesting past
+ * 32 levels becomes `[too deep]`; shared objects and cycles are handled as by
+ * {@link dropSensitiveFields} (a cycle is UNSUPPORTED_VALUE with its path). A redactor that returns
+ * something other than a string is INVALID_PARAMS naming `options.redact`.
  */
 export function redactForLog<T>(value: T, options: RedactForLogOptions = {}): unknown {
   expectOptions(options);
@@ -187,35 +342,82 @@ export function redactForLog<T>(value: T, options: RedactForLogOptions = {}): un
   const test = keyTester(pattern);
   return mapJson(
     value,
-    0,
     (key, v) => (isSensitive(key, v, test) ? '[REDACTED]' : v),
-    (s) => (redact ? limitChars(redact(s), max) : `[${s.length} chars]`),
+    (s) => (redact ? limitChars(redactedText(redact, s), max) : `[${s.length} chars]`),
   );
+}
+
+function redactedText(redact: Redactor, s: string): string {
+  const out: unknown = redact(s);
+  if (typeof out !== 'string') throw invalidParams('options.redact', `must return a string (returned ${kindOf(out)}).`, { expected: 'a string', got: kindOf(out) });
+  return out;
 }
 
 const DROP = Symbol('drop');
 
-function mapJson(
-  value: unknown,
-  depth: number,
-  onEntry: (key: string, value: unknown) => unknown,
-  onString: (s: string) => string,
-): unknown {
-  if (typeof value === 'string') return onString(value);
-  if (value === null || typeof value !== 'object') return value;
-  if (depth > 32) return '[too deep]';
-  if (Array.isArray(value)) return value.map((v) => mapJson(v, depth + 1, onEntry, onString));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    const mapped = onEntry(k, v);
-    if (mapped === DROP) continue;
-    // defineProperty: a `__proto__` key from JSON.parse must stay data, not rewrite the prototype.
-    Object.defineProperty(out, k, {
-      value: mapped === v ? mapJson(v, depth + 1, onEntry, onString) : mapped,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return out;
+/** Deepest nesting copied; below it a value becomes `[too deep]` (log records stay small). */
+const MAX_COPY_DEPTH = 32;
+
+/**
+ * A copy of JSON-like data with `onEntry` applied to every member (returning {@link DROP} removes
+ * it) and `onString` to every other string. Linear in the size of the data: an object shared by
+ * several parents (a DAG) is copied once per depth it is met at, and the copies share it too.
+ * An object inside itself (a cycle) is UNSUPPORTED_VALUE naming the path where it recurs, as
+ * toJsonText reports one: no copy of it would be finite.
+ */
+function mapJson(root: unknown, onEntry: (key: string, value: unknown) => unknown, onString: (s: string) => string): unknown {
+  // The ancestors of the value being copied, and the path to it (for the error only).
+  const open = new Set<object>();
+  const path: (string | number)[] = [];
+  // Copies by depth: below the depth cap the copy of one object differs with the depth it is met
+  // at, so a copy is reused only at the same depth (at most MAX_COPY_DEPTH + 1 copies per object).
+  const copies: Map<object, unknown>[] = [];
+  const visit = (value: unknown, depth: number): unknown => {
+    if (typeof value === 'string') return onString(value);
+    if (value === null || typeof value !== 'object') return value;
+    if (open.has(value)) throw cycleAt(formatPath('$', path));
+    if (depth > MAX_COPY_DEPTH) return '[too deep]';
+    const known = (copies[depth] ??= new Map()).get(value);
+    if (known !== undefined) return known;
+    open.add(value);
+    let out: unknown;
+    if (Array.isArray(value)) {
+      out = value.map((v: unknown, i) => {
+        path.push(i);
+        const mapped = visit(v, depth + 1);
+        path.pop();
+        return mapped;
+      });
+    } else {
+      const copy: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) {
+        const mapped = onEntry(k, v);
+        if (mapped === DROP) continue;
+        path.push(k);
+        // defineProperty: a `__proto__` key from JSON.parse must stay data, not rewrite the prototype.
+        Object.defineProperty(copy, k, {
+          value: mapped === v ? visit(v, depth + 1) : mapped,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+        path.pop();
+      }
+      out = copy;
+    }
+    open.delete(value);
+    copies[depth]!.set(value, out);
+    return out;
+  };
+  return visit(root, 0);
+}
+
+/** UNSUPPORTED_VALUE: the data holds itself at `path` (details `{ path, what: 'a cycle' }`, as toJsonText). */
+function cycleAt(path: string): CtxgateError {
+  const shown = path.length > 120 ? `${path.slice(0, 120)}…` : path;
+  return new CtxgateError(
+    'UNSUPPORTED_VALUE',
+    `Cannot copy a cycle at ${shown}: the value refers to itself, and only JSON data can be filtered or logged; remove the back-reference.`,
+    { details: { path: path.slice(0, 120), what: 'a cycle' } },
+  );
 }

@@ -4,6 +4,8 @@ import { isCtxgateError } from '../../src/errors.ts';
 import { estimator } from '../../src/tokens/estimator.ts';
 import { getContextBudget, resetContextBudget, SessionBudget, withBudgetWarning } from '../../src/policy/budget.ts';
 import type { BudgetPersistence, BudgetState } from '../../src/policy/budget.ts';
+import { withLogContext } from '../../src/policy/log-context.ts';
+import type { LogRecord } from '../../src/policy/log-context.ts';
 import { resetAllSingletons } from '../../src/policy/singletons.ts';
 import { expectCtxgateError, fixedClock, quarterCounter } from './helpers.ts';
 
@@ -162,6 +164,66 @@ describe('spec 000 §10 get/reset context budget (process-wide per session)', ()
     getContextBudget().record('', { bytes: 99 });
     resetAllSingletons();
     expect(getContextBudget().state.usedBytes).toBe(0);
+  });
+
+  describe('regression: a reset reaches budgets already handed out (the withLogContext JSDoc example)', () => {
+    const handler = async () => ({ systems: ['Jita', 'Amarr'], _meta: { count: 2 } });
+    const OUTPUT_BYTES = new TextEncoder().encode(JSON.stringify({ systems: ['Jita', 'Amarr'], _meta: { count: 2 } })).length;
+
+    function wrapped() {
+      const records: LogRecord[] = [];
+      const universe = withLogContext('universe', handler, { budget: getContextBudget(), logger: (r) => records.push(r), clock: fixedClock });
+      const charged = () => records.filter((r) => r.event === 'complete').map((r) => r.budgetBytesUsed);
+      return { universe, charged };
+    }
+
+    it('resetContextBudget() zeroes the captured budget in place, and getContextBudget() still returns it', async () => {
+      const captured = getContextBudget();
+      const { universe, charged } = wrapped();
+      await universe();
+      await universe();
+      expect(captured.state.usedBytes).toBe(2 * OUTPUT_BYTES);
+      resetContextBudget();
+      expect(captured.state).toMatchObject({ usedBytes: 0, calls: 0 });
+      await universe();
+      expect(charged()).toEqual([OUTPUT_BYTES, 2 * OUTPUT_BYTES, OUTPUT_BYTES]);
+      expect(getContextBudget()).toBe(captured);
+      expect(getContextBudget().state).toMatchObject({ usedBytes: OUTPUT_BYTES, calls: 1 });
+    });
+
+    it('resetAllSingletons() zeroes the captured budget before forgetting it; the next getContextBudget() is a new one', async () => {
+      const captured = getContextBudget();
+      const resets: number[] = [];
+      captured.on('reset', (state) => resets.push(state.usedBytes));
+      const { universe, charged } = wrapped();
+      await universe();
+      resetAllSingletons();
+      expect(captured.state).toMatchObject({ usedBytes: 0, calls: 0 });
+      expect(resets).toEqual([0]);
+      await universe();
+      expect(charged()).toEqual([OUTPUT_BYTES, OUTPUT_BYTES]);
+      const fresh = getContextBudget('default', { softBytes: 10, hardBytes: 20 });
+      expect(fresh).not.toBe(captured);
+      expect([fresh.softBytes, fresh.state.usedBytes]).toEqual([10, 0]);
+    });
+
+    it('a budget whose reset fails does not stop the others; the first error is thrown', () => {
+      let broken = false;
+      const failing = getContextBudget('failing', {
+        clock: () => {
+          if (broken) throw new Error('clock down');
+          return 0;
+        },
+      });
+      failing.record('', { bytes: 5 });
+      const other = getContextBudget('other');
+      other.record('', { bytes: 7 });
+      broken = true;
+      expect(() => resetContextBudget()).toThrow('clock down');
+      expect(other.state.usedBytes).toBe(0);
+      expect(() => resetAllSingletons()).toThrow('clock down');
+      expect(getContextBudget('failing')).not.toBe(failing);
+    });
   });
 });
 

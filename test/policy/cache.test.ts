@@ -79,6 +79,96 @@ describe('spec 000 §8 version/ETag invalidation instead of mtime', () => {
   });
 });
 
+/** A promise and the functions that settle it, for loads that finish when a test says so. */
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** Lets pending microtasks run (a few turns) until `done()`; fails rather than spinning forever. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 20 && !done(); i++) await Promise.resolve();
+  expect(done()).toBe(true);
+}
+
+describe('regression: reset() while a load is running', () => {
+  it('TtlCache: a load started before reset() gives its callers the value but does not repopulate the cache', async () => {
+    const cache = new TtlCache<string, string>({ ttlMs: Infinity });
+    const old = deferred<string>();
+    const first = cache.getOrLoad('prices', () => old.promise);
+    const joined = cache.getOrLoad('prices', () => 'never called');
+    cache.reset();
+    old.resolve('stale');
+    expect(await first).toBe('stale');
+    expect(await joined).toBe('stale');
+    expect(cache.get('prices')).toBeUndefined();
+    expect(cache.size).toBe(0);
+    expect(await cache.getOrLoad('prices', () => 'fresh')).toBe('fresh');
+    expect(cache.get('prices')).toBe('fresh');
+  });
+
+  it('TtlCache: the old load finishing does not unregister the load started after reset(), which later callers share', async () => {
+    const cache = new TtlCache<string, string>({ ttlMs: Infinity });
+    const old = deferred<string>();
+    const next = deferred<string>();
+    const calls: string[] = [];
+    const first = cache.getOrLoad('k', () => (calls.push('old'), old.promise));
+    cache.reset();
+    const second = cache.getOrLoad('k', () => (calls.push('next'), next.promise));
+    old.resolve('stale');
+    expect(await first).toBe('stale');
+    const third = cache.getOrLoad('k', () => (calls.push('third'), 'third'));
+    next.resolve('fresh');
+    expect([await second, await third]).toEqual(['fresh', 'fresh']);
+    expect(calls).toEqual(['old', 'next']);
+    expect(cache.get('k')).toBe('fresh');
+  });
+
+  it('TtlCache: a load that throws at once is not kept as the pending load of its key', async () => {
+    const cache = new TtlCache<string, number>({ ttlMs: 1000 });
+    await expect(
+      cache.getOrLoad('k', () => {
+        throw new Error('no connection');
+      }),
+    ).rejects.toThrow('no connection');
+    expect(await cache.getOrLoad('k', () => 7)).toBe(7);
+  });
+
+  it('VersionedCache: a refresh started before reset() gives its callers the value but stores nothing', async () => {
+    const loads: ReturnType<typeof deferred<string>>[] = [];
+    const cache = new VersionedCache({
+      version: () => 'v1',
+      load: () => {
+        const d = deferred<string>();
+        loads.push(d);
+        return d.promise;
+      },
+    });
+    const first = cache.get();
+    await until(() => loads.length === 1);
+    cache.reset();
+    const second = cache.get();
+    loads[0]!.resolve('stale');
+    expect(await first).toBe('stale');
+    expect(cache.version).toBeUndefined();
+    // The first refresh settling must not drop the second from flight: a third get() shares it.
+    const third = cache.get();
+    await until(() => loads.length === 2);
+    loads[1]!.resolve('fresh');
+    expect([await second, await third]).toEqual(['fresh', 'fresh']);
+    expect(loads).toHaveLength(2);
+    expect(cache.loads).toBe(2);
+    expect(cache.version).toBe('v1');
+    expect(await cache.get()).toBe('fresh');
+    expect(cache.loads).toBe(2);
+  });
+});
+
 describe('spec 000 §9 singleton management', () => {
   it('every singleton has a reset and resetAllSingletons resets them all', () => {
     let created = 0;

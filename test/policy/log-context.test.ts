@@ -150,3 +150,124 @@ describe('arguments of the wrong kind', () => {
     expect(records[1]!.errorCode).toBe('UNSUPPORTED_VALUE');
   });
 });
+
+describe('regression: options that compute something per call are checked, and every failure leaves an error record', () => {
+  function logged() {
+    const records: LogRecord[] = [];
+    return { records, logger: (r: LogRecord) => records.push(r), events: () => records.map((r) => `${r.level}:${r.event}`) };
+  }
+
+  it('an action callback returning a non-string is INVALID_PARAMS naming options.action and the kind, before the handler runs', async () => {
+    for (const [returned, kind] of [[42, 'a number'], [{ secret: 'hunter2' }, 'an object'], [['a'], 'an array']] as const) {
+      const log = logged();
+      let ran = 0;
+      const handler = withLogContext('u', async () => ++ran, { logger: log.logger, clock: fixedClock, action: () => returned as never });
+      const error = (await handler().catch((e: unknown) => e)) as CtxgateError;
+      expect(error).toBeInstanceOf(CtxgateError);
+      expect(error.code).toBe('INVALID_PARAMS');
+      expect(error.details).toEqual({ field: 'options.action', expected: 'a string or undefined', got: kind });
+      expect(error.message).toBe(`options.action: must return a string or undefined (returned ${kind}).`);
+      expect(ran).toBe(0);
+      expect(log.events()).toEqual(['debug:start', 'warn:error']);
+      expect(log.records[0]).toMatchObject({ action: null, params: null });
+      expect(log.records[1]).toMatchObject({ errorCode: 'INVALID_PARAMS', errorType: 'CtxgateError', action: null });
+      expect(JSON.stringify(log.records)).not.toContain('hunter2');
+    }
+  });
+
+  it('an action callback returning undefined or null means no action', async () => {
+    const log = logged();
+    await withLogContext('u', async (_p: { action: string }) => ({}), { logger: log.logger, action: () => null as never })({ action: 'ignored' });
+    expect(log.records.map((r) => r.action)).toEqual([null, null]);
+  });
+
+  it('a budget function returning a non-budget is INVALID_PARAMS naming options.budget and the kind, before the handler runs', async () => {
+    for (const [returned, got] of [[42, 'a number'], [{ peek: () => 0 }, 'an object without record(), countTokens()'], ['budget', 'a string']] as const) {
+      const log = logged();
+      let ran = 0;
+      const handler = withLogContext('u', async (p: { action: string }) => (ran++, { ok: p.action }), { logger: log.logger, clock: fixedClock, budget: () => returned as never });
+      const error = (await handler({ action: 'search' }).catch((e: unknown) => e)) as CtxgateError;
+      expect(error.code).toBe('INVALID_PARAMS');
+      expect(error.details.field).toBe('options.budget');
+      expect(error.message).toBe(`options.budget: must return a SessionBudget or undefined (returned ${got}).`);
+      expect(ran).toBe(0);
+      expect(log.events()).toEqual(['debug:start', 'warn:error']);
+      expect(log.records[1]).toMatchObject({ action: 'search', errorCode: 'INVALID_PARAMS' });
+    }
+  });
+
+  it('a budget function returning undefined charges nothing; one returning a budget charges it', async () => {
+    const budget = new SessionBudget();
+    const handler = withLogContext('u', async (p: { action: string }) => ({ a: p.action }), { logger: () => {}, budget: (p) => (p.action === 'free' ? undefined : budget) });
+    await handler({ action: 'free' });
+    expect(budget.state.calls).toBe(0);
+    await handler({ action: 'paid' });
+    expect(budget.state.calls).toBe(1);
+  });
+
+  it('a budget function or an action callback that throws rejects with its error, and the error record is written', async () => {
+    const log = logged();
+    let ran = 0;
+    const boom = new Error('session store down');
+    const options = { logger: log.logger, clock: steppingClock(0, 3), redact: (t: string) => t.replace('down', '[gone]') };
+    const viaBudget = withLogContext('u', async (_p: { action: string }) => ++ran, {
+      ...options,
+      budget: () => {
+        throw boom;
+      },
+    });
+    await expect(viaBudget({ action: 'search' })).rejects.toBe(boom);
+    const viaAction = withLogContext('u', async (_p: { action: string }) => ++ran, {
+      ...options,
+      action: () => {
+        throw boom;
+      },
+    });
+    await expect(viaAction({ action: 'search' })).rejects.toBe(boom);
+    expect(ran).toBe(0);
+    expect(log.events()).toEqual(['debug:start', 'warn:error', 'debug:start', 'warn:error']);
+    expect(log.records[1]).toEqual({
+      level: 'warn',
+      event: 'error',
+      dispatcher: 'u',
+      action: 'search',
+      timestamp: '1970-01-01T00:00:00.003Z',
+      elapsedMs: 3,
+      error: 'session store [gone]',
+      errorType: 'Error',
+      errorCode: null,
+    });
+    expect(log.records[2]).toMatchObject({ event: 'start', action: null, params: { action: 'search' } });
+    expect(log.records[3]).toMatchObject({ action: null, error: 'session store [gone]' });
+  });
+
+  it('parameters that cannot be redacted (a cycle) reject with UNSUPPORTED_VALUE before the handler runs, with start and error records', async () => {
+    const log = logged();
+    let ran = 0;
+    const handler = withLogContext('u', async (_p: Record<string, unknown>) => ++ran, { logger: log.logger, clock: fixedClock, redact: (t) => t });
+    const params: Record<string, unknown> = { action: 'search', query: 'Jita' };
+    params.parent = params;
+    params.again = params;
+    await expect(handler(params)).rejects.toMatchObject({ code: 'UNSUPPORTED_VALUE', details: { path: '$.parent', what: 'a cycle' } });
+    expect(ran).toBe(0);
+    expect(log.events()).toEqual(['debug:start', 'warn:error']);
+    expect(log.records[0]!.params).toBe('[withheld: the parameters could not be redacted]');
+    expect(log.records[1]).toMatchObject({ action: 'search', errorCode: 'UNSUPPORTED_VALUE', error: expect.stringContaining('$.parent') });
+  });
+
+  it('a redactor that throws fails the call before the handler, and its message is withheld in the error record', async () => {
+    const log = logged();
+    let ran = 0;
+    const handler = withLogContext('u', async (_p: { action: string; q: string }) => ++ran, {
+      logger: log.logger,
+      redact: () => {
+        throw new Error('scanner crashed on ghp_secret');
+      },
+    });
+    await expect(handler({ action: 'search', q: 'x' })).rejects.toThrow('scanner crashed');
+    expect(ran).toBe(0);
+    expect(log.events()).toEqual(['debug:start', 'warn:error']);
+    expect(log.records[1]!.error).toBe('[message withheld: the redactor failed]');
+    expect(JSON.stringify(log.records)).not.toContain('ghp_secret');
+  });
+});
