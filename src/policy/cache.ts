@@ -32,11 +32,6 @@ export class TtlCache<K, V> {
   readonly #loading = new Map<K, Promise<V>>();
   /** Keys whose `load` is being called right now (its synchronous part). */
   readonly #calling = new Set<K>();
-  /**
-   * Bumped by `reset()`: a load started before a reset finishes into its callers only, never into
-   * the emptied cache (it may have read the data the reset was meant to drop).
-   */
-  #generation = 0;
 
   constructor(options: TtlCacheOptions) {
     expectObject(options, 'options');
@@ -81,8 +76,13 @@ export class TtlCache<K, V> {
     while (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value as K);
   }
 
-  /** Removes one entry. */
+  /**
+   * Removes one entry. A load of `key` still running finishes for its callers but stores nothing
+   * (as after `reset()`), so what was deleted does not come back; the next `getOrLoad` starts a
+   * new load.
+   */
   delete(key: K): boolean {
+    this.#loading.delete(key);
     return this.#entries.delete(key);
   }
 
@@ -100,8 +100,7 @@ export class TtlCache<K, V> {
     if (live !== undefined && this.#clock() < live.expires) return live.value;
     const pending = this.#loading.get(key);
     if (pending) return pending;
-    const generation = this.#generation;
-    const p = (async () => {
+    const p: Promise<V> = (async () => {
       let loading: Promise<V> | V;
       this.#calling.add(key);
       try {
@@ -110,7 +109,9 @@ export class TtlCache<K, V> {
         this.#calling.delete(key);
       }
       const v = await loading;
-      if (generation === this.#generation) this.set(key, v);
+      // Still the key's registered load: neither reset() nor delete(key) has run since it began
+      // (both unregister it), and no newer load took its place.
+      if (this.#loading.get(key) === p) this.set(key, v);
       return v;
     })();
     this.#loading.set(key, p);
@@ -134,7 +135,8 @@ export class TtlCache<K, V> {
    * but store nothing; the next `getOrLoad` of their keys starts a new load.
    */
   reset(): void {
-    this.#generation++;
+    // Unregistering the running loads is what keeps them out of the emptied cache (see getOrLoad):
+    // they may have read the data the reset was meant to drop.
     this.#entries.clear();
     this.#loading.clear();
   }
@@ -168,7 +170,7 @@ export class VersionedCache<V> {
   #loads = 0;
   /** `options.version` or `options.load` while it is being called (its synchronous part). */
   #calling: string | undefined;
-  /** Bumped by `reset()`: a refresh started before it stores nothing (see TtlCache). */
+  /** Bumped by `reset()`: a refresh started before it stores nothing (it may have read dropped data). */
   #generation = 0;
 
   constructor(options: VersionedCacheOptions<V>) {

@@ -129,6 +129,21 @@ describe('regression: reset() while a load is running', () => {
     expect(cache.get('k')).toBe('fresh');
   });
 
+  it('TtlCache: delete(key) while its load runs: the callers get the value, the cache stays without it, the next call loads anew', async () => {
+    const cache = new TtlCache<string, string>({ ttlMs: Infinity });
+    const old = deferred<string>();
+    const first = cache.getOrLoad('session', () => old.promise);
+    const other = cache.getOrLoad('other', () => 'kept');
+    expect(cache.delete('session')).toBe(false);
+    old.resolve('revoked');
+    expect(await first).toBe('revoked');
+    expect(await other).toBe('kept');
+    expect(cache.get('session')).toBeUndefined();
+    expect(cache.get('other')).toBe('kept');
+    expect(await cache.getOrLoad('session', () => 'reissued')).toBe('reissued');
+    expect(cache.get('session')).toBe('reissued');
+  });
+
   it('TtlCache: a load that throws at once is not kept as the pending load of its key', async () => {
     const cache = new TtlCache<string, number>({ ttlMs: 1000 });
     await expect(
