@@ -5,6 +5,7 @@ import type { ContextLimits } from './limits.ts';
 import { ContextSizeChecker } from './limits.ts';
 import type { AgentContext, Namespace } from './model.ts';
 import { isNamespace, validateField } from './model.ts';
+import { jsonEqual } from './json-data.ts';
 import { writeMember } from './write-member.ts';
 
 /** Write permission of one agent: a list of namespaces, or `'*'` for all of them. */
@@ -131,10 +132,29 @@ export class ContextValidator {
   safeSet(context: AgentContext, agentId: string, namespace: Namespace, key: string, value: unknown): void {
     this.validateWrite(agentId, namespace, key);
     validateField(namespace, key, value);
+    if (namespace === 'audit') assertAppendOnly(context, agentId, key, value);
     const copy = value === undefined ? undefined : structuredClone(value);
     this.sizeChecker.checkWrite(context, namespace, key, copy);
     writeMember(context[namespace] as unknown as Record<string, unknown>, key, copy, `context.${namespace}`);
   }
+}
+
+/**
+ * The audit trail is append-only through `safeSet` (spec: "Complete audit trail", written "via audit
+ * system"): an agent may add runs and diffs after the recorded ones, never drop or change one, so
+ * an agent granted `audit` cannot erase what the others did. {@link AuditTrail} keeps its own cap
+ * (the newest 100) and writes past this check.
+ */
+function assertAppendOnly(context: AgentContext, agentId: string, key: string, value: unknown): void {
+  const recorded = (context.audit as unknown as Record<string, unknown> | undefined)?.[key];
+  if (!Array.isArray(recorded) || recorded.length === 0) return;
+  const next = Array.isArray(value) ? value : [];
+  const kept = next.length >= recorded.length && recorded.every((entry, i) => entry === next[i] || jsonEqual(entry, next[i]));
+  if (kept) return;
+  throw new ContextViolationError(
+    `agent "${agentId}" may not remove or change recorded audit.${key} entries (the audit trail is append-only); add entries after the ${recorded.length} recorded, or record through AuditTrail`,
+    { details: { agentId, namespace: 'audit', key, registered: true, appendOnly: true } },
+  );
 }
 
 /** INVALID_PARAMS: `field` is not a namespace name; a string is quoted (as before), anything else named by its kind. */

@@ -90,6 +90,35 @@ describe('access control', () => {
     }
   });
 
+  it("the audit trail is append-only through safeSet: recorded runs and diffs cannot be dropped or changed, new ones can be added", () => {
+    const v = new ContextValidator();
+    const ctx = createAgentContext('s', 't');
+    const run = (agentId: string) => ({ timestamp: '2026-01-02T03:04:05.000Z', agentId, status: 'success', durationMs: 5, keysWritten: ['reasoning.intents'] });
+    v.safeSet(ctx, 'intent_detection', 'audit', 'agentRuns', [run('intent_detection')]);
+    const before = canonicalize(ctx);
+    for (const [label, value] of [
+      ['emptied', []],
+      ['rewritten', [{ ...run('intent_detection'), status: 'failed' }]],
+      ['replaced by another run', [run('validation')]],
+    ] as const) {
+      const error = thrown(() => v.safeSet(ctx, 'validation', 'audit', 'agentRuns', value));
+      expect([label, error]).toEqual([label, expect.objectContaining({ code: 'CONTEXT_VIOLATION', details: { agentId: 'validation', namespace: 'audit', key: 'agentRuns', registered: true, appendOnly: true } })]);
+      expect((error as Error).message).toContain('append-only');
+      expect(canonicalize(ctx)).toBe(before);
+    }
+    // The orchestrator, allowed every namespace, is held to it too.
+    expect(thrown(() => v.safeSet(ctx, 'orchestrator', 'audit', 'agentRuns', []))).toMatchObject({ code: 'CONTEXT_VIOLATION' });
+    // Adding after the recorded entries (a copy of them, equal as JSON) is allowed.
+    v.safeSet(ctx, 'validation', 'audit', 'agentRuns', [JSON.parse(JSON.stringify(ctx.audit.agentRuns[0])), run('validation')]);
+    expect(ctx.audit.agentRuns.map((r) => r.agentId)).toEqual(['intent_detection', 'validation']);
+    const diff = { timestamp: '2026-01-02T03:04:06.000Z', agentId: 'intent_detection', changes: { reasoning: { intents_added: 1 } } };
+    v.safeSet(ctx, 'intent_detection', 'audit', 'diffs', [diff]);
+    expect(thrown(() => v.safeSet(ctx, 'intent_detection', 'audit', 'diffs', []))).toMatchObject({ code: 'CONTEXT_VIOLATION', details: { key: 'diffs', appendOnly: true } });
+    expect(ctx.audit.diffs).toEqual([diff]);
+    // Other namespaces are not append-only.
+    v.safeSet(ctx, 'intent_detection', 'reasoning', 'intents', []);
+  });
+
   it('safeSet follows the spec example and stores a copy', () => {
     const v = new ContextValidator({ agents: {} });
     v.registerAgent('intent_detection', ['reasoning']);
