@@ -61,6 +61,8 @@ const TOOLS = defineToolLimits({
       threshold: UNIVERSE.routeSummarizeThreshold,
       head: UNIVERSE.routeShowHead,
       tail: UNIVERSE.routeShowTail,
+      // Spec §4: the summary shows the security breakdown and the lowest-security system.
+      summarize: 'route',
     },
     listKeys: ['systems'],
     description: '100 jumps, 5 KB, summarize middle hops',

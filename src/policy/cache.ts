@@ -100,7 +100,9 @@ export class TtlCache<K, V> {
     if (live !== undefined && this.#clock() < live.expires) return live.value;
     const pending = this.#loading.get(key);
     if (pending) return pending;
-    const p: Promise<V> = (async () => {
+    // Assigned before the body passes its first `await`, where the only read of it is.
+    let p!: Promise<V>;
+    p = (async () => {
       let loading: Promise<V> | V;
       this.#calling.add(key);
       try {

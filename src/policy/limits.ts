@@ -23,8 +23,23 @@ import { clonePlainData, findTooDeep, MAX_DATA_DEPTH, tooDeep } from './checks.t
 export type TruncationStrategy =
   | { readonly kind: 'head' }
   | { readonly kind: 'topN'; readonly by: string; readonly order: 'asc' | 'desc' }
-  | { readonly kind: 'summarizeMiddle'; readonly threshold: number; readonly head: number; readonly tail: number }
+  | {
+      readonly kind: 'summarizeMiddle';
+      readonly threshold: number;
+      readonly head: number;
+      readonly tail: number;
+      /**
+       * Names the stats of the omitted middle that the summary object carries, for limits (plain,
+       * frozen data that cannot hold a callback). `route`: the security breakdown and lowest-security
+       * system of spec 000 §4, exactly as `summarizeRoute` gives them. Without it the summary has only
+       * the counts, unless the wrapper is given a `summarize` callback (which wins).
+       */
+      readonly summarize?: SequenceSummaryName;
+    }
   | { readonly kind: 'bounded' };
+
+/** Built-in stats a `summarizeMiddle` strategy can name (see {@link TruncationStrategy}). */
+export type SequenceSummaryName = 'route';
 
 /** The bounds of one tool's output. */
 export interface ToolLimits {
@@ -94,9 +109,10 @@ const strategySchema = z.discriminatedUnion('kind', [
       threshold: positiveInt,
       head: z.number().int().nonnegative(),
       tail: z.number().int().nonnegative(),
+      summarize: z.enum(['route']).optional(),
     })
     .strict()
-    .refine((s) => s.head + s.tail < s.threshold, { message: 'head + tail must be below threshold' }),
+    .refine((s) => s.head + s.tail < s.threshold, { message: 'head + tail must be below threshold', path: ['head'] }),
   z.object({ kind: z.literal('bounded') }).strict(),
 ]);
 
@@ -153,18 +169,50 @@ export function defineToolLimits<const T extends Record<string, ToolLimits>>(tab
   expectObject(table, 'table');
   const copy: Record<string, ToolLimits> = {};
   for (const [name, limits] of Object.entries(table)) {
-    const parsed = toolLimitsSchema.safeParse(limits);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue && issue.path.length > 0 ? `.${issue.path.join('.')}` : '';
-      throw invalidParams(
-        `limits["${name}"]${where}`,
-        `${issue?.message ?? 'is invalid'}. Give maxItems (positive integer), maxBytes (integer >= ${MIN_MAX_BYTES}) and a truncation strategy (head, topN, summarizeMiddle or bounded)`,
-      );
-    }
+    checkToolLimits(limits, `limits["${name}"]`);
     copy[name] = structuredClone(limits);
   }
   return deepFreeze(copy) as Readonly<T>;
+}
+
+const LIMITS_HINT = `Give maxItems (positive integer), maxBytes (integer >= ${MIN_MAX_BYTES}) and a truncation strategy (head, topN, summarizeMiddle or bounded)`;
+const STRATEGY_HINT =
+  "Give { kind: 'head' }, { kind: 'topN', by, order: 'asc' | 'desc' }, { kind: 'summarizeMiddle', threshold, head, tail } with head + tail below threshold, or { kind: 'bounded' }";
+
+/** INVALID_PARAMS for the first problem zod found, naming `field` and the path inside it. */
+function schemaFailure(field: string, error: z.ZodError, hint: string): CtxgateError {
+  const issue = error.issues[0];
+  const where = issue && issue.path.length > 0 ? `.${issue.path.join('.')}` : '';
+  return invalidParams(`${field}${where}`, `${issue?.message ?? 'is invalid'}. ${hint}`);
+}
+
+/**
+ * Frozen objects already checked: limits cannot change once frozen, so a table from
+ * `defineToolLimits` is validated once, not on every tool call.
+ */
+const checkedLimits = new WeakSet<object>();
+
+/**
+ * Throws INVALID_PARAMS (naming `field` and the path inside it) unless `limits` is a valid
+ * {@link ToolLimits}: the same rules as {@link defineToolLimits}, for limits given without it.
+ */
+export function checkToolLimits(limits: unknown, field: string): asserts limits is ToolLimits {
+  if (limits !== null && typeof limits === 'object' && checkedLimits.has(limits)) return;
+  const parsed = toolLimitsSchema.safeParse(limits);
+  if (!parsed.success) throw schemaFailure(field, parsed.error, LIMITS_HINT);
+  const l = limits as ToolLimits;
+  if (Object.isFrozen(l) && Object.isFrozen(l.truncation) && (l.listKeys === undefined || Object.isFrozen(l.listKeys))) checkedLimits.add(l);
+}
+
+/**
+ * Throws INVALID_PARAMS (naming `field` and the path inside it, e.g. `truncation.head`) unless
+ * `strategy` is a valid {@link TruncationStrategy}. The one schema behind `defineToolLimits` and
+ * the wrappers, so a strategy refused in a limits table is refused when passed directly too.
+ */
+export function checkStrategy(strategy: unknown, field: string): asserts strategy is TruncationStrategy {
+  expectObject(strategy, field);
+  const parsed = strategySchema.safeParse(strategy);
+  if (!parsed.success) throw schemaFailure(field, parsed.error, STRATEGY_HINT);
 }
 
 /**
@@ -221,7 +269,11 @@ export function assertWithinLimit(field: string, value: unknown, max: number, mi
 
 /**
  * A tool parameter with a default and a ceiling: `undefined` gives `fallback`, anything else must
- * pass {@link assertWithinLimit}.
+ * pass {@link assertWithinLimit}. The default must itself be an integer within `[min, max]` (`min`
+ * defaults to 1), checked on every call: a default of 500 under a maximum of 50 would hand out
+ * what the limit forbids whenever the caller leaves the parameter out, so it is INVALID_PARAMS
+ * naming `options.fallback` rather than returned. Bounds the wrong way round are INVALID_PARAMS
+ * naming `options.min`.
  */
 export function resolveLimit(field: string, value: unknown, options: { fallback: number; max: number; min?: number }): number {
   expectString(field, 'field');
@@ -229,8 +281,18 @@ export function resolveLimit(field: string, value: unknown, options: { fallback:
   expectNumberNotNaN(options.fallback, 'options.fallback');
   expectNumberNotNaN(options.max, 'options.max');
   if (options.min !== undefined) expectNumberNotNaN(options.min, 'options.min');
-  if (value === undefined) return options.fallback;
-  return assertWithinLimit(field, value, options.max, options.min ?? 1);
+  const { fallback, max } = options;
+  const min = options.min ?? 1;
+  if (min > max) throw invalidParams('options.min', `the minimum ${min} is above the maximum ${max} for ${field}; swap them`, { min, max });
+  if (!Number.isInteger(fallback) || fallback < min || fallback > max) {
+    throw invalidParams('options.fallback', `the default ${fallback} for ${field} must be an integer between ${min} and ${max}, the bounds it stands in for; fix the declared default`, {
+      fallback,
+      min,
+      max,
+    });
+  }
+  if (value === undefined) return fallback;
+  return assertWithinLimit(field, value, max, min);
 }
 
 function describe(value: unknown): string {

@@ -7,10 +7,14 @@
  * Handlers may return plain data (an object, array or string), which becomes JSON text plus
  * `structuredContent`, or a full `CallToolResult`. The byte limit covers what the model reads: the
  * text of text and embedded-resource blocks. Images and audio pass through unmeasured.
+ *
+ * Before a result is bounded, credentials are taken out of it (spec 000 §6, "OAuth tokens: never in
+ * tool output"): fields under credential names are dropped and secrets in its texts redacted, unless
+ * `options.secrets` is `'off'`. HTML is stripped only on request (`options.stripHtml`).
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { expectFunction, expectMethods, expectObject, expectOptions, expectString, kindOf } from '../args.ts';
+import { expectFunction, expectMethods, expectObject, expectOptions, expectString, kindOf, notOneOf, wrongKind } from '../args.ts';
 import { CtxgateError, invalidParams, isCtxgateError } from '../errors.ts';
 import { toJsonText, utf8ByteLength } from './bytes.ts';
 import { expectOptionalFunction } from './checks.ts';
@@ -18,17 +22,18 @@ import { isoTimestamp, systemClock } from './clock.ts';
 import type { Clock } from './clock.ts';
 import { getContextBudget, withBudgetWarning } from './budget.ts';
 import type { BudgetCheck, SessionBudget } from './budget.ts';
-import { DEFAULT_TOOL_LIMITS, GLOBAL_LIMITS, toolLimitsFor } from './limits.ts';
+import { checkToolLimits, DEFAULT_TOOL_LIMITS, GLOBAL_LIMITS, toolLimitsFor } from './limits.ts';
 import type { ToolLimits } from './limits.ts';
 import { withLogContext } from './log-context.ts';
 import type { LogRecord, OutputAdapter } from './log-context.ts';
 import type { OutputMeta } from './meta.ts';
 import { defaultRedactor, loadDefaultRedactor } from './redactor.ts';
+import { dropSensitiveFields, stripHtml } from './sanitize.ts';
 import type { Redactor } from './sanitize.ts';
 import { createErrorMeta, isToolErrorOutput, toToolError } from './tool-error.ts';
 import type { ToolErrorOutput } from './tool-error.ts';
 import { truncateText } from './truncate-text.ts';
-import { wrapOutput, wrapOutputMulti, wrapScalarOutput } from './wrap.ts';
+import { selectItems, wrapOutput, wrapOutputMulti, wrapScalarOutput } from './wrap.ts';
 import { wrapTextOutput } from './wrap-text.ts';
 
 /** Options of the MCP adapter. */
@@ -45,13 +50,36 @@ export interface McpPolicyOptions {
   /** Clock for `_meta.timestamp` and log timings. */
   clock?: Clock;
   /**
-   * Redacts secrets from logged parameters, from the text of `isError` results a handler returns,
-   * and from messages of unexpected errors (which are withheld without an explicit redactor).
-   * Default for logs and `isError` texts: the secret scanner once the core is loaded (`await loadCore()`).
-   * A wrapped tool loads the core itself before it converts an `isError` result; where the core
-   * cannot load, and in `boundToolResult` called before it is loaded, the text is withheld.
+   * Redacts secrets from logged parameters, from results (see `secrets`), from the text of
+   * `isError` results a handler returns, and from messages of unexpected errors (which are withheld
+   * without an explicit redactor). Default for logs, results and `isError` texts: the secret
+   * scanner once the core is loaded (`await loadCore()`). A wrapped tool loads the core itself;
+   * where the core cannot load, and in `boundToolResult` called before it is loaded, an `isError`
+   * text is withheld and a result is refused (see `secrets`).
    */
   redact?: Redactor;
+  /**
+   * What happens to credentials in a tool's result before it is bounded and sent. `'redact'`
+   * (default): fields whose names are credentials' (`access_token`, `refresh_token`, `password`,
+   * `apiKey`, `authorization`, `cookie`… : `SENSITIVE_KEY_PATTERN`) are dropped from structured
+   * output at any depth, and every other string (keys too) and every text or resource text block
+   * passes through `redact` (default: the secret scanner, which writes `[REDACTED:<rule>:<n>]`); the
+   * messages of ctxgate errors a handler throws are redacted too. On by default because spec 000 §6
+   * says OAuth tokens are never in tool output, and a handler that passes an API response through
+   * is how one gets there. Without a redactor (`boundToolResult` called before `await loadCore()`,
+   * or a core that cannot load), a result is refused with NOT_INITIALIZED rather than sent
+   * unscanned. `'off'`: results are sent as the handler returned them; for tools whose output cannot
+   * hold credentials, or whose callers need fields the pattern matches (a `tokens` list).
+   * Dropping happens before the output schema is met: a schema that requires a dropped field fails.
+   */
+  secrets?: 'redact' | 'off';
+  /**
+   * Remove HTML tags, comments and script/style elements from every string of a result (as
+   * `stripHtml` does) before it is bounded and redacted. Off by default: ctxgate's callers are mostly
+   * coding assistants, whose tools return HTML source (a template, a page being debugged) the model
+   * must see as written. Turn it on for tools that return rendered web content.
+   */
+  stripHtml?: boolean;
   /** Receives structured log records (default: no logging). */
   logger?: (record: LogRecord) => void;
   /** Also return `structuredContent` for plain-data results (default true). */
@@ -77,8 +105,18 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
 function checkPolicyOptions(options: unknown): asserts options is McpPolicyOptions {
   expectOptions(options);
   const o = options as Record<string, unknown>;
-  if (o.limits !== undefined && o.limits !== null) expectObject(o.limits, 'options.limits');
-  if (o.defaultLimits !== undefined && o.defaultLimits !== null) expectObject(o.defaultLimits, 'options.defaultLimits');
+  if (o.limits !== undefined && o.limits !== null) {
+    expectObject(o.limits, 'options.limits');
+    // Checked like defineToolLimits' (frozen tables once): a byte limit under 256 would not even
+    // hold an error, and a strategy zod refuses there must not slip in here.
+    for (const [name, limits] of Object.entries(o.limits)) checkToolLimits(limits, `options.limits["${name}"]`);
+  }
+  if (o.defaultLimits !== undefined && o.defaultLimits !== null) {
+    expectObject(o.defaultLimits, 'options.defaultLimits');
+    checkToolLimits(o.defaultLimits, 'options.defaultLimits');
+  }
+  if (o.secrets !== undefined && o.secrets !== 'redact' && o.secrets !== 'off') throw notOneOf('options.secrets', ['redact', 'off'], o.secrets);
+  if (o.stripHtml !== undefined && typeof o.stripHtml !== 'boolean') throw wrongKind('options.stripHtml', 'a boolean', o.stripHtml);
   const budget = o.budget;
   if (budget !== undefined && budget !== null && budget !== false && typeof budget !== 'function') {
     expectMethods(budget, 'options.budget', ['peek', 'record', 'countTokens'], 'a SessionBudget, a function returning one, or false');
@@ -117,10 +155,158 @@ function visibleText(result: CallToolResult): string {
     .join('\n');
 }
 
-/** Bounds a data object by its tool's limits, choosing the wrapper from the lists it holds. */
-function boundData(data: Record<string, unknown>, limits: ToolLimits, maxBytes: number, clock: Clock): Record<string, unknown> {
+/** The limits of `toolName` under `options` (checked in `checkPolicyOptions`). */
+function limitsFor(options: McpPolicyOptions, toolName: string): ToolLimits {
+  return toolLimitsFor(options.limits ?? {}, toolName, options.defaultLimits ?? DEFAULT_TOOL_LIMITS);
+}
+
+/** How a result is cleaned before it is bounded (`options.secrets`, `options.stripHtml`). */
+interface Scrubber {
+  /** Drop credential fields from structured data. */
+  readonly drop: boolean;
+  /** A string value or text block as the model may read it. */
+  text(s: string): string;
+  /** An object key as the model may read it (redacted, never stripped of HTML). */
+  key(k: string): string;
+}
+
+/** The scrubber `options` ask for, or undefined when they ask for none. */
+function scrubberFor(options: McpPolicyOptions): Scrubber | undefined {
+  const secrets = options.secrets !== 'off';
+  const strip = options.stripHtml === true;
+  if (!secrets && !strip) return undefined;
+  const redact = secrets ? (options.redact ?? defaultRedactor()) : undefined;
+  if (secrets && redact === undefined) {
+    throw new CtxgateError(
+      'NOT_INITIALIZED',
+      "Tool results are scanned for secrets (options.secrets, spec 000 §6) but the secret scanner is not loaded. Call `await loadCore()` once before boundToolResult, pass options.redact, or set options.secrets to 'off' for output that holds no credentials.",
+      { details: { option: 'secrets' } },
+    );
+  }
+  const redacted = (s: string): string => {
+    if (redact === undefined) return s;
+    const out: unknown = redact(s);
+    if (typeof out !== 'string') throw invalidParams('options.redact', `must return the redacted text as a string (returned ${kindOf(out)}).`, { got: kindOf(out) });
+    return out;
+  };
+  // Outputs repeat keys and values (every item has a `name`): each distinct string is cleaned once.
+  const texts = new Map<string, string>();
+  const keys = new Map<string, string>();
+  return {
+    drop: secrets,
+    text(s) {
+      let out = texts.get(s);
+      if (out === undefined) texts.set(s, (out = redacted(strip ? stripHtml(s) : s)));
+      return out;
+    },
+    key(k) {
+      let out = keys.get(k);
+      if (out === undefined) keys.set(k, (out = redacted(k)));
+      return out;
+    },
+  };
+}
+
+/** Sets `obj[key]` as an own data property: a `__proto__` key from JSON must stay data. */
+function defineEntry(obj: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * The keys of `node` that `dropSensitiveFields` keeps. It is asked about one level at a time
+ * (nested objects stand in as `{}`, which it treats alike): on its own it stops at 32 levels and
+ * replaces what is deeper with '[too deep]', while tool output may nest up to 100.
+ */
+function keptKeys(node: Record<string, unknown>): Set<string> {
+  const probe: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) defineEntry(probe, k, v !== null && typeof v === 'object' ? {} : v);
+  return new Set(Object.keys(dropSensitiveFields(probe)));
+}
+
+/** A cleaned copy of JSON data (at most 100 levels deep: toJsonText checked it). */
+function scrubJson(value: unknown, scrub: Scrubber): unknown {
+  if (typeof value === 'string') return scrub.text(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => scrubJson(v, scrub));
+  const node = value as Record<string, unknown>;
+  const kept = scrub.drop ? keptKeys(node) : undefined;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (kept === undefined || kept.has(k)) defineEntry(out, scrub.key(k), scrubJson(v, scrub));
+  }
+  return out;
+}
+
+/** Top-level keys of `data` whose lists the limits bound: those of `limits.listKeys`, else every array. */
+function listKeysOf(data: Record<string, unknown>, limits: ToolLimits): string[] {
   const arrays = Object.keys(data).filter((k) => k !== '_meta' && Array.isArray(data[k]));
-  const keys = limits.listKeys ? limits.listKeys.filter((k) => arrays.includes(k)) : arrays;
+  return limits.listKeys ? limits.listKeys.filter((k) => arrays.includes(k)) : arrays;
+}
+
+/**
+ * Which positions of `list` the wrappers can keep under `limits`, chosen as `selectItems` chooses
+ * (it ranks by numbers, which cleaning never changes); undefined when every item may be kept, as in
+ * a summarised list, whose middle is read for its stats.
+ */
+function keptPositions(list: readonly unknown[], limits: ToolLimits): ((index: number) => boolean) | undefined {
+  const strategy = limits.truncation;
+  if (strategy.kind === 'summarizeMiddle' || list.length <= limits.maxItems) return undefined;
+  if (strategy.kind !== 'topN') return (index) => index < limits.maxItems;
+  const ranks = list.map((item, index) => ({ index, rank: item !== null && typeof item === 'object' ? (item as Record<string, unknown>)[strategy.by] : undefined }));
+  const kept = new Set(selectItems(ranks, limits.maxItems, { kind: 'topN', by: 'rank', order: strategy.order }).map((r) => r.index));
+  return (index) => kept.has(index);
+}
+
+/**
+ * Structured data as the model may read it. The JSON of the data is cleaned, not the live objects:
+ * that is what is sent (a Date as its text), and a cycle, a BigInt or nesting deeper than 100
+ * levels is UNSUPPORTED_VALUE here, at its path in `data`, before anything is scanned. Items of the
+ * lists `keys` that the limits can never keep are never sent, so they are not scanned either: they
+ * become `null`, which keeps each list's length (the wrappers' counts) and lets the wrappers pick
+ * the same items again.
+ */
+function scrubData(data: Record<string, unknown>, options: McpPolicyOptions, limits: ToolLimits, keys: readonly string[]): Record<string, unknown> {
+  if (options.secrets === 'off' && options.stripHtml !== true) return data;
+  const visible: Record<string, unknown> = { ...data };
+  for (const key of keys) {
+    const list = data[key] as unknown[];
+    const kept = keptPositions(list, limits);
+    if (kept) defineEntry(visible, key, list.map((item, i) => (kept(i) ? item : null)));
+  }
+  let text: string;
+  try {
+    text = toJsonText(visible);
+  } catch (error) {
+    // `visible` is a copy, so a back-reference to `data` (`data.me = data`) would be reported one
+    // step further in (`$.me.me`): report the fault from `data` itself.
+    if (isCtxgateError(error, 'UNSUPPORTED_VALUE')) toJsonText(data);
+    throw error;
+  }
+  return scrubJson(JSON.parse(text), scrubberFor(options) as Scrubber) as Record<string, unknown>;
+}
+
+/** A `CallToolResult`'s text and resource-text blocks cleaned (its structured content is cleaned as it is bounded). */
+function scrubBlocks(raw: CallToolResult, options: McpPolicyOptions): CallToolResult {
+  if (options.secrets === 'off' && options.stripHtml !== true) return raw;
+  const scrub = scrubberFor(options) as Scrubber;
+  const content = raw.content.map((block) => {
+    if (block.type === 'text' && typeof block.text === 'string') return { ...block, text: scrub.text(block.text) };
+    if (block.type === 'resource' && 'text' in block.resource && typeof block.resource.text === 'string') {
+      return { ...block, resource: { ...block.resource, text: scrub.text(block.resource.text) } };
+    }
+    return block;
+  });
+  return { ...raw, content };
+}
+
+/**
+ * Cleans a data object (see {@link scrubData}) and bounds it by its tool's limits, choosing the
+ * wrapper from the lists it holds.
+ */
+function boundData(raw: Record<string, unknown>, limits: ToolLimits, maxBytes: number, clock: Clock, options: McpPolicyOptions): Record<string, unknown> {
+  const data = scrubData(raw, options, limits, listKeysOf(raw, limits));
+  // Again: a list under a credential's name was dropped.
+  const keys = listKeysOf(data, limits);
   const opts = { limits, maxBytes, clock };
   if (keys.length === 0) return wrapScalarOutput(data, opts);
   if (keys.length === 1) return wrapOutput(data, keys[0] as string, opts);
@@ -215,16 +401,20 @@ function boundTextResult(raw: CallToolResult, maxBytes: number, clock: Clock): C
  * plain data becomes JSON text (and `structuredContent`) with `_meta`; a `CallToolResult` with
  * `structuredContent` has it bounded and its text replaced by the bounded JSON; a text-only one has
  * its texts cut head+tail; an `isError` result is converted to the spec's error format, its text
- * redacted (`options.redact`, else the secret scanner if the core is loaded, else withheld).
+ * redacted (`options.redact`, else the secret scanner if the core is loaded, else withheld). Before
+ * bounding, credential fields are dropped and secrets redacted (`options.secrets`, on by default:
+ * call `await loadCore()` first, or this throws NOT_INITIALIZED), and HTML is stripped when
+ * `options.stripHtml` asks. Errors, too, fit the tool's byte limit.
  *
  * Any `raw` value is accepted, but it must be JSON data: a cycle, a BigInt or nesting deeper than
  * 100 levels in it is UNSUPPORTED_VALUE. A `toolName` that is not a string, options of the wrong
- * kind, or a `CallToolResult` whose content blocks are not objects are INVALID_PARAMS.
+ * kind (limits that `defineToolLimits` would refuse among them), or a `CallToolResult` whose
+ * content blocks are not objects are INVALID_PARAMS.
  */
 export function boundToolResult(toolName: string, raw: unknown, options: McpPolicyOptions = {}): CallToolResult {
   expectString(toolName, 'toolName');
   checkPolicyOptions(options);
-  const limits = toolLimitsFor(options.limits ?? {}, toolName, options.defaultLimits ?? DEFAULT_TOOL_LIMITS);
+  const limits = limitsFor(options, toolName);
   const clock = options.clock ?? systemClock;
   const structured = options.structuredContent !== false;
   // Leave room for a budget warning, so adding one never breaks the tool's byte limit.
@@ -233,35 +423,51 @@ export function boundToolResult(toolName: string, raw: unknown, options: McpPoli
   if (isCallToolResult(raw)) {
     checkContentBlocks(raw.content);
     if (raw.isError) return errorResult(raw, options, limits.maxBytes);
-    if (isPlainRecord(raw.structuredContent)) {
-      const bounded = boundData(raw.structuredContent, limits, maxBytes, clock);
-      return renderJson(bounded, { structured: true, maxBytes: limits.maxBytes, base: raw, extra: raw.content.filter((b) => b.type !== 'text') });
+    // Cleaned before bounding: redaction changes lengths, so the byte limit is measured after it.
+    const clean = scrubBlocks(raw, options);
+    if (isPlainRecord(clean.structuredContent)) {
+      const bounded = boundData(clean.structuredContent, limits, maxBytes, clock, options);
+      return renderJson(bounded, { structured: true, maxBytes: limits.maxBytes, base: clean, extra: clean.content.filter((b) => b.type !== 'text') });
     }
     // Text results are re-cut from the raw texts when a warning is added, so no reserve is needed.
-    return boundTextResult(raw, limits.maxBytes, clock);
+    return boundTextResult(clean, limits.maxBytes, clock);
   }
   let value: Record<string, unknown>;
-  if (typeof raw === 'string') value = wrapTextOutput(raw, { limits, maxBytes, clock });
-  else if (Array.isArray(raw)) value = wrapOutput({ items: raw }, 'items', { limits, maxBytes, clock });
-  else if (isPlainRecord(raw)) value = boundData(raw, limits, maxBytes, clock);
-  else value = wrapScalarOutput({ result: raw ?? null }, { limits, maxBytes, clock });
+  if (typeof raw === 'string') {
+    const scrub = scrubberFor(options);
+    value = wrapTextOutput(scrub ? scrub.text(raw) : raw, { limits, maxBytes, clock });
+  } else if (Array.isArray(raw)) value = wrapOutput(scrubData({ items: raw }, options, limits, ['items']), 'items', { limits, maxBytes, clock });
+  else if (isPlainRecord(raw)) value = boundData(raw, limits, maxBytes, clock, options);
+  else value = wrapScalarOutput(scrubData({ result: raw ?? null }, options, limits, []), { limits, maxBytes, clock });
   return renderJson(value, { structured, maxBytes: limits.maxBytes });
 }
 
+/**
+ * The spec's error output for a failed call, bounded like any output by the tool's byte limit
+ * `maxBytes` (the message gives way; error, errorCode and `_meta` stay).
+ */
 function errorResult(raw: CallToolResult | unknown, options: McpPolicyOptions, maxBytes: number): CallToolResult {
-  const clock = options.clock ?? systemClock;
+  const base = { clock: options.clock ?? systemClock, maxBytes };
+  // With options.secrets on, the messages a tool wrote itself are scanned too: one may quote a token.
+  const scanner = options.redact ?? (options.secrets === 'off' ? undefined : defaultRedactor());
   let out: ToolErrorOutput;
   if (isCallToolResult(raw)) {
     const sc = raw.structuredContent;
-    if (isToolErrorOutput(sc)) out = createErrorMeta(sc.errorCode, sc.message, { clock });
-    else {
+    if (isToolErrorOutput(sc)) {
+      const message = scanner ? scanner(sc.message) : options.secrets === 'off' ? sc.message : withheldErrorText(sc.message);
+      out = createErrorMeta(sc.errorCode, message, base);
+    } else {
       const text = visibleText(raw);
       const redact = options.redact ?? defaultRedactor();
       // This text goes to the model: unscanned, it is withheld rather than sent (INV-CONTEXT-4).
-      out = createErrorMeta('INTERNAL_ERROR', redact ? redact(text) : withheldErrorText(text), { clock });
+      out = createErrorMeta('INTERNAL_ERROR', redact ? redact(text) : withheldErrorText(text), base);
     }
+  } else if (isCtxgateError(raw) || isToolErrorOutput(raw)) {
+    out = toToolError(raw, { ...base, ...(scanner ? { redact: scanner } : {}) });
   } else {
-    out = toToolError(raw, { clock, ...(options.redact ? { redact: options.redact } : {}) });
+    // Only an explicit redactor lets an unexpected error's message through: toToolError shows it
+    // whenever it is given one, and the scanner knows formats, not everything a stack may quote.
+    out = toToolError(raw, { ...base, ...(options.redact ? { redact: options.redact } : {}) });
   }
   return renderJson(out as unknown as Record<string, unknown>, { structured: true, maxBytes, isError: true });
 }
@@ -311,6 +517,9 @@ export function withToolPolicy<Args extends unknown[]>(
   checkPolicyOptions(options);
   if (wrappedHandlers.has(handler)) return handler as (...args: Args) => Promise<CallToolResult>;
   const bound = async (...args: Args): Promise<CallToolResult> => {
+    // Results (options.secrets) and the ctxgate errors a handler throws are scanned whenever the
+    // core can load, so it is loaded before the handler runs.
+    if (options.redact === undefined && options.secrets !== 'off') await loadDefaultRedactor();
     const raw = await handler(...args);
     // An isError text is redacted by the scanner, not withheld, whenever the core can load.
     if (options.redact === undefined && isCallToolResult(raw) && raw.isError) await loadDefaultRedactor();
@@ -335,8 +544,7 @@ export function withToolPolicy<Args extends unknown[]>(
       return await logged(...args);
     } catch (error) {
       if (isPlainRecord(error) && (error as { code?: unknown }).code === URL_ELICITATION_REQUIRED) throw error;
-      const limits = toolLimitsFor(options.limits ?? {}, toolName, options.defaultLimits ?? DEFAULT_TOOL_LIMITS);
-      let result = errorResult(error, options, limits.maxBytes);
+      let result = errorResult(error, options, limitsFor(options, toolName).maxBytes);
       const budget = budgetFor(options, args[args.length - 1]);
       if (budget) {
         const peek = budget.peek(visibleBytes(result));

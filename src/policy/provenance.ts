@@ -38,8 +38,9 @@ export function defineCitationFormats<const T extends Record<string, string>>(fo
 /**
  * Fills a citation template. Every placeholder must have a value (INVALID_PARAMS names the missing
  * one); values are inserted as text, one line, braces kept literal. A `template` that is not a
- * string, `values` that is not an object, or a value that cannot be text (a symbol, an invalid
- * Date) is INVALID_PARAMS.
+ * string, `values` that is not an object, or a value that cannot be cited as text (a symbol, an
+ * invalid Date, `null`, `undefined`, an array, or an object without a `toString` of its own, which
+ * would read "[object Object]") is INVALID_PARAMS naming `values.<placeholder>`.
  */
 export function formatCitation(template: string, values: Readonly<Record<string, string | number | Date>> = {}): string {
   expectString(template, 'template');
@@ -52,16 +53,22 @@ export function formatCitation(template: string, values: Readonly<Record<string,
   });
 }
 
-/** A citation value as text: a Date as ISO-8601, anything else as `String` makes it. */
+/**
+ * A citation value as text: a Date as ISO-8601, a string, number or boolean as `String` makes it,
+ * an object by its own `toString` (a decimal type, say). Anything else would be cited as
+ * "[object Object]", "undefined" or a comma list, which states no fact: INVALID_PARAMS.
+ */
 function citationText(v: unknown, name: string): string {
   if (v instanceof Date) {
     if (Number.isNaN(v.getTime())) throw invalidParams(`values.${name}`, 'is an invalid Date; pass a valid Date or an ISO-8601 string');
     return v.toISOString();
   }
-  if (typeof v === 'symbol' || (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === null)) {
-    throw invalidParams(`values.${name}`, `must be a string, a number or a Date (got ${kindOf(v)}).`);
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) !== null) {
+    const text = String(v);
+    if (!text.startsWith('[object ')) return text;
   }
-  return String(v);
+  throw invalidParams(`values.${name}`, `must be a string, a number or a Date (got ${kindOf(v)}).`, { got: kindOf(v) });
 }
 
 /** Cites a source from a format table (default: the spec's). */
@@ -75,8 +82,9 @@ export function cite(source: string, values: Readonly<Record<string, string | nu
   return formatCitation(formats[source] as string, values);
 }
 
-/** "Per SDE: {description}" */
+/** "Per SDE: {description}". A `description` that is not a string is INVALID_PARAMS (an object would read "[object Object]"). */
 export function citeSde(description: string): string {
+  expectString(description, 'description');
   return cite('SDE', { description });
 }
 

@@ -3,7 +3,7 @@
  * tail and replaces the middle by caller-chosen stats; a long list is cut with counts. The route
  * helper is the spec's worked example.
  */
-import { expectArray, expectFunction, expectObject, expectOptionalString, expectOptions, expectString, kindOf } from '../args.ts';
+import { expectArray, expectObject, expectOptionalString, expectOptions, expectString } from '../args.ts';
 import { invalidParams } from '../errors.ts';
 import { KB } from './bytes.ts';
 import { expectInteger, expectOptionalFunction } from './checks.ts';
@@ -11,7 +11,7 @@ import type { Clock } from './clock.ts';
 import { GLOBAL_LIMITS } from './limits.ts';
 import type { TruncationStrategy } from './limits.ts';
 import type { ListMeta, WithMeta } from './meta.ts';
-import { assertData, selectItems, wrapOutput } from './wrap.ts';
+import { assertData, routeStats, securityClass, selectItems, wrapOutput } from './wrap.ts';
 import type { WrapOutputOptions } from './wrap.ts';
 
 /** Options of {@link summarizeSequence}. */
@@ -24,7 +24,11 @@ export interface SummarizeSequenceOptions<Item> {
   head?: number;
   /** Items shown in full at the end (default 5). */
   tail?: number;
-  /** Stats of the omitted middle, merged into the summary object. */
+  /**
+   * Stats of the omitted middle, merged into the summary object after the counts. It must return a
+   * plain object (else INVALID_PARAMS naming `options.summarize`); `omitted`, `fromIndex` and
+   * `toIndex` in it are ignored, the real counts are kept.
+   */
   summarize?: (middle: readonly Item[]) => Record<string, unknown>;
   /** Key of the summary object (default `${key}Summary`). */
   summaryKey?: string;
@@ -70,36 +74,10 @@ export function summarizeSequence<T extends Record<string, unknown>, Item = unkn
   return wrapOutput<T, Item>(data, options.key as keyof T & string, wrapOptions);
 }
 
-/** Security class of a solar system, as EVE shows it. */
-export type SecurityClass = 'highsec' | 'lowsec' | 'nullsec';
-
-/**
- * Rounds a true security status the way EVE displays it (one decimal; anything above 0.0 but
- * below 0.05 shows as 0.1) and classifies it: 0.5 and up is highsec, 0.1 to 0.4 lowsec, 0.0 and
- * below nullsec. A `trueSec` that is not a number (or is NaN) is INVALID_PARAMS.
- */
-export function securityClass(trueSec: number): SecurityClass {
-  if (typeof trueSec !== 'number' || Number.isNaN(trueSec)) {
-    throw invalidParams('trueSec', `must be a security status number such as 0.45 (got ${Number.isNaN(trueSec) ? 'NaN' : kindOf(trueSec)}).`);
-  }
-  return classify(trueSec);
-}
-
-/** {@link securityClass} without the argument check, for statuses a reader already returned. */
-function classify(trueSec: number): SecurityClass {
-  const displayed = trueSec > 0 && trueSec < 0.05 ? 0.1 : Math.round(trueSec * 10) / 10;
-  if (displayed >= 0.5) return 'highsec';
-  if (displayed > 0) return 'lowsec';
-  return 'nullsec';
-}
-
-/** Stats of the omitted middle of a route. */
-export interface RouteMiddleStats {
-  readonly security: Readonly<Record<SecurityClass, number>>;
-  /** The lowest-security system of the middle (first one on ties), or null if none had a status. */
-  readonly lowestSecurity: { readonly name: string; readonly security: number } | null;
-  [key: string]: unknown;
-}
+// The route stats are defined in wrap.ts, where a limits table's `summarize: 'route'` strategy runs
+// them (wrap.ts cannot import this module, which imports wrap.ts); they are still exported here.
+export { routeStats, securityClass };
+export type { RouteMiddleStats, SecurityClass } from './wrap.ts';
 
 /** Options of {@link summarizeRoute}. */
 export interface SummarizeRouteOptions<System> extends Omit<SummarizeSequenceOptions<System>, 'key' | 'summarize'> {
@@ -109,38 +87,6 @@ export interface SummarizeRouteOptions<System> extends Omit<SummarizeSequenceOpt
   security?: (system: System) => number | undefined;
   /** Reads a system's name (default: `name`, `system` or `systemName`). */
   name?: (system: System) => string;
-}
-
-function field(system: unknown, keys: readonly string[]): unknown {
-  if (system === null || typeof system !== 'object') return undefined;
-  for (const k of keys) {
-    const v = (system as Record<string, unknown>)[k];
-    if (v !== undefined) return v;
-  }
-  return undefined;
-}
-
-/** Security breakdown and lowest-security system of a run of systems (spec 000 §4). */
-export function routeStats<System>(
-  systems: readonly System[],
-  security: (s: System) => number | undefined = (s) => {
-    const v = field(s, ['security', 'securityStatus', 'security_status']);
-    return typeof v === 'number' ? v : undefined;
-  },
-  name: (s: System) => string = (s) => String(field(s, ['name', 'system', 'systemName']) ?? '?'),
-): RouteMiddleStats {
-  expectArray(systems, 'systems');
-  expectFunction(security, 'security');
-  expectFunction(name, 'name');
-  const counts: Record<SecurityClass, number> = { highsec: 0, lowsec: 0, nullsec: 0 };
-  let lowest: { name: string; security: number } | null = null;
-  for (const s of systems) {
-    const sec = security(s);
-    if (sec === undefined || Number.isNaN(sec)) continue;
-    counts[classify(sec)]++;
-    if (lowest === null || sec < lowest.security) lowest = { name: name(s), security: sec };
-  }
-  return { security: counts, lowestSecurity: lowest };
 }
 
 /**

@@ -3,13 +3,16 @@
  * Errors are outputs too: they are bounded (message at most 500 characters), stamped and counted,
  * so an agent can branch on `errorCode` without parsing prose.
  */
-import { expectOptions } from '../args.ts';
+import { expectObject, expectOptions } from '../args.ts';
+import { codePointLength } from '../encoding/utf16.ts';
 import { errorName, isCtxgateError } from '../errors.ts';
 import type { CtxgateErrorCode } from '../errors.ts';
-import { expectOptionalFunction, expectOptionalInteger } from './checks.ts';
+import { jsonStringByteLength, toJsonText, utf8ByteLength } from './bytes.ts';
+import { expectInteger, expectOptionalFunction, expectOptionalInteger } from './checks.ts';
 import { isoTimestamp, systemClock } from './clock.ts';
 import type { Clock } from './clock.ts';
-import { GLOBAL_LIMITS } from './limits.ts';
+import { GLOBAL_LIMITS, MIN_MAX_BYTES } from './limits.ts';
+import type { ToolLimits } from './limits.ts';
 import { limitChars } from './text-limits.ts';
 
 /** The five standard codes of spec 000 §7. */
@@ -51,29 +54,66 @@ export interface ErrorOutputOptions {
   clock?: Clock;
   /** Longest message kept, in characters (default 500, spec 000 §7). */
   maxMessageChars?: number;
+  /**
+   * Most UTF-8 bytes of the whole serialised error, `_meta` included: an error is a tool output,
+   * and the tool's byte limit (spec 000 §2) holds for it too. Default `limits.maxBytes`, else
+   * 10 KB (a tool result, §1). The message is cut further (ending with `…`) until the error fits;
+   * `error`, `errorCode` and `_meta` are always kept. At least {@link MIN_MAX_BYTES} (256), which
+   * always holds the envelope with an empty message (else INVALID_PARAMS).
+   */
+  maxBytes?: number;
+  /** The tool's declared limits; only `maxBytes` is used. */
+  limits?: ToolLimits;
 }
 
 const CODE_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
 
 /**
- * Builds the error output of spec 000 §7. The message is cut to 500 characters (with `…`); a code
- * that is not an UPPER_SNAKE_CASE string becomes `INTERNAL_ERROR`, because agents branch on it.
- * Any message is accepted and made text. Options of the wrong kind (`maxMessageChars` not a
- * non-negative integer, `clock` not a function) are INVALID_PARAMS.
+ * Builds the error output of spec 000 §7. The message is cut to 500 characters (with `…`), and
+ * further until the serialised error fits `maxBytes` (the tool's byte limit: 500 control
+ * characters, escaped as `\u0001`, take 3,000 bytes); a code that is not an UPPER_SNAKE_CASE
+ * string becomes `INTERNAL_ERROR`, because agents branch on it. Any message is accepted and made
+ * text. Options of the wrong kind (`maxMessageChars` not a non-negative integer, `maxBytes` not an
+ * integer of at least 256, `limits` not an object, `clock` not a function) are INVALID_PARAMS.
  *
- * @example createErrorMeta('NOT_FOUND', "System 'Xyzzy' not found in universe")
+ * @example createErrorMeta('NOT_FOUND', "System 'Xyzzy' not found in universe", { limits: ARIA_LIMITS.tools['universe.route'] })
  */
 export function createErrorMeta(code: ToolErrorCode, message: string, options: ErrorOutputOptions = {}): ToolErrorOutput {
   expectOptions(options);
   expectOptionalInteger(options.maxMessageChars ?? undefined, 'options.maxMessageChars', 0);
   expectOptionalFunction(options.clock, 'options.clock');
+  if (options.limits !== undefined && options.limits !== null) expectObject(options.limits, 'options.limits');
+  const maxBytes = options.maxBytes ?? options.limits?.maxBytes ?? GLOBAL_LIMITS.toolResultMaxBytes;
+  expectInteger(maxBytes, 'options.maxBytes', MIN_MAX_BYTES);
   const safeCode = typeof code === 'string' && CODE_PATTERN.test(code) ? code : 'INTERNAL_ERROR';
-  return {
+  const out: ToolErrorOutput = {
     error: true,
     errorCode: safeCode,
     message: limitChars(messageText(message), options.maxMessageChars ?? GLOBAL_LIMITS.errorMessageMaxChars),
     _meta: { count: 0, timestamp: isoTimestamp(options.clock ?? systemClock) },
   };
+  return fitMessage(out, maxBytes);
+}
+
+/**
+ * `out` with its message cut (ending with `…`) so the whole JSON fits `maxBytes`. Bytes are
+ * counted as the message is written in JSON, escapes included. The envelope with an empty
+ * message always fits: its code is at most 64 characters and `maxBytes` at least 256.
+ */
+function fitMessage(out: ToolErrorOutput, maxBytes: number): ToolErrorOutput {
+  const bytes = utf8ByteLength(toJsonText(out));
+  if (bytes <= maxBytes) return out;
+  const room = maxBytes - (bytes - jsonStringByteLength(out.message));
+  const fits = (chars: number): boolean => jsonStringByteLength(limitChars(out.message, chars)) <= room;
+  // The longest cut that fits: a cut to k code points (ellipsis included) grows with k.
+  let lo = 0;
+  let hi = codePointLength(out.message) - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fits(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return { ...out, message: limitChars(out.message, lo) };
 }
 
 /** Any message as text; one `String` cannot convert (a null-prototype object) is described instead. */

@@ -49,7 +49,7 @@ describe('spec 000 §2 per-tool output limits (ARIA example table)', () => {
   });
 
   it('route summarises above 20 jumps, showing 5 head and 5 tail systems', () => {
-    expect(t['universe.route'].truncation).toEqual({ kind: 'summarizeMiddle', threshold: 20, head: 5, tail: 5 });
+    expect(t['universe.route'].truncation).toEqual({ kind: 'summarizeMiddle', threshold: 20, head: 5, tail: 5, summarize: 'route' });
     expect(ARIA_LIMITS.UNIVERSE.routeSummarizeThreshold).toBe(20);
     expect(ARIA_LIMITS.UNIVERSE.routeShowHead).toBe(5);
     expect(ARIA_LIMITS.UNIVERSE.routeShowTail).toBe(5);
@@ -174,5 +174,28 @@ describe('arguments of the wrong kind', () => {
     expect(assertWithinLimit('limit', 3, 3, 3)).toBe(3);
     // Infinity stays a valid "no upper bound".
     expect(assertWithinLimit('limit', 1e6, Number.POSITIVE_INFINITY)).toBe(1e6);
+  });
+});
+
+describe('review fixes', () => {
+  it('resolveLimit refuses a default outside its own bounds instead of returning it (500 under a max of 50, -3, 1.5)', () => {
+    const above = expectCtxgateError(() => resolveLimit('limit', undefined, { fallback: 500, max: 50 }), 'INVALID_PARAMS', 'options.fallback');
+    expect(above.message).toBe('options.fallback: the default 500 for limit must be an integer between 1 and 50, the bounds it stands in for; fix the declared default');
+    expect(above.details).toEqual({ field: 'options.fallback', fallback: 500, min: 1, max: 50 });
+    expectCtxgateError(() => resolveLimit('limit', undefined, { fallback: -3, max: 50 }), 'INVALID_PARAMS', 'options.fallback');
+    expectCtxgateError(() => resolveLimit('limit', undefined, { fallback: 1.5, max: 50 }), 'INVALID_PARAMS', 'options.fallback');
+    expectCtxgateError(() => resolveLimit('limit', undefined, { fallback: 0, max: 50 }), 'INVALID_PARAMS', 'options.fallback');
+    // A bad default is a bug even when this call gave a value: it is caught on the first call.
+    expectCtxgateError(() => resolveLimit('limit', 10, { fallback: 500, max: 50 }), 'INVALID_PARAMS', 'options.fallback');
+    expectCtxgateError(() => resolveLimit('limit', undefined, { fallback: 5, max: 3, min: 10 }), 'INVALID_PARAMS', 'options.min');
+    expect(resolveLimit('limit', undefined, { fallback: 0, max: 50, min: 0 })).toBe(0);
+    expect(resolveLimit('limit', undefined, { fallback: 50, max: 50 })).toBe(50);
+  });
+
+  it("defineToolLimits accepts summarize: 'route' on summarizeMiddle and refuses other names", () => {
+    const L = defineToolLimits({ r: { maxItems: 100, maxBytes: 5 * KB, truncation: { kind: 'summarizeMiddle', threshold: 20, head: 5, tail: 5, summarize: 'route' } } });
+    expect(L.r.truncation).toEqual({ kind: 'summarizeMiddle', threshold: 20, head: 5, tail: 5, summarize: 'route' });
+    const e = catchError(() => defineToolLimits({ r: { maxItems: 1, maxBytes: 5 * KB, truncation: { kind: 'summarizeMiddle', threshold: 20, head: 5, tail: 5, summarize: 'x' } as never } }));
+    expect((e as Error).message.startsWith('limits["r"].truncation.summarize')).toBe(true);
   });
 });

@@ -3,19 +3,22 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { getCore, initCore, resetCore } from '../../src/core/core.ts';
 import { CtxgateError } from '../../src/errors.ts';
 import { ARIA_LIMITS } from '../../src/policy/aria-limits.ts';
 import { getContextBudget, SessionBudget } from '../../src/policy/budget.ts';
 import { defineToolLimits } from '../../src/policy/limits.ts';
+import { summarizeRoute } from '../../src/policy/summarize.ts';
 import type { LogRecord } from '../../src/policy/log-context.ts';
 import { applyToolPolicy, boundToolResult, withToolPolicy } from '../../src/policy/mcp.ts';
 import type { McpPolicyOptions } from '../../src/policy/mcp.ts';
 import { resetAllSingletons } from '../../src/policy/singletons.ts';
 import { expectCtxgateError, fixedClock } from './helpers.ts';
 
+// Results are scanned for secrets by default: boundToolResult needs the scanner loaded.
+beforeAll(() => initCore());
 beforeEach(() => resetAllSingletons());
 afterEach(() => resetAllSingletons());
 
@@ -320,10 +323,9 @@ describe('arguments of the wrong kind', () => {
     for (const raw of [undefined, null, 42, 'x', [], {}, true]) expect(boundToolResult('t', raw, { clock: fixedClock }).content.length).toBeGreaterThan(0);
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic.self = cyclic;
-    // The wrapper serialises a copy with _meta added, so the cycle is found one step further in.
+    // The path is in the value the handler returned (it used to be `$.self.self`, in the copy with _meta).
     const cyc = expectCtxgateError(() => boundToolResult('t', cyclic), 'UNSUPPORTED_VALUE');
-    expect(cyc.details.what).toBe('a cycle');
-    expect(String(cyc.details.path)).toMatch(/^\$\.self/);
+    expect(cyc.details).toEqual({ path: '$.self', what: 'a cycle' });
     expect(expectCtxgateError(() => boundToolResult('t', 10n), 'UNSUPPORTED_VALUE').details).toEqual({ path: '$.result', what: 'a BigInt' });
   });
 
@@ -342,5 +344,191 @@ describe('arguments of the wrong kind', () => {
     const bad = await malformed();
     expect(bad.structuredContent).toMatchObject({ error: true, errorCode: 'INTERNAL_ERROR' });
     expect((bad.structuredContent as { message: string }).message).toContain('raw.content[0]');
+  });
+});
+
+describe('spec 000 §6: OAuth tokens never in tool output (options.secrets, default redact)', () => {
+  const jwt = ['eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9', 'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ', 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yQssw5c'].join('.');
+  const ghp = ['ghp', '_', 'R7k2Qp9Xw4Lm8Zt1Vb6Nc3Hd5Jf0Gs2Ae7Ky'].join('');
+  const visible = (r: CallToolResult) => JSON.parse((r.content[0] as { text: string }).text) as Record<string, unknown>;
+
+  it('an applied policy drops access_token and refresh_token fields before the client sees them', async () => {
+    const server = new McpServer({ name: 'aria', version: '1.0.0' });
+    applyToolPolicy(server, { clock: fixedClock, budget: false });
+    server.registerTool('auth.login', {}, (async () => ({ items: [{ id: 1 }, { id: 2 }], access_token: jwt, refresh_token: 'rt-123' })) as never);
+    const client = await connect(server);
+    const r = (await client.callTool({ name: 'auth.login', arguments: {} })) as CallToolResult;
+    expect(r.structuredContent).toEqual({ items: [{ id: 1 }, { id: 2 }] });
+    expect(visible(r)).toEqual({ items: [{ id: 1 }, { id: 2 }], _meta: { count: 2, timestamp: '2026-01-22T12:00:00.000Z' } });
+    expect(JSON.stringify(r)).not.toContain('rt-123');
+    expect(JSON.stringify(r)).not.toContain(jwt);
+    await client.close();
+  });
+
+  it('secrets in other strings, keys, texts and resource texts are redacted by the scanner', () => {
+    const data = boundToolResult('t', { log: [`pushed with ${ghp}`, 'ok'], byKey: { [ghp]: 'prod' }, nested: { auth: { bearer: jwt } } }, { budget: false, clock: fixedClock });
+    expect(data.structuredContent).toEqual({ log: ['pushed with [REDACTED:github-pat:1]', 'ok'], byKey: { '[REDACTED:github-pat:1]': 'prod' }, nested: { auth: { bearer: '[REDACTED:jwt:1]' } } });
+    const text = boundToolResult('t', { content: [{ type: 'text', text: `token ${ghp}` }, { type: 'resource', resource: { uri: 'file:///a', text: `Bearer ${jwt}` } }] }, { budget: false, clock: fixedClock });
+    expect(text.content).toEqual([
+      { type: 'text', text: 'token [REDACTED:github-pat:1]' },
+      { type: 'resource', resource: { uri: 'file:///a', text: 'Bearer [REDACTED:jwt:1]' } },
+    ]);
+    const plain = boundToolResult('t', `export GH=${ghp}`, { budget: false, clock: fixedClock });
+    expect((plain.structuredContent as { output: string }).output).toBe('export GH=[REDACTED:github-pat:1]');
+  });
+
+  it('fields are dropped before the byte limit is measured, so a dropped token costs no items', () => {
+    const limits = { maxItems: 30, maxBytes: 512, truncation: { kind: 'head' as const } };
+    const r = boundToolResult('t', { items: [1, 2, 3], access_token: 'x'.repeat(5000) }, { budget: false, clock: fixedClock, defaultLimits: limits });
+    expect(visible(r)).toEqual({ items: [1, 2, 3], _meta: { count: 3, timestamp: '2026-01-22T12:00:00.000Z' } });
+  });
+
+  it('items the limits can never keep are not scanned (they are never sent)', () => {
+    const scanned: string[] = [];
+    const redact = (t: string) => (scanned.push(t), t);
+    const items = Array.from({ length: 1000 }, (_, i) => ({ name: `item-${i}`, score: i % 97 }));
+    const head = boundToolResult('t', items, { budget: false, clock: fixedClock, redact });
+    expect((head.structuredContent as { items: unknown[] }).items).toEqual(items.slice(0, 30));
+    expect(scanned.filter((t) => t.startsWith('item-'))).toEqual(items.slice(0, 30).map((x) => x.name));
+    scanned.length = 0;
+    const limits = defineToolLimits({ t: { maxItems: 3, maxBytes: 2048, truncation: { kind: 'topN', by: 'score', order: 'desc' } } });
+    const top = boundToolResult('t', { items }, { limits, budget: false, clock: fixedClock, redact });
+    expect((top.structuredContent as { items: { name: string }[] }).items.map((x) => x.name)).toEqual(['item-96', 'item-193', 'item-290']);
+    expect(scanned.filter((t) => t.startsWith('item-'))).toEqual(['item-96', 'item-193', 'item-290']);
+  });
+
+  it('property: with nothing to clean, the cleaned result is the result sent with secrets off', () => {
+    const item = fc.record({ name: fc.string({ maxLength: 12 }), score: fc.option(fc.integer({ min: -5, max: 5 })) });
+    fc.assert(
+      fc.property(
+        fc.array(item, { maxLength: 60 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.constantFrom({ kind: 'head' } as const, { kind: 'topN', by: 'score', order: 'desc' } as const, { kind: 'topN', by: 'score', order: 'asc' } as const),
+        (items, maxItems, truncation) => {
+          const options = { budget: false as const, clock: fixedClock, defaultLimits: { maxItems, maxBytes: 1024, truncation } };
+          const cleaned = boundToolResult('t', { items, note: 'n' }, { ...options, redact: (t) => t });
+          expect(cleaned).toEqual(boundToolResult('t', { items, note: 'n' }, { ...options, secrets: 'off' }));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('credential fields deeper than 32 levels are dropped too, and their neighbours kept as they were', () => {
+    let value: Record<string, unknown> = { password: 'hunter2', keep: 'me', n: 1 };
+    for (let i = 0; i < 60; i++) value = { a: value };
+    const out = boundToolResult('t', value, { budget: false, clock: fixedClock }).structuredContent as Record<string, unknown>;
+    let node = out;
+    for (let i = 0; i < 60; i++) node = node.a as Record<string, unknown>;
+    expect(node).toEqual({ keep: 'me', n: 1 });
+  });
+
+  it("secrets: 'off' sends the result as returned; HTML is kept unless stripHtml: true", () => {
+    const data = { items: ['<div class="x">a</div><script>alert(1)</script>'], access_token: 'at-1' };
+    const off = boundToolResult('t', data, { budget: false, clock: fixedClock, secrets: 'off' });
+    expect(off.structuredContent).toEqual(data);
+    const html = boundToolResult('t', { items: data.items }, { budget: false, clock: fixedClock });
+    expect(html.structuredContent).toEqual({ items: data.items });
+    const stripped = boundToolResult('t', data, { budget: false, clock: fixedClock, stripHtml: true });
+    // Line-ending tags become newlines (stripHtml); the script goes with its content.
+    expect(stripped.structuredContent).toEqual({ items: ['a\n'] });
+    const strippedOnly = boundToolResult('t', { content: [{ type: 'text', text: '<b>bold</b>' }] }, { budget: false, clock: fixedClock, stripHtml: true, secrets: 'off' });
+    expect(strippedOnly.content).toEqual([{ type: 'text', text: 'bold' }]);
+  });
+
+  it('a ctxgate error a handler throws has its message scanned too', async () => {
+    const r = await withToolPolicy('t', () => {
+      throw new CtxgateError('AUTH_REQUIRED', `token ${ghp} expired`);
+    }, { budget: false, clock: fixedClock })();
+    expect(r.structuredContent).toEqual({ error: true, errorCode: 'AUTH_REQUIRED', message: 'token [REDACTED:github-pat:1] expired' });
+  });
+
+  it('without a scanner or a redact option a result is refused (NOT_INITIALIZED), never sent unscanned', async () => {
+    try {
+      resetCore();
+      const e = expectCtxgateError(() => boundToolResult('t', { access_token: 'at-1', note: 'n' }, { budget: false }), 'NOT_INITIALIZED');
+      expect(e.message).toContain('await loadCore()');
+      expect(boundToolResult('t', { note: 'n' }, { budget: false, secrets: 'off' }).structuredContent).toEqual({ note: 'n' });
+      expect(boundToolResult('t', { access_token: 'at-1', note: 'n' }, { budget: false, redact: (t) => t.toUpperCase() }).structuredContent).toEqual({ NOTE: 'N' });
+      // A wrapped tool loads the scanner itself.
+      const wrapped = await withToolPolicy('t', async () => ({ note: `x ${ghp}` }), { budget: false })();
+      expect(wrapped.structuredContent).toEqual({ note: 'x [REDACTED:github-pat:1]' });
+    } finally {
+      await initCore();
+    }
+  });
+
+  it('options.secrets, options.stripHtml and a redactor that returns no text are INVALID_PARAMS', () => {
+    expectCtxgateError(() => boundToolResult('t', {}, { secrets: 'on' as never }), 'INVALID_PARAMS', 'options.secrets');
+    expectCtxgateError(() => withToolPolicy('t', async () => ({}), { stripHtml: 'yes' as never }), 'INVALID_PARAMS', 'options.stripHtml');
+    expectCtxgateError(() => boundToolResult('t', { a: 'b' }, { redact: (() => 5) as never }), 'INVALID_PARAMS', 'options.redact');
+  });
+});
+
+describe('errors fit the tool byte limit (spec 000 §2)', () => {
+  const limits = defineToolLimits({ small: { maxItems: 10, maxBytes: 256, truncation: { kind: 'head' } } });
+
+  it('a thrown error of 2,000 characters fits a 256-byte tool (it took 1,610), and stays the spec format', async () => {
+    const r = await withToolPolicy('small', () => {
+      throw new CtxgateError('NOT_FOUND', `System ${'x'.repeat(2000)} not found`);
+    }, { limits, budget: false, clock: fixedClock })();
+    expect(textBytes(r)).toBeLessThanOrEqual(256);
+    const error = JSON.parse((r.content[0] as { text: string }).text) as Record<string, unknown>;
+    expect(Object.keys(error)).toEqual(['error', 'errorCode', 'message', '_meta']);
+    expect(error).toMatchObject({ error: true, errorCode: 'NOT_FOUND', _meta: { count: 0, timestamp: '2026-01-22T12:00:00.000Z' } });
+    expect(String(error.message)).toMatch(/^System x+…$/);
+  });
+
+  it("control characters in a handler's isError result fit sde.search's 2 KB, even when a budget warning is due", async () => {
+    const budget = new SessionBudget({ softBytes: 1, hardBytes: 100_000 });
+    budget.record('', { bytes: 2 });
+    const handler = async () => ({ isError: true, content: [{ type: 'text' as const, text: '\u0001'.repeat(600) }] });
+    const r = await withToolPolicy('sde.search', handler, { limits: ARIA_LIMITS.tools, budget, clock: fixedClock })();
+    expect(r.isError).toBe(true);
+    expect(textBytes(r)).toBeLessThanOrEqual(2048);
+    expect((r.structuredContent as { errorCode: string }).errorCode).toBe('INTERNAL_ERROR');
+  });
+
+  it('limits a defineToolLimits table would refuse are INVALID_PARAMS where they are given', () => {
+    expectCtxgateError(() => withToolPolicy('t', async () => ({}), { defaultLimits: { maxItems: 5, maxBytes: 100, truncation: { kind: 'head' } } }), 'INVALID_PARAMS', 'options.defaultLimits.maxBytes');
+    expectCtxgateError(
+      () => boundToolResult('t', {}, { limits: { t: { maxItems: 5, maxBytes: 1024, truncation: { kind: 'topN', by: 'x', order: 'sideways' } as never } } }),
+      'INVALID_PARAMS',
+      'options.limits["t"].truncation.order',
+    );
+  });
+});
+
+describe("routes bounded by per-tool limits carry spec 000 §4's statistics", () => {
+  it("a route tool whose limits name summarize: 'route' gets summarizeRoute's summary", () => {
+    const secs = [1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, -0.2, 0.2, 0.1, 0.0, 0.45, 0.04, -0.9, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 0.9, 0.8, 0.7, 0.5];
+    const route = { systems: secs.map((security, i) => ({ name: `Sys${i}`, security })) };
+    const limits = defineToolLimits({
+      'universe.route': { ...ARIA_LIMITS.tools['universe.route'], truncation: { ...ARIA_LIMITS.tools['universe.route'].truncation, summarize: 'route' } },
+    });
+    const r = boundToolResult('universe.route', route, { limits, budget: false, clock: fixedClock });
+    expect(r.structuredContent).toEqual((({ _meta, ...rest }) => rest)(summarizeRoute(route, { clock: fixedClock })));
+    expect((r.structuredContent as { systemsSummary: unknown }).systemsSummary).toEqual({
+      omitted: 15,
+      fromIndex: 5,
+      toIndex: 19,
+      security: { highsec: 7, lowsec: 5, nullsec: 3 },
+      lowestSecurity: { name: 'Sys14', security: -0.9 },
+    });
+  });
+});
+
+describe('UNSUPPORTED_VALUE paths name where the handler put the value', () => {
+  it('a top-level cycle is at $.me (was $.me.me) and a BigInt list item at its index (was $)', () => {
+    const me: Record<string, unknown> = {};
+    me.me = me;
+    for (const secrets of ['redact', 'off'] as const) {
+      expect(expectCtxgateError(() => boundToolResult('t', me, { secrets }), 'UNSUPPORTED_VALUE').details).toEqual({ path: '$.me', what: 'a cycle' });
+      expect(expectCtxgateError(() => boundToolResult('t', [1, 2, 10n], { secrets }), 'UNSUPPORTED_VALUE').details).toEqual({ path: '$.items[2]', what: 'a BigInt' });
+      expect(expectCtxgateError(() => boundToolResult('t', { hits: [{ n: 1 }, { n: 2n }] }, { secrets }), 'UNSUPPORTED_VALUE').details).toEqual({
+        path: '$.hits[1].n',
+        what: 'a BigInt',
+      });
+    }
   });
 });

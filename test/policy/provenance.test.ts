@@ -57,3 +57,22 @@ describe('arguments of the wrong kind', () => {
     expect(formatCitation('{a} {b}', { a: true as never, b: 0 })).toBe('true 0');
   });
 });
+
+describe('review fixes: a citation states a fact, never "[object Object]"', () => {
+  it('citeSde refuses a description that is not a string', () => {
+    for (const bad of [{}, null, undefined, 42, ['a']]) expectCtxgateError(() => citeSde(bad as never), 'INVALID_PARAMS', 'description');
+  });
+
+  it('cite and formatCitation refuse values that would read "[object Object]", "undefined", "null" or a list', () => {
+    for (const bad of [{}, null, undefined, ['a', 'b'], () => 1]) {
+      expectCtxgateError(() => cite('SDE', { description: bad as never }), 'INVALID_PARAMS', 'values.description');
+    }
+    expectCtxgateError(() => formatCitation('Calculated: {value} (EOS)', { value: { dps: 1 } as never }), 'INVALID_PARAMS', 'values.value');
+    // An object with its own toString (a decimal type) is still cited by it.
+    const decimal = { toString: () => '412.50' };
+    expect(formatCitation('Calculated: {value} (EOS)', { value: decimal as never })).toBe('Calculated: 412.50 (EOS)');
+    // The other cite* functions already refuse such values, naming their own parameter.
+    expectCtxgateError(() => citeEos({} as never), 'INVALID_PARAMS', 'value');
+    expectCtxgateError(() => citeEsi(1, {} as never), 'INVALID_PARAMS', 'timestamp');
+  });
+});

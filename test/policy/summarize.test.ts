@@ -207,3 +207,19 @@ describe('arguments of the wrong kind', () => {
     expectCtxgateError(() => groupByCategory(nodes, { category: 'c', threshold: 0, children: () => ({ length: 1 }) as never }), 'INVALID_PARAMS', 'options.children');
   });
 });
+
+describe('review fixes: summarize callbacks', () => {
+  const data = { s: Array.from({ length: 25 }, (_, i) => i) };
+
+  it("a callback returning anything but a plain object is INVALID_PARAMS naming options.summarize ('abc' was spread into {0: 'a', ...})", () => {
+    for (const returned of ['abc', 42, null, [1]]) {
+      expectCtxgateError(() => summarizeSequence(data, { key: 's', summarize: (() => returned) as never }), 'INVALID_PARAMS', 'options.summarize');
+    }
+  });
+
+  it('the real counts stay authoritative: a callback cannot set omitted, fromIndex or toIndex', () => {
+    const out = summarizeSequence<typeof data, number>(data, { key: 's', clock: fixedClock, summarize: (middle) => ({ omitted: 0, fromIndex: -1, sum: middle.reduce((a, b) => a + b, 0) }) });
+    expect((out as Record<string, unknown>).sSummary).toEqual({ omitted: 15, fromIndex: 5, toIndex: 19, sum: 180 });
+    expect(out._meta.count + 15).toBe(out._meta.originalCount);
+  });
+});

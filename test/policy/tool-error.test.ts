@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CtxgateError, ContextViolationError, invalidParams } from '../../src/errors.ts';
+import { ARIA_LIMITS } from '../../src/policy/aria-limits.ts';
 import { createErrorMeta, STANDARD_TOOL_ERROR_CODES, toToolError } from '../../src/policy/tool-error.ts';
-import { expectCtxgateError, fixedClock } from './helpers.ts';
+import { encodedBytes, expectCtxgateError, fixedClock } from './helpers.ts';
 
 describe('spec 000 §7 error response format', () => {
   it('matches the spec example', () => {
@@ -66,5 +67,33 @@ describe('arguments of the wrong kind', () => {
     expectCtxgateError(() => createErrorMeta('NOT_FOUND', 'm', null as never), 'INVALID_PARAMS', 'options');
     expectCtxgateError(() => createErrorMeta('NOT_FOUND', 'm', { maxMessageChars: '9' as never }), 'INVALID_PARAMS', 'options.maxMessageChars');
     expectCtxgateError(() => toToolError(new Error('x'), { redact: 'yes' as never }), 'INVALID_PARAMS', 'options.redact');
+  });
+});
+
+describe('errors fit the tool byte limit (spec 000 §2: per-tool limits are enforced)', () => {
+  it("600 control characters fit sde.search's 2,048 bytes (they took 3,112), the envelope kept whole", () => {
+    const control = '\u0001'.repeat(600);
+    // 500 characters kept, each written \u0001 (6 bytes): over sde.search's limit without it.
+    expect(encodedBytes(createErrorMeta('INVALID_PARAMS', control, { clock: fixedClock }))).toBe(3112);
+    const e = createErrorMeta('INVALID_PARAMS', control, { clock: fixedClock, limits: ARIA_LIMITS.tools['sde.search'] });
+    expect(encodedBytes(e)).toBeLessThanOrEqual(2048);
+    // The longest cut that fits: the 115-byte envelope, 321 control characters (6 bytes each) and the ellipsis (3 bytes).
+    expect(e.message).toBe(`${'\u0001'.repeat(321)}…`);
+    expect(encodedBytes(e)).toBe(2044);
+    expect({ ...e, message: '' }).toEqual({ error: true, errorCode: 'INVALID_PARAMS', message: '', _meta: { count: 0, timestamp: '2026-01-22T12:00:00.000Z' } });
+  });
+
+  it('at the smallest limit (256 bytes) the message gives way, with its ellipsis; maxBytes wins over limits', () => {
+    const e = createErrorMeta('NOT_FOUND', '😀'.repeat(400), { clock: fixedClock, maxBytes: 256, limits: ARIA_LIMITS.tools['sde.search'] });
+    expect(encodedBytes(e)).toBeLessThanOrEqual(256);
+    // 110 bytes of envelope, 35 emoji of 4 bytes, the ellipsis: 253 bytes (one more emoji would be 257).
+    expect(e.message).toBe(`${'😀'.repeat(35)}…`);
+    expect(encodedBytes(e)).toBe(253);
+    expect(encodedBytes(toToolError(new CtxgateError('NOT_FOUND', 'x'.repeat(2000)), { maxBytes: 256 }))).toBeLessThanOrEqual(256);
+  });
+
+  it('a byte limit below 256, where not even the envelope fits, is INVALID_PARAMS', () => {
+    expectCtxgateError(() => createErrorMeta('NOT_FOUND', 'm', { maxBytes: 255 }), 'INVALID_PARAMS', 'options.maxBytes');
+    expectCtxgateError(() => createErrorMeta('NOT_FOUND', 'm', { limits: 5 as never }), 'INVALID_PARAMS', 'options.limits');
   });
 });

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { isCtxgateError } from '../../src/errors.ts';
 import { ARIA_LIMITS } from '../../src/policy/aria-limits.ts';
 import { jsonByteLength, KB, utf8ByteLength } from '../../src/policy/bytes.ts';
+import { defineToolLimits } from '../../src/policy/limits.ts';
+import { summarizeRoute } from '../../src/policy/summarize.ts';
 import { selectItems, wrapOutput, wrapOutputMulti, wrapScalarOutput } from '../../src/policy/wrap.ts';
 import { encodedBytes, expectCtxgateError, fixedClock } from './helpers.ts';
 
@@ -207,7 +209,8 @@ describe('arguments of the wrong kind and data that is not JSON', () => {
     const item: Record<string, unknown> = { id: 1 };
     item.self = item;
     const cyc = expectCtxgateError(() => wrapOutput({ xs: [item] }, 'xs'), 'UNSUPPORTED_VALUE');
-    expect(cyc.details).toEqual({ path: '$.self', what: 'a cycle' });
+    // The path is in the data passed (items used to be measured alone, and reported from their own root).
+    expect(cyc.details).toEqual({ path: '$.xs[0].self', what: 'a cycle' });
     const big = expectCtxgateError(() => wrapScalarOutput({ total: 10n }), 'UNSUPPORTED_VALUE');
     expect(big.details).toEqual({ path: '$.total', what: 'a BigInt' });
     expect(big.message).toContain('convert it to a number or a string');
@@ -230,5 +233,102 @@ describe('arguments of the wrong kind and data that is not JSON', () => {
   it('a clock that is not a function or returns no time is INVALID_PARAMS naming clock', () => {
     expectCtxgateError(() => wrapScalarOutput({ a: 1 }, { clock: 5 as never }), 'INVALID_PARAMS', 'options.clock');
     expectCtxgateError(() => wrapScalarOutput({ a: 1 }, { clock: () => Number.NaN }), 'INVALID_PARAMS', 'clock');
+  });
+});
+
+describe('review fixes: strategies and limits are checked by the schema of defineToolLimits', () => {
+  it('selectItems refuses a negative or fractional max instead of silently dropping items', () => {
+    expect(expectCtxgateError(() => selectItems([1, 2, 3, 4], -1, { kind: 'head' }), 'INVALID_PARAMS', 'max').message).toBe(
+      'max: must be a non-negative integer; got -1',
+    );
+    expectCtxgateError(() => selectItems([1, 2, 3, 4], 1.5, { kind: 'head' }), 'INVALID_PARAMS', 'max');
+    expectCtxgateError(() => selectItems([1, 2, 3, 4], Number.POSITIVE_INFINITY, { kind: 'head' }), 'INVALID_PARAMS', 'max');
+    expect(selectItems([1, 2, 3, 4], 0, { kind: 'head' })).toEqual([]);
+  });
+
+  it.each<[string, unknown, string]>([
+    ['an unknown kind', { kind: 'bogus' }, 'strategy.kind'],
+    ['an unknown order', { kind: 'topN', by: 'score', order: 'sideways' }, 'strategy.order'],
+    ['a negative head', { kind: 'summarizeMiddle', threshold: 20, head: -3, tail: 5 }, 'strategy.head'],
+    ['head + tail at the threshold', { kind: 'summarizeMiddle', threshold: 10, head: 5, tail: 5 }, 'strategy.head'],
+    ['no threshold', { kind: 'summarizeMiddle', head: 5, tail: 5 }, 'strategy.threshold'],
+    ['an unknown stats name', { kind: 'summarizeMiddle', threshold: 20, head: 5, tail: 5, summarize: 'bogus' }, 'strategy.summarize'],
+  ])('selectItems refuses %s, naming %s', (_, strategy, field) => {
+    expectCtxgateError(() => selectItems([1, 2, 3], 2, strategy as never), 'INVALID_PARAMS', field);
+  });
+
+  it('wrapOutput and wrapOutputMulti refuse the same strategies, naming where they were given', () => {
+    const bad = { kind: 'summarizeMiddle', threshold: 20, head: -3, tail: 5 } as never;
+    expectCtxgateError(() => wrapOutput({ xs: [1] }, 'xs', { truncation: bad }), 'INVALID_PARAMS', 'truncation.head');
+    expectCtxgateError(() => wrapOutput({ xs: [1] }, 'xs', { truncation: { kind: 'topN', by: 'x', order: 'sideways' } as never }), 'INVALID_PARAMS', 'truncation.order');
+    expectCtxgateError(() => wrapOutputMulti({ a: [1] }, [{ key: 'a', truncation: { kind: 'bogus' } as never }]), 'INVALID_PARAMS', 'lists[0].truncation.kind');
+  });
+
+  it('wrapOutputMulti with no list is INVALID_PARAMS, not count 0 over 40 unbounded items', () => {
+    const e = expectCtxgateError(() => wrapOutputMulti({ a: Array.from({ length: 40 }, (_, i) => i) }, []), 'INVALID_PARAMS', 'lists');
+    expect(e.message).toContain('wrapScalarOutput');
+  });
+});
+
+describe('review fixes: summarize callbacks and named route stats', () => {
+  const numbers = { s: Array.from({ length: 40 }, (_, i) => i) };
+  const middle = { kind: 'summarizeMiddle', threshold: 20, head: 5, tail: 5 } as const;
+
+  it('a summarize callback that returns a non-plain object is INVALID_PARAMS naming it (a string used to be spread as {0: "a", ...})', () => {
+    for (const [returned, got] of [['abc', 'a string'], [[1, 2], 'an array'], [undefined, 'undefined'], [new Map(), 'an object']] as const) {
+      const e = expectCtxgateError(() => wrapOutput(numbers, 's', { truncation: middle, summarize: (() => returned) as never }), 'INVALID_PARAMS', 'options.summarize');
+      expect(e.message).toContain(`(returned ${got})`);
+    }
+  });
+
+  it('the real counts win over counts a summarize callback returns', () => {
+    const out = wrapOutput(numbers, 's', { truncation: middle, clock: fixedClock, summarize: () => ({ omitted: 0, toIndex: 99, total: 7 }) });
+    expect((out as Record<string, unknown>).sSummary).toEqual({ omitted: 30, fromIndex: 5, toIndex: 34, total: 7 });
+    expect(Object.keys((out as Record<string, unknown>).sSummary as object)).toEqual(['omitted', 'fromIndex', 'toIndex', 'total']);
+  });
+
+  it("limits naming the route stats (summarize: 'route') give exactly summarizeRoute's output", () => {
+    const secs = [1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, -0.2, 0.2, 0.1, 0.0, 0.45, 0.04, -0.9, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 0.9, 0.8, 0.7, 0.5];
+    const route = { origin: 'Sys0', systems: secs.map((security, i) => ({ name: `Sys${i}`, security })) };
+    const limits = defineToolLimits({
+      'universe.route': { maxItems: 100, maxBytes: 5 * KB, truncation: { kind: 'summarizeMiddle', threshold: 20, head: 5, tail: 5, summarize: 'route' }, listKeys: ['systems'] },
+    });
+    const out = wrapOutput(route, 'systems', { limits: limits['universe.route'], clock: fixedClock });
+    expect(out).toEqual(summarizeRoute(route, { clock: fixedClock }));
+    expect((out as Record<string, unknown>).systemsSummary).toEqual({
+      omitted: 15,
+      fromIndex: 5,
+      toIndex: 19,
+      security: { highsec: 7, lowsec: 5, nullsec: 3 },
+      lowestSecurity: { name: 'Sys14', security: -0.9 },
+    });
+  });
+});
+
+describe('the built-in universe.route limits (spec 000 §4)', () => {
+  it("summarise a long route with summarizeRoute's security breakdown and lowest-security system", () => {
+    const secs = Array.from({ length: 30 }, (_, i) => (i === 17 ? -0.4 : i % 3 === 0 ? 0.3 : 0.8));
+    const route = { origin: 'Sys0', systems: secs.map((security, i) => ({ name: `Sys${i}`, security })) };
+    const out = wrapOutput(route, 'systems', { limits: ARIA_LIMITS.tools['universe.route'], clock: fixedClock }) as Record<string, unknown>;
+    expect(out).toEqual(summarizeRoute(route, { clock: fixedClock }));
+    expect(out.systemsSummary).toEqual({ omitted: 20, fromIndex: 5, toIndex: 24, security: { highsec: 12, lowsec: 7, nullsec: 1 }, lowestSecurity: { name: 'Sys17', security: -0.4 } });
+  });
+});
+
+describe('review fixes: UNSUPPORTED_VALUE paths are paths in the data passed', () => {
+  it('a cycle at the top level is at $.me (was $.me.me), in every wrapper', () => {
+    const me: Record<string, unknown> = { xs: [] };
+    me.me = me;
+    for (const call of [() => wrapOutput(me, 'xs'), () => wrapOutputMulti(me, ['xs']), () => wrapScalarOutput(me)]) {
+      expect(expectCtxgateError(call, 'UNSUPPORTED_VALUE').details).toEqual({ path: '$.me', what: 'a cycle' });
+    }
+  });
+
+  it('a BigInt list item is at its index (was $)', () => {
+    expect(expectCtxgateError(() => wrapOutput({ xs: [1, 2, 10n] }, 'xs'), 'UNSUPPORTED_VALUE').details).toEqual({ path: '$.xs[2]', what: 'a BigInt' });
+    expect(expectCtxgateError(() => wrapOutputMulti({ a: [1], b: [{ n: 1n }] }, ['a', 'b']), 'UNSUPPORTED_VALUE').details).toEqual({ path: '$.b[0].n', what: 'a BigInt' });
+    // In a summarised list, an item in the kept tail (index 27 of 30).
+    const e = expectCtxgateError(() => wrapOutput({ s: Array.from({ length: 30 }, (_, i) => (i === 27 ? 3n : i)) }, 's', { truncation: { kind: 'summarizeMiddle', threshold: 20, head: 5, tail: 5 } }), 'UNSUPPORTED_VALUE');
+    expect(e.details).toEqual({ path: '$.s[27]', what: 'a BigInt' });
   });
 });
