@@ -27,14 +27,30 @@ export interface SanitizeFieldOptions {
 // C0 controls except tab/newline, DEL, C1 controls.
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
 // Bidi overrides/isolates and zero-width characters: invisible, and used to disguise text
-// ("Trojan Source") or to smuggle instructions past a reviewer.
-const INVISIBLE = /[\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+// ("Trojan Source") or to smuggle instructions past a reviewer. The joiners (U+200C, U+200D) are
+// handled apart: see JOINER.
+const INVISIBLE = /[\u061C\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+// Zero-width non-joiner and joiner where writing needs them: between letters of the scripts whose
+// letters join or form conjuncts (Persian's `می‌خواهم`, Hindi's half forms), and the joiner inside
+// an emoji sequence (👨‍👩‍👧, 🏳️‍🌈). Anywhere else (between Latin letters, `pass\u200Dword`)
+// they only hide text, and are removed.
+const JOINING_LETTER = /[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Nko}\p{Script=Mongolian}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}\p{Script=Myanmar}\p{Script=Khmer}\p{Script=Tibetan}]/u;
+const JOINER = /(?<=([\p{L}\p{M}\p{Extended_Pictographic}\u{FE0F}\u{1F3FB}-\u{1F3FF}])?)[\u200C\u200D](?=(\p{L}|\p{Extended_Pictographic})?)/gu;
+const EMOJI_BEFORE = /[\p{Extended_Pictographic}\u{FE0F}\u{1F3FB}-\u{1F3FF}]/u;
+
+/** A joiner kept or removed by what stands on either side of it (see JOINER). */
+function joinerInContext(joiner: string, before: string | undefined, after: string | undefined): string {
+  if (before === undefined || after === undefined) return '';
+  if (joiner === '\u200D' && EMOJI_BEFORE.test(before) && /\p{Extended_Pictographic}/u.test(after)) return joiner;
+  return (JOINING_LETTER.test(before) || /\p{M}/u.test(before)) && JOINING_LETTER.test(after) ? joiner : '';
+}
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
  * Cleans one user-provided field: NFC-normalised, `\r\n` to `\n`, control, bidi and zero-width
- * characters and lone surrogates removed, trimmed, and cut to `maxLength` (or rejected). Throws
- * INVALID_PARAMS for a non-string.
+ * characters and lone surrogates removed (the zero-width joiners kept where a script or an emoji
+ * sequence needs them), trimmed, and cut to `maxLength` (or rejected). Throws INVALID_PARAMS for a
+ * non-string.
  */
 export function sanitizeField(value: unknown, options: SanitizeFieldOptions = {}): string {
   expectOptions(options);
@@ -44,6 +60,7 @@ export function sanitizeField(value: unknown, options: SanitizeFieldOptions = {}
   if (typeof value !== 'string') throw invalidParams(field, `must be a string; got ${value === null ? 'null' : typeof value}`);
   expectInteger(max, 'maxLength', 0);
   let s = value.replace(LONE_SURROGATE, '').normalize('NFC').replace(/\r\n?/g, '\n').replace(CONTROL, '').replace(INVISIBLE, '');
+  if (s.includes('\u200C') || s.includes('\u200D')) s = s.replace(JOINER, (joiner: string, before?: string, after?: string) => joinerInContext(joiner, before, after));
   if (options.multiline === false) s = s.replace(/[\n\t]+/g, ' ');
   s = s.trim();
   const cut = limitChars(s, max);
@@ -273,9 +290,13 @@ export function sanitizeOutput(text: string, options: SanitizeOutputOptions = {}
 /**
  * Keys whose string values are credentials: OAuth and API tokens, secrets, passwords, cookies,
  * authorization headers, private and corporation keys. Numbers under such keys (token counts)
- * are not affected.
+ * are not affected. `token` is a credential's name but not in a pagination cursor (`nextPageToken`,
+ * `NextToken`, `continuationToken`, `syncToken`: an agent needs them to read the next page), a
+ * plural (`tokens`: a model's usage counts, a tokenizer's output) or a tokenizer (`tokenizer`,
+ * `tokenization`).
  */
-export const SENSITIVE_KEY_PATTERN = /token|secret|passw(?:or)?d|authori[sz]ation|api[-_]?key|cookie|credential|private[-_]?key|corp(?:oration)?[-_]?key|session[-_]?key/i;
+export const SENSITIVE_KEY_PATTERN =
+  /(?<!(?:page|next|continuation|sync|resume|cursor)[-_]?)token(?!s(?![a-z])|iz|is)|secret|passw(?:or)?d|authori[sz]ation|api[-_]?key|cookie|credential|private[-_]?key|corp(?:oration)?[-_]?key|session[-_]?key/i;
 
 /**
  * A test of one key against `pattern` that gives the same answer for every key. A `g` or `y` flag

@@ -10,6 +10,11 @@ describe('spec 000 §6 input sanitisation: sanitizeField', () => {
   });
   it('cuts to maxLength, or rejects', () => {
     expect(sanitizeField('abcdef', { maxLength: 4 })).toBe('abc…');
+    // The zero-width joiners stay where writing needs them: emoji sequences, Persian, Hindi
+    // conjuncts; elsewhere (between Latin letters, at an end) they only hide text.
+    expect(sanitizeField('👨\u200D👩\u200D👧 🏳\uFE0F\u200D🌈')).toBe('👨\u200D👩\u200D👧 🏳\uFE0F\u200D🌈');
+    expect(sanitizeField('می\u200Cخواهم क्\u200Dष')).toBe('می\u200Cخواهم क्\u200Dष');
+    expect(sanitizeField('pass\u200Dword a\u200Cb \u200Dx y\u200D 👍🏽\u200D ab\u200B\u200Dcd')).toBe('password ab x y 👍🏽 abcd');
     try {
       sanitizeField('abcdef', { maxLength: 4, onTooLong: 'reject', field: 'project.name' });
       expect.unreachable();
@@ -49,6 +54,16 @@ describe('spec 000 §6 output sanitisation', () => {
   it('sanitizeOutput combines the steps', () => {
     expect(sanitizeOutput('<i>*x*</i> long text', { escapeMarkdown: true, maxLength: 8 })).toBe('\\*x\\* l…');
   });
+  it('pagination cursors, token usage and tokenizers are not credentials: an agent needs them; tokens under credential names still go', () => {
+    expect(
+      dropSensitiveFields({
+        nextPageToken: 'CAUQAA', NextToken: 'eyJuZXh0', page_token: 'p2', continuationToken: 'c3', syncToken: 's4',
+        tokens: { input: 3, output: 9 }, tokenizer: 'cl100k_base', tokenization: 'bpe',
+        access_token: 'a', refreshToken: 'r', idToken: 'i', csrf_token: 'c', token: 't', 'x-auth-token': 'x', apiToken: 'z',
+      }),
+    ).toEqual({ nextPageToken: 'CAUQAA', NextToken: 'eyJuZXh0', page_token: 'p2', continuationToken: 'c3', syncToken: 's4', tokens: { input: 3, output: 9 }, tokenizer: 'cl100k_base', tokenization: 'bpe' });
+  });
+
   it('OAuth tokens never in tool output: credential fields are dropped, token counts kept', () => {
     expect(
       dropSensitiveFields({ name: 'Pilot', accessToken: 'eyJ…', refresh_token: 'r', usedTokens: 5, nested: [{ apiKey: 'k', ok: 1 }] }),
