@@ -2,8 +2,12 @@
  * Applies a recipe to a state: selects what the node may see of each layer (the structured
  * selection a host can inspect) and lays it out in the spec's prompt format (the document the
  * budget then cuts). Pure and deterministic: no clock, no locale, no iteration over unordered keys.
+ *
+ * A selection never shares an object with the state: strings and numbers are copied by value, and
+ * JSON data (entity data, step results) and lists are copied where a view shows them, so a host
+ * that edits a view cannot change the state it came from. Nothing a view does not show is copied.
  */
-import { compareRefs, doNotReReadRefs, getEntityContext } from './entities.ts';
+import { compareRefs, doNotReReadRefs, sortIntoTiers } from './entities.ts';
 import type { Group, Piece, Section, ViewDocument } from './document.ts';
 import type {
   ConversationTurn,
@@ -88,9 +92,19 @@ export const SECTION_TITLES = {
   reasoning: 'What Happened (Reasoning Trace)',
 } as const;
 
-/** Keeps a one-line field on one line, so a newline in a label cannot fake a heading. */
+/**
+ * Keeps a one-line field on one line, so a newline in a label cannot fake a heading: each run of
+ * whitespace that holds a line break (CR, LF, or U+2028/U+2029, which editors and some renderers
+ * show as one) becomes one space. Matched run by run (`\s+` never overlaps itself), because a
+ * pattern like `\s*[\r\n]+` retries from every blank of a long run without a line break:
+ * quadratic in the run's length.
+ */
+const LINE_BREAK = /[\r\n\u2028\u2029]/;
+
 function line(text: string): string {
-  return str(text).replace(/\s*[\r\n]+\s*/g, ' ');
+  const value = str(text);
+  if (!LINE_BREAK.test(value)) return value;
+  return value.replace(/\s+/g, (run) => (LINE_BREAK.test(run) ? ' ' : run));
 }
 
 /**
@@ -140,7 +154,8 @@ function projectEntity(e: EntityRecord, detail: EntityDetail): EntityProjection 
         turnLastRef: e.turnLastRef,
         retentionReason: e.retentionReason,
       };
-      if (detail === 'data') snapshot.data = e.data;
+      // Records come from the state itself (sortIntoTiers): the data is copied, never shared.
+      if (detail === 'data') snapshot.data = structuredClone(e.data);
       return snapshot;
     }
   }
@@ -186,7 +201,7 @@ const TIER_HEADERS = {
 } as const;
 
 function entityLayer(state: LayeredContextState, recipe: EntityLayerRecipe): { selection: EntitySelection; section: Section } {
-  const ctx = getEntityContext(state);
+  const ctx = sortIntoTiers(state);
   const selection: EntitySelection = { active: [], generated: [], retained: [], doNotReRead: null };
   const groups: Group[] = [];
   for (const tier of ['active', 'generated', 'retained'] as const) {
@@ -284,7 +299,7 @@ function projectStep(s: StepSummary, detail: StepDetail): StepProjection {
     entitiesInvolved: [...s.entitiesInvolved],
     note: s.note,
   };
-  if (detail === 'data') out.result = s.result;
+  if (detail === 'data') out.result = structuredClone(s.result);
   return out;
 }
 

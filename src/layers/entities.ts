@@ -4,7 +4,7 @@
  * the three tiers every view reads from.
  *
  * Tier rules (applied in this order):
- * 1. Demoted and not referenced since: in no tier.
+ * 1. Demoted and not registered or referenced since (in the same turn or a later one): in no tier.
  * 2. Status `generated` (not saved): the generated tier, whatever its age.
  * 3. Referenced within the active window (default: this turn or the one before): active.
  * 4. Older but retained by Understand (it has a `retentionReason`): retained.
@@ -90,7 +90,7 @@ export function compareRefs(a: string, b: string): number {
 /**
  * Registers an entity this turn, or updates it (type, label, status, data) if the ref exists.
  * Either way it becomes referenced in the current turn, and a re-registered demoted entity is
- * active again. Returns a new state.
+ * active again, also when Understand demoted it earlier in this same turn. Returns a new state.
  */
 export function registerEntity(state: LayeredContextState, entity: EntityRegistration): LayeredContextState {
   expectState(state, ['entities', 'turn']);
@@ -107,6 +107,9 @@ function register(next: LayeredContextState, input: z.output<typeof registration
     existing.label = input.label;
     existing.status = input.status;
     existing.turnLastRef = next.turn;
+    // Act reading it again after Understand demoted it (possibly this very turn) puts it back in
+    // context. Turn numbers alone cannot order a demotion and a re-read within one turn.
+    existing.demotedTurn = null;
     if (input.data !== undefined) existing.data = input.data;
   } else {
     next.entities.push({
@@ -123,7 +126,10 @@ function register(next: LayeredContextState, input: z.output<typeof registration
   }
 }
 
-/** Marks entities as referenced in the current turn (keeps them active). Returns a new state. */
+/**
+ * Marks entities as referenced in the current turn (keeps them active; a demoted one is active
+ * again, as on re-registration). Returns a new state.
+ */
 export function referenceEntities(state: LayeredContextState, refs: readonly string[]): LayeredContextState {
   expectState(state, ['entities', 'turn']);
   const list = parseOrThrow(z.array(z.string().min(1, 'must not be empty')), refs, 'refs');
@@ -132,6 +138,7 @@ export function referenceEntities(state: LayeredContextState, refs: readonly str
       const entity = next.entities.find((e) => e.ref === ref);
       if (!entity) throw invalidParams(`refs[${i}]`, 'is not a registered entity; register it with registerEntity first.');
       entity.turnLastRef = next.turn;
+      entity.demotedTurn = null;
     });
   });
 }
@@ -139,12 +146,17 @@ export function referenceEntities(state: LayeredContextState, refs: readonly str
 /**
  * Applies Understand's curation decisions: `retain` keeps an entity in long-term memory once it
  * leaves the active window, `promote` makes it active now (and retained afterwards), `demote`
- * removes it from every tier and clears its retention. Every decision is logged with its turn and
- * reason, and added to the current turn's curation summary. Returns a new state.
+ * removes it from every tier and clears its retention until it is registered or referenced again.
+ * Every decision is logged with its turn and reason, and added to the open turn's curation
+ * summary. Throws `INVALID_PARAMS` (field `turn`) when no turn is open, like the recording
+ * functions: Understand curates within a turn. Returns a new state.
  */
 export function curateEntities(state: LayeredContextState, decisions: readonly CurationInput[]): LayeredContextState {
-  expectState(state, ['entities', 'turn', 'curationLog', 'reasoning', 'settings']);
+  expectState(state, ['entities', 'turn', 'curationLog', 'conversation', 'reasoning', 'settings']);
   const list = parseOrThrow(curationSchema, decisions, 'decisions');
+  // Outside a turn the decisions would be logged under the turn already ended, whose curation
+  // summary is no longer recorded: the log and the trace would disagree.
+  if (state.reasoning.current === null) throw invalidParams('turn', 'no turn is open; call beginTurn first, then curate.');
   return updatedState(state, (next) => curate(next, list));
 }
 
@@ -165,8 +177,7 @@ function curate(next: LayeredContextState, list: readonly CurationInput[]): void
       if (decision.action === 'promote') entity.turnLastRef = turn;
     }
     next.curationLog.push({ turn, ref: decision.ref, action: decision.action, reason: decision.reason });
-    const current = next.reasoning.current;
-    if (current) recordInSummary(current, decision);
+    recordInSummary(next.reasoning.current as TurnExecutionSummary, decision);
   });
   const limit = next.settings.curationLogLimit;
   if (next.curationLog.length > limit) next.curationLog = next.curationLog.slice(next.curationLog.length - limit);
@@ -192,17 +203,27 @@ export function entityTier(entity: EntityRecord, state: LayeredContextState): ke
   return null;
 }
 
-/** Sorts the registry into the three tiers (spec 002, `get_entity_context`). */
+/**
+ * Sorts the registry into the three tiers (spec 002, `get_entity_context`). The records are
+ * copies: changing them leaves the state alone.
+ */
 export function getEntityContext(state: LayeredContextState): EntityContext {
   expectState(state, ['entities', 'turn', 'settings']);
-  return readingState(state, () => sortIntoTiers(state));
+  return readingState(state, () => {
+    const tiers = sortIntoTiers(state);
+    return { active: structuredClone(tiers.active), generated: structuredClone(tiers.generated), retained: structuredClone(tiers.retained) };
+  });
 }
 
-function sortIntoTiers(state: LayeredContextState): EntityContext {
+/**
+ * The tiers of a state that passed {@link expectState}, holding the state's own records (not
+ * copies): for views, which copy only what they show. Never hand these records out.
+ */
+export function sortIntoTiers(state: LayeredContextState): EntityContext {
   const out: EntityContext = { active: [], generated: [], retained: [] };
   for (const entity of state.entities) {
     const tier = entityTier(entity, state);
-    if (tier) out[tier].push(structuredClone(entity));
+    if (tier) out[tier].push(entity);
   }
   const order = (a: EntityRecord, b: EntityRecord) => b.turnLastRef - a.turnLastRef || compareRefs(a.ref, b.ref);
   out.active.sort(order);

@@ -39,7 +39,7 @@ export interface EntityRecord extends EntitySnapshot {
   data: JsonValue | null;
   /**
    * Turn in which Understand demoted the entity, or `null`. A demoted entity leaves every tier
-   * until it is referenced again in a later turn.
+   * until it is registered or referenced again, which clears the mark (in the same turn too).
    */
   demotedTurn: number | null;
 }

@@ -5,13 +5,15 @@
 import { z } from 'zod';
 import { CtxgateError, invalidParams } from '../errors.ts';
 import { findJsonFault } from '../json-fault.ts';
+import { isPlainObject } from '../store/json-safety.ts';
 import {
   CURATION_ACTIONS,
+  DEFAULT_SETTINGS,
   ENTITY_STATUSES,
   PENDING_TYPES,
   STEP_TYPES,
 } from './model.ts';
-import type { JsonValue, LayeredContextState } from './model.ts';
+import type { JsonValue, LayeredContextSettings, LayeredContextState } from './model.ts';
 
 const turnNumber = z.int().min(0);
 const text = z.string();
@@ -82,13 +84,28 @@ const turnExecutionSummarySchema = z.strictObject({
   blockedReason: text.nullable(),
 });
 
+/**
+ * The range of each setting, whole numbers within `[min, max]`: the one table both the schema
+ * below and the entry checks of the working functions (guard.ts) read, so they cannot disagree.
+ */
+export const SETTINGS_LIMITS: Readonly<Record<keyof LayeredContextSettings, { readonly min: number; readonly max: number }>> = Object.freeze({
+  recentTurns: { min: 1, max: 1000 },
+  recentTraces: { min: 1, max: 1000 },
+  activeWindow: { min: 1, max: 1000 },
+  summaryMaxChars: { min: 80, max: 1_000_000 },
+  curationLogLimit: { min: 0, max: 100_000 },
+});
+
+const setting = (key: keyof LayeredContextSettings) =>
+  z.int().min(SETTINGS_LIMITS[key].min).max(SETTINGS_LIMITS[key].max).default(DEFAULT_SETTINGS[key]);
+
 /** Schema of the settings; every field has its default. */
 export const settingsSchema = z.strictObject({
-  recentTurns: z.int().min(1).max(1000).default(2),
-  recentTraces: z.int().min(1).max(1000).default(2),
-  activeWindow: z.int().min(1).max(1000).default(2),
-  summaryMaxChars: z.int().min(80).max(1_000_000).default(2000),
-  curationLogLimit: z.int().min(0).max(100_000).default(50),
+  recentTurns: setting('recentTurns'),
+  recentTraces: setting('recentTraces'),
+  activeWindow: setting('activeWindow'),
+  summaryMaxChars: setting('summaryMaxChars'),
+  curationLogLimit: setting('curationLogLimit'),
 });
 
 /** Schema of the whole state, with the cross-field rules a hand-edited state could break. */
@@ -170,10 +187,10 @@ export function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, prefix: st
     });
   }
   if (result.success) return result.data;
-  throw toInvalidParams(result.error, prefix);
+  throw toInvalidParams(result.error, prefix, value);
 }
 
-function toInvalidParams(error: z.ZodError, prefix: string): CtxgateError {
+function toInvalidParams(error: z.ZodError, prefix: string, value: unknown): CtxgateError {
   const issue = error.issues[0];
   if (issue === undefined) return invalidParams(prefix || '(root)', 'is invalid.');
   let path: PropertyKey[] = [...issue.path];
@@ -183,7 +200,85 @@ function toInvalidParams(error: z.ZodError, prefix: string): CtxgateError {
     path = [...path, key];
     message = 'is not a known field; remove it';
   }
+  if (issue.code === 'invalid_union') {
+    // The only unions here are JSON data (entity data, step results, routing), and zod reports a
+    // value JSON cannot hold as "Invalid input" on the whole field: name where it is and what it is.
+    const fault = findNonJson(valueAt(value, path), fieldName(prefix, path));
+    if (fault !== null) return invalidParams(fault.path, `${fault.problem}.`, { issues: error.issues.length, what: fault.what });
+  }
   return invalidParams(fieldName(prefix, path), `${message}.`, { issues: error.issues.length });
+}
+
+/** The part of `root` at `path`, or `undefined` when the path leaves the data. */
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v = root;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}
+
+/** A value that is not JSON data: where it is, what it is (`NaN`, `a Date`) and what to do instead. */
+export interface NonJsonValue {
+  path: string;
+  what: string;
+  problem: string;
+}
+
+/**
+ * The first value inside `value` (named `base`) that the JSON-data schema refuses: a number that
+ * is not finite, `undefined` (an array hole too), a function, a symbol, a BigInt, or an object that
+ * is neither an array nor a plain object (a Date, a Map, a class instance); `null` when there is
+ * none. Only called after the schema failed, so valid data is never walked twice. Messages name
+ * the kind, never the value (it may be user content).
+ */
+export function findNonJson(value: unknown, base: string): NonJsonValue | null {
+  const open = new Set<object>();
+  const visit = (v: unknown, path: string): NonJsonValue | null => {
+    if (v === null || typeof v === 'string' || typeof v === 'boolean') return null;
+    if (typeof v === 'number') {
+      if (Number.isFinite(v)) return null;
+      return { path, what: String(v), problem: `is ${String(v)}, which JSON cannot represent; use a finite number, a string or null` };
+    }
+    if (v === undefined) return { path, what: 'undefined', problem: 'is undefined, which JSON cannot represent; use null, or leave the member out' };
+    if (typeof v === 'bigint') return { path, what: 'a BigInt', problem: 'is a BigInt, which JSON cannot represent; convert it to a number or a string' };
+    if (typeof v !== 'object') {
+      const what = typeof v === 'function' ? 'a function' : 'a symbol';
+      return { path, what, problem: `is ${what}, which is not data; pass plain JSON data (strings, numbers, booleans, null, arrays, plain objects)` };
+    }
+    // A cycle is not the schema's complaint (expectAcyclic reports it): do not follow it.
+    if (open.has(v)) return null;
+    if (!Array.isArray(v) && !isPlainObject(v)) {
+      const name = (v as { constructor?: { name?: unknown } }).constructor?.name;
+      const what = typeof name === 'string' && name !== '' ? `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}` : 'an object with a custom prototype';
+      return {
+        path,
+        what,
+        problem: `is ${what}, not a plain object or array, which JSON cannot represent as is; convert it first (dates as ISO-8601 strings, maps as plain objects)`,
+      };
+    }
+    open.add(v);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const fault = visit(v[i], `${path}[${i}]`);
+        if (fault !== null) return fault;
+      }
+    } else {
+      for (const key of Object.keys(v)) {
+        const fault = visit((v as Record<string, unknown>)[key], path === '' ? key : `${path}.${key}`);
+        if (fault !== null) return fault;
+      }
+    }
+    open.delete(v);
+    return null;
+  };
+  try {
+    return visit(value, base);
+  } catch {
+    // A throwing getter or data too deep to walk: keep the schema's own message.
+    return null;
+  }
 }
 
 /**

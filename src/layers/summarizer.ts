@@ -40,17 +40,22 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** Keeps the newest lines that fit `maxChars`, marking that older ones went. */
+/**
+ * Keeps the newest lines that fit `maxChars`, marking that older ones went; the newest line is
+ * always kept (clipped if it alone is too long). Linear: the joined length is kept as a running
+ * sum while lines are dropped from the front, and only the kept lines are ever joined.
+ */
 function fitLines(lines: string[], maxChars: number): string {
-  const kept = [...lines];
-  let dropped = false;
-  const size = () => kept.join('\n').length + (dropped ? OMITTED.length + 1 : 0);
-  while (kept.length > 1 && size() > maxChars) {
-    kept.shift();
-    dropped = true;
+  // Length of lines[first..] joined with '\n', plus the marker line once anything was dropped.
+  let joined = lines.reduce((n, l) => n + l.length, 0) + Math.max(0, lines.length - 1);
+  let first = 0;
+  const size = () => joined + (first > 0 ? OMITTED.length + 1 : 0);
+  while (lines.length - first > 1 && size() > maxChars) {
+    joined -= (lines[first] as string).length + 1;
+    first++;
   }
-  const body = kept.join('\n');
-  if (!dropped) return clipChars(body, maxChars);
+  const body = lines.slice(first).join('\n');
+  if (first === 0) return clipChars(body, maxChars);
   return clipChars(`${OMITTED}\n${body}`, maxChars);
 }
 

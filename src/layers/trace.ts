@@ -12,7 +12,8 @@ import { expectAcyclic, parseOrThrow } from './schema.ts';
 
 /**
  * Runs `record` on a copy of the state and the copy's open trace; throws `INVALID_PARAMS` (field
- * `turn`) when no turn is open, and explains a failure caused by a malformed state.
+ * `turn`) when no turn is open, and explains a failure caused by a malformed state. Callers check
+ * the conversation as well as the reasoning at entry, so the trace written to is one endTurn closes.
  */
 function inOpenTrace(state: LayeredContextState, record: (trace: TurnExecutionSummary) => void): LayeredContextState {
   if (state.reasoning.current === null) throw invalidParams('turn', 'no turn is open; call beginTurn first.');
@@ -30,7 +31,7 @@ const thinkSchema = z.strictObject({ decision: z.string().min(1, 'must not be em
 
 /** Records Think's decision and goal for the open turn. Returns a new state. */
 export function recordThink(state: LayeredContextState, think: ThinkRecord): LayeredContextState {
-  expectState(state, ['reasoning']);
+  expectState(state, ['reasoning', 'conversation']);
   const parsed = parseOrThrow(thinkSchema, think, 'think');
   return inOpenTrace(state, (trace) => {
     trace.thinkDecision = parsed.decision;
@@ -52,8 +53,14 @@ export interface StepRecord {
   result?: JsonValue;
 }
 
+/**
+ * The largest step number accepted: its successor, which numbering the next step gives, must
+ * still be a safe integer (2^53 would compare equal to 2^53 + 1).
+ */
+export const MAX_STEP_NUM = Number.MAX_SAFE_INTEGER - 1;
+
 const stepSchema = z.strictObject({
-  stepNum: z.int().min(1).optional(),
+  stepNum: z.int().min(1).max(MAX_STEP_NUM, `must be at most ${MAX_STEP_NUM}, so the next step can be numbered`).optional(),
   type: z.enum(STEP_TYPES),
   subdomain: z.string(),
   description: z.string(),
@@ -65,14 +72,15 @@ const stepSchema = z.strictObject({
 
 /**
  * Appends an executed step to the open turn. A step number already recorded this turn is
- * rejected (`INVALID_PARAMS`, field `step.stepNum`) rather than silently overwritten.
+ * rejected (`INVALID_PARAMS`, field `step.stepNum`) rather than silently overwritten, and so is
+ * one above {@link MAX_STEP_NUM}, whose successor would not be exact.
  */
 export function recordStep(state: LayeredContextState, step: StepRecord): LayeredContextState {
-  expectState(state, ['reasoning']);
+  expectState(state, ['reasoning', 'conversation']);
   const parsed = parseOrThrow(stepSchema, step, 'step');
   expectAcyclic(parsed.result, 'step.result');
   return inOpenTrace(state, (trace) => {
-    const stepNum = parsed.stepNum ?? trace.steps.reduce((m, s) => Math.max(m, s.stepNum), 0) + 1;
+    const stepNum = parsed.stepNum ?? nextStepNum(trace);
     if (trace.steps.some((s) => s.stepNum === stepNum)) {
       throw invalidParams('step.stepNum', `step ${stepNum} is already recorded for this turn; use the next number.`);
     }
@@ -90,6 +98,26 @@ export function recordStep(state: LayeredContextState, step: StepRecord): Layere
   });
 }
 
+/**
+ * The number after the highest recorded in `trace`. A recorded number that is not a whole number
+ * of at least 1 (a hand-edited state) would number the step NaN, and the successor of the largest
+ * safe integer is inexact: both are refused, naming the field, as is any number above
+ * {@link MAX_STEP_NUM}, so numbers made here obey the rule numbers passed in do.
+ */
+function nextStepNum(trace: TurnExecutionSummary): number {
+  let max = 0;
+  trace.steps.forEach((s, i) => {
+    if (!Number.isSafeInteger(s.stepNum) || s.stepNum < 1) {
+      throw invalidParams(`state.reasoning.current.steps[${i}].stepNum`, 'must be a whole number of at least 1; restore the state with layeredContextFromJSON.');
+    }
+    max = Math.max(max, s.stepNum);
+  });
+  if (max >= MAX_STEP_NUM) {
+    throw invalidParams('step.stepNum', `the next number after step ${max} would be above ${MAX_STEP_NUM}; pass stepNum explicitly (an unused number from 1 to ${MAX_STEP_NUM}).`);
+  }
+  return max + 1;
+}
+
 /** Conversation-flow facts of the open turn; omitted fields keep their value, `null` clears. */
 export interface TurnMetaRecord {
   conversationPhase?: string | null;
@@ -105,7 +133,7 @@ const metaSchema = z.strictObject({
 
 /** Records the conversation phase, what the user expressed, or why the turn was blocked. */
 export function recordTurnMeta(state: LayeredContextState, meta: TurnMetaRecord): LayeredContextState {
-  expectState(state, ['reasoning']);
+  expectState(state, ['reasoning', 'conversation']);
   const parsed = parseOrThrow(metaSchema, meta, 'meta');
   return inOpenTrace(state, (trace) => {
     if (parsed.conversationPhase !== undefined) trace.conversationPhase = parsed.conversationPhase;

@@ -6,7 +6,7 @@
  * state (or persist the new one) and a failed async summariser never leaves a half-updated state.
  */
 import { z } from 'zod';
-import { expectOptions } from '../args.ts';
+import { expectOptions, wrongKind } from '../args.ts';
 import { errorName, invalidParams } from '../errors.ts';
 import { DEFAULT_SETTINGS, PENDING_TYPES } from './model.ts';
 import type {
@@ -58,6 +58,9 @@ export function beginTurn(state: LayeredContextState, input: BeginTurnInput): La
   if (state.conversation.current !== null) {
     throw invalidParams('turn', `turn ${state.turn} is still open; call endTurn before beginning another.`);
   }
+  if (state.turn >= Number.MAX_SAFE_INTEGER) {
+    throw invalidParams('state.turn', 'has no safe successor to number the next turn; start a new layered context.');
+  }
   return updatedState(state, (next) => {
     next.turn += 1;
     next.conversation.current = {
@@ -97,8 +100,38 @@ export interface EndTurnInput {
 
 /** Options of {@link endTurn}. */
 export interface EndTurnOptions {
-  /** Host summarisers for folded turns; the deterministic fallbacks are used without them. */
+  /**
+   * Host summarisers for folded turns: an object with a `conversation` and/or a `reasoning`
+   * function; the deterministic fallbacks are used for the one left out (or both without it).
+   */
   summarizer?: Summarizer;
+}
+
+const SUMMARIZER_HOOKS = ['conversation', 'reasoning'] as const;
+
+/**
+ * Throws `INVALID_PARAMS` unless `value` is a {@link Summarizer} or `undefined`. Checked at entry,
+ * whether or not anything folds: a summariser that is not one would otherwise be ignored, or fail
+ * only when compaction first calls it and be reported as a summariser that threw.
+ */
+function expectSummarizer(value: unknown): asserts value is Summarizer | undefined {
+  if (value === undefined) return;
+  if (typeof value === 'function') {
+    throw invalidParams('options.summarizer', 'must be an object of summariser functions, not a function; pass { conversation: fn } and/or { reasoning: fn }.');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw wrongKind('options.summarizer', 'an object with conversation and/or reasoning functions', value);
+  }
+  for (const key of Object.keys(value)) {
+    const field = `options.summarizer.${key}`;
+    if (!(SUMMARIZER_HOOKS as readonly string[]).includes(key)) {
+      throw invalidParams(field, `is not a summariser this version calls; use ${SUMMARIZER_HOOKS.join(' or ')}.`);
+    }
+    const hook = (value as Record<string, unknown>)[key];
+    if (hook !== undefined && typeof hook !== 'function') {
+      throw wrongKind(field, 'a function returning the new summary (or a promise of it)', hook);
+    }
+  }
 }
 
 /** How one summary was produced during compaction. */
@@ -184,6 +217,7 @@ export async function endTurn(
   const parsed = parseOrThrow(endSchema, input, 'input');
   expectAcyclic(parsed.routing, 'input.routing');
   expectOptions(options);
+  expectSummarizer(options.summarizer);
   const current = state.conversation.current;
   const trace = state.reasoning.current;
   if (current === null || trace === null) throw invalidParams('turn', 'no turn is open; call beginTurn first.');

@@ -68,10 +68,12 @@ const LAYER_PARTS: Readonly<Record<LayerRecipe['layer'], readonly StatePart[]>> 
   reasoning: ['reasoning', 'curationLog', 'turn'],
 };
 
-/** Checks, at entry, the kind of every part of `state` the layers of `recipe` read. */
+/**
+ * Checks, at entry, every part of `state` the layers of `recipe` read, in one call, so the rules
+ * that span parts (a turn open in the conversation and the trace alike) apply when both are read.
+ */
 function expectStateFor(state: unknown, layers: readonly LayerRecipe[]): asserts state is LayeredContextState {
-  expectState(state, []);
-  for (const layer of layers) expectState(state, LAYER_PARTS[layer.layer]);
+  expectState(state, [...new Set(layers.flatMap((layer) => LAYER_PARTS[layer.layer]))]);
 }
 
 /**
