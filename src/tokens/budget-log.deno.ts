@@ -1,13 +1,43 @@
-import type { LineWriter } from './budget-log.ts';
+import { CtxgateError } from '../errors.ts';
+import { expectLogPath, fileLogFailure, type LineWriter } from './budget-log.ts';
 
-declare const Deno: {
+interface DenoFs {
   writeTextFileSync(path: string, data: string, options: { append: boolean; create: boolean }): void;
   mkdirSync(path: string, options: { recursive: true }): void;
-};
+}
 
-/** Deno only (needs `--allow-write`): a {@link LineWriter} appending to a file, creating its folder. */
+/**
+ * Deno only (needs `--allow-write`): a {@link LineWriter} appending to a file, creating its folder.
+ * A `path` that is not a non-empty string is INVALID_PARAMS; outside Deno, or when the folder
+ * cannot be created (no permission, a file in its place), it throws STORAGE_FAILURE, and a failed
+ * append rejects the log's flush() with STORAGE_FAILURE (Deno's error name in `details.code`).
+ */
 export function denoFileLineWriter(path: string): LineWriter {
+  expectLogPath(path);
+  // Looked up at the call, not declared global: elsewhere `Deno` is a ReferenceError, not an answer.
+  const deno = (globalThis as { Deno?: DenoFs }).Deno;
+  if (deno === undefined || typeof deno.writeTextFileSync !== 'function') {
+    throw new CtxgateError(
+      'STORAGE_FAILURE',
+      "Deno is not available here: denoFileLineWriter works under Deno. In Node use nodeFileLineWriter ('ctxgate/budget-log/node'), in a browser indexedDbLineWriter, or pass jsonlBudgetLog your own writer.",
+      { details: { operation: 'open', reason: 'unavailable' } },
+    );
+  }
   const slash = path.lastIndexOf('/');
-  if (slash > 0) Deno.mkdirSync(path.slice(0, slash), { recursive: true });
-  return { write: (line) => Deno.writeTextFileSync(path, line, { append: true, create: true }) };
+  if (slash > 0) {
+    try {
+      deno.mkdirSync(path.slice(0, slash), { recursive: true });
+    } catch (error) {
+      throw fileLogFailure('open', path, error);
+    }
+  }
+  return {
+    write(line) {
+      try {
+        deno.writeTextFileSync(path, line, { append: true, create: true });
+      } catch (error) {
+        throw fileLogFailure('write', path, error);
+      }
+    },
+  };
 }

@@ -1,5 +1,5 @@
-import { expectObject, kindOf } from '../args.ts';
-import { invalidParams } from '../errors.ts';
+import { expectObject, expectString, kindOf } from '../args.ts';
+import { CtxgateError, invalidParams, isCtxgateError } from '../errors.ts';
 
 /** One line of the context budget log (spec 003 Observability), as written. */
 export interface BudgetLogEntry {
@@ -23,9 +23,14 @@ export interface LineWriter {
 
 /** Where {@link applyContextBudget} reports each call. */
 export interface BudgetLog {
-  /** Records one entry. Never throws: write failures surface in {@link flush}. */
+  /** Records one entry. Never throws for the writer: write failures surface in {@link flush}. */
   record(entry: BudgetLogEntry): void;
-  /** Resolves when every write so far has finished; rejects with the first write failure. */
+  /**
+   * Resolves when every line recorded so far is written. Lines a write failed on are kept, in
+   * order (later lines wait behind them), and tried again here; if any still cannot be written it
+   * rejects with the writer's error when that is a ctxgate error, else STORAGE_FAILURE with it as
+   * the cause, and `details.unwritten` lines stay queued for the next record or flush.
+   */
   flush(): Promise<void>;
 }
 
@@ -53,44 +58,123 @@ function checkEntry(entry: unknown): asserts entry is BudgetLogEntry {
 }
 
 /**
- * A JSONL budget log: one JSON object per line, keys in the spec's order. Point it at a callback,
- * or at any `{ write(line) }` (a Node/Deno file, IndexedDB via `indexedDbLineWriter`).
+ * Lines kept for a writer that keeps failing; past this the oldest are dropped, and counted in
+ * the error flush() reports (`details.dropped`), so a dead disk cannot grow memory without bound.
+ */
+export const MAX_UNWRITTEN_LINES = 10_000;
+
+// JSON.stringify leaves U+2028 and U+2029 raw, and NEL (U+0085) too: JavaScript's and Python's
+// line splitters break on them, so a run_id holding one would read as two broken records.
+const LINE_BREAKING = /[\u0085\u2028\u2029]/g;
+const escapeLineBreaks = (json: string): string => json.replace(LINE_BREAKING, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/**
+ * A JSONL budget log: one JSON object per line, keys in the spec's order, every line-breaking
+ * character escaped so each record is exactly one line to any splitter. Point it at a callback,
+ * or at any `{ write(line) }` (a Node/Deno file, IndexedDB via `indexedDbLineWriter`). Writes are
+ * serialised; a failed line is kept and retried before any later line (see {@link BudgetLog.flush}).
  */
 export function jsonlBudgetLog(target: LineWriter | ((line: string) => void | Promise<void>)): BudgetLog {
   const write = typeof target === 'function' ? target : typeof target?.write === 'function' ? target.write.bind(target) : undefined;
   if (!write) throw invalidParams('target', 'expected a function or an object with a write(line) method.');
   let chain: Promise<void> = Promise.resolve();
+  /** Lines not yet written, oldest first: the line being written, then those a failure held back. */
+  const unwritten: string[] = [];
+  let dropped = 0;
   let failure: unknown;
+  let failed = false;
+  let writing = false;
+  /** Writes the queued lines in order, stopping (and keeping the rest) at the first failure. */
+  const drain = async (): Promise<void> => {
+    while (unwritten.length > 0) {
+      writing = true;
+      try {
+        await write(unwritten[0] as string);
+      } catch (e) {
+        failure = e;
+        failed = true;
+        return;
+      } finally {
+        writing = false;
+      }
+      unwritten.shift();
+    }
+    failed = false;
+  };
   return {
     record(entry) {
       checkEntry(entry);
       const line =
-        JSON.stringify({
-          run_id: entry.run_id,
-          phase: entry.phase,
-          original_tokens: entry.original_tokens,
-          budget_tokens: entry.budget_tokens,
-          truncated_tokens: entry.truncated_tokens,
-          was_truncated: entry.was_truncated,
-          ts: entry.ts,
-          encoder: entry.encoder,
-        }) + '\n';
-      // Writes are serialised so lines keep their order even with an async writer.
-      chain = chain.then(async () => {
-        try {
-          await write(line);
-        } catch (e) {
-          failure ??= e;
-        }
-      });
+        escapeLineBreaks(
+          JSON.stringify({
+            run_id: entry.run_id,
+            phase: entry.phase,
+            original_tokens: entry.original_tokens,
+            budget_tokens: entry.budget_tokens,
+            truncated_tokens: entry.truncated_tokens,
+            was_truncated: entry.was_truncated,
+            ts: entry.ts,
+            encoder: entry.encoder,
+          }),
+        ) + '\n';
+      unwritten.push(line);
+      if (unwritten.length > MAX_UNWRITTEN_LINES) {
+        // The oldest line not being written right now (drain removes the first once it is written).
+        unwritten.splice(writing ? 1 : 0, 1);
+        dropped++;
+      }
+      // Serialised, so lines keep their order even with an async writer; after a failure each
+      // record tries the held-back lines again first, so a writer that recovers catches up.
+      chain = chain.then(drain);
     },
     async flush() {
       await chain;
-      if (failure !== undefined) {
-        const e = failure;
-        failure = undefined;
-        throw e;
-      }
+      // One more try for lines a failure held back, so a resolved flush means all were written.
+      if (failed) await (chain = chain.then(drain));
+      if (!failed && dropped === 0) return;
+      const lost = dropped;
+      dropped = 0; // reported once: they are gone, unlike the unwritten lines, which stay queued
+      if (isCtxgateError(failure) && lost === 0) throw failure;
+      throw new CtxgateError(
+        'STORAGE_FAILURE',
+        `the budget log could not write ${unwritten.length} line(s)${lost > 0 ? ` and dropped the ${lost} oldest past ${MAX_UNWRITTEN_LINES} held` : ''} ` +
+          `(the writer threw ${thrownKind(failure)}; see cause); the lines are kept and retried by the next record() or flush(). Check the log's destination (path, permissions, free space)`,
+        { details: { operation: 'write', unwritten: unwritten.length, dropped: lost }, cause: failure },
+      );
     },
   };
+}
+
+/** An error's name (`TypeError`), else the kind of what was thrown: never its text, which may quote data. */
+function thrownKind(e: unknown): string {
+  const name = e instanceof Error ? (e as { name?: unknown }).name : undefined;
+  return typeof name === 'string' && name !== '' ? name : kindOf(e);
+}
+
+/**
+ * Internal (the file writers'): STORAGE_FAILURE for a file operation that failed, the error as
+ * its cause and `details.code` the system's code for it (`ENOTDIR`, `EACCES`, `ENOSPC`; Deno's
+ * error name, such as `PermissionDenied`, where the error has no code). The path is named: it is
+ * the caller's own configuration, not content.
+ */
+export function fileLogFailure(operation: 'open' | 'write', path: string, error: unknown): CtxgateError {
+  const code = (error as { code?: unknown } | null)?.code;
+  const name = (error as { name?: unknown } | null)?.name;
+  const why = typeof code === 'string' ? code : typeof name === 'string' ? name : undefined;
+  const what = operation === 'open' ? `creating the folder of the budget log ${path}` : `appending to the budget log ${path}`;
+  return new CtxgateError(
+    'STORAGE_FAILURE',
+    `${what} failed (${why ?? 'unknown error'}); check that the path names a writable file whose folders are folders, not files, and that the disk has space`,
+    { details: { operation, path, ...(why !== undefined ? { code: why } : {}) }, cause: error },
+  );
+}
+
+/**
+ * Internal (the file writers'): INVALID_PARAMS unless `path` is a non-empty string without a NUL
+ * character (which no file system accepts), rather than a TypeError from the file system.
+ */
+export function expectLogPath(path: unknown): asserts path is string {
+  expectString(path, 'path');
+  if (path === '') throw invalidParams('path', 'must be a file path such as .agents/rpi/context-budget-log.jsonl (got an empty string).');
+  if (path.includes('\0')) throw invalidParams('path', 'must not contain a NUL character.');
 }

@@ -1,7 +1,7 @@
 import { expectArray, expectNumber, expectObject, expectOptionalNumber, expectOptions, expectString } from '../args.ts';
 import { applyContextBudget, type ApplyContextBudgetOptions } from './budget.ts';
 import { expectOptionalText } from './checks.ts';
-import { HANDOFF_FIELDS, narrativeCap, type HandoffField, type PhaseManifest } from './manifest.ts';
+import { HANDOFF_FIELDS, narrativeCap, normaliseHandoffFields, type HandoffField, type PhaseManifest } from './manifest.ts';
 import { requireInt } from './truncate.ts';
 
 /** What a phase hands to the next ones (spec 003 `phaseHandoff`, camelCase). */
@@ -28,10 +28,11 @@ function capChars(text: string, cap: number): string {
 
 const oneLine = (s: string): string => s.replace(/\s*\n\s*/g, ' ').trim();
 
+/** The non-empty items of all lists, each once, in first-seen order (a Set: linear, where includes() per item was quadratic). */
 function unique(lists: (readonly string[] | undefined)[]): string[] {
-  const out: string[] = [];
-  for (const list of lists) for (const item of list ?? []) if (item !== '' && !out.includes(item)) out.push(item);
-  return out;
+  const seen = new Set<string>();
+  for (const list of lists) for (const item of list ?? []) if (item !== '') seen.add(item);
+  return [...seen];
 }
 
 const LIST_FIELDS = ['artifactsProduced', 'decisionsMade', 'openRisks'] as const;
@@ -63,21 +64,30 @@ function expectHandoff(h: unknown, index: number): void {
  * `manifest.maxTokens` with {@link applyContextBudget} (logged when `options.log` is given).
  * Handoffs are read in phase order; the goal and epic come from the latest handoff that has one,
  * verdicts accumulate (later phases win), lists are merged without duplicates.
+ * `manifest.handoffFields` may use the spec's names (`epic_id`); a name that is no handoff field
+ * is INVALID_PARAMS naming `manifest.handoffFields` and listing the valid ones.
  */
 export function buildHandoffContext(handoffs: readonly PhaseHandoff[], manifest: PhaseManifest, options: BuildHandoffOptions = {}): string {
   expectArray(handoffs, 'handoffs');
   handoffs.forEach(expectHandoff);
   const cap = narrativeCap(manifest); // checks the manifest is one, as to the fields it reads
+  // A name that is no field (`goalz`) would select nothing and yield '' without a word.
+  const fields = normaliseHandoffFields(manifest.handoffFields, 'manifest.handoffFields');
   requireInt('manifest.maxTokens', manifest.maxTokens);
   expectOptionalNumber(manifest.phase, 'manifest.phase');
   expectOptions(options);
   if (handoffs.length === 0) return '';
   const ordered = [...handoffs].sort((a, b) => a.phase - b.phase);
   // Select.
-  const wanted = new Set<HandoffField>(manifest.handoffFields.length > 0 ? manifest.handoffFields : HANDOFF_FIELDS);
+  const wanted = new Set<HandoffField>(fields.length > 0 ? fields : HANDOFF_FIELDS);
   const latest = (f: 'goal' | 'epicId'): string | undefined => ordered.map((h) => h[f]).filter((v): v is string => !!v).at(-1);
-  const verdicts: Record<string, string> = {};
-  for (const h of ordered) Object.assign(verdicts, h.verdicts ?? {});
+  // A null-prototype record, filled key by key: a gate named `__proto__` (as JSON.parse makes it)
+  // stays a verdict, where Object.assign into `{}` would set the prototype and drop it.
+  const verdicts: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const h of ordered) {
+    const v = h.verdicts ?? {};
+    for (const k of Object.keys(v)) verdicts[k] = v[k] as string;
+  }
 
   // Assemble.
   const lines: string[] = ['## Context from prior phases'];
@@ -86,12 +96,17 @@ export function buildHandoffContext(handoffs: readonly PhaseHandoff[], manifest:
   const epic = latest('epicId');
   if (wanted.has('epicId') && epic) lines.push(`Epic: ${oneLine(epic)}`);
   const keys = Object.keys(verdicts).sort();
+  // Pushed one by one: spreading a long list into push() overflows the stack (~100k items).
   if (wanted.has('verdicts') && keys.length > 0) {
-    lines.push('Verdicts:', ...keys.map((k) => `- ${k}: ${oneLine(verdicts[k] ?? '')}`));
+    lines.push('Verdicts:');
+    for (const k of keys) lines.push(`- ${k}: ${oneLine(verdicts[k] ?? '')}`);
   }
   const list = (field: 'artifactsProduced' | 'decisionsMade' | 'openRisks', title: string): void => {
+    if (!wanted.has(field)) return;
     const items = unique(ordered.map((h) => h[field]));
-    if (wanted.has(field) && items.length > 0) lines.push(`${title}:`, ...items.map((i) => `- ${oneLine(i)}`));
+    if (items.length === 0) return;
+    lines.push(`${title}:`);
+    for (const i of items) lines.push(`- ${oneLine(i)}`);
   };
   list('artifactsProduced', 'Artifacts produced');
   list('decisionsMade', 'Decisions made');

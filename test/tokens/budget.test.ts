@@ -2,13 +2,18 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { truncateToTokenBudget } from '../../src/tokens/truncate.ts';
 import { applyContextBudget } from '../../src/tokens/budget.ts';
-import { jsonlBudgetLog } from '../../src/tokens/budget-log.ts';
+import { jsonlBudgetLog, MAX_UNWRITTEN_LINES, type BudgetLogEntry } from '../../src/tokens/budget-log.ts';
 import { indexedDbLineWriter } from '../../src/tokens/budget-log.idb.ts';
+import { nodeFileLineWriter } from '../../src/tokens/budget-log.node.ts';
+import { denoFileLineWriter } from '../../src/tokens/budget-log.deno.ts';
 import { buildHandoffContext } from '../../src/tokens/handoff.ts';
-import { narrativeCap, resolveManifest } from '../../src/tokens/manifest.ts';
+import { HANDOFF_FIELDS, narrativeCap, resolveManifest } from '../../src/tokens/manifest.ts';
 import * as fakeIdb from 'fake-indexeddb';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TokenCounter } from '../../src/tokens/counter.ts';
-import { isCtxgateError } from '../../src/errors.ts';
+import { CtxgateError, isCtxgateError } from '../../src/errors.ts';
 
 /** Deterministic test counter: one token per 4 UTF-16 units, rounded up (the spec's char/4). */
 const quarter: TokenCounter = (text) => ({ tokens: Math.ceil(text.length / 4), exact: false, encoder: 'test/char4' });
@@ -27,7 +32,9 @@ const textArb = fc.oneof(
 describe('truncateToTokenBudget', () => {
   it('cuts after the last sentence end inside the budget and appends ...', () => {
     const text = 'One two three. Four five six. Seven eight nine ten eleven.';
-    expect(truncateToTokenBudget(text, 8, quarter)).toBe('One two three....');
+    // 'One two three. Four five six.' + '...' is 32 characters: exactly 8 tokens, so it fits.
+    expect(truncateToTokenBudget(text, 8, quarter)).toBe('One two three. Four five six....');
+    expect(truncateToTokenBudget(text, 7, quarter)).toBe('One two three....');
     expect(truncateToTokenBudget('Line one.\nLine two is longer than that', 4, quarter)).toBe('Line one....');
   });
 
@@ -90,10 +97,10 @@ describe('applyContextBudget', () => {
     const text = 'One two three. Four five six. Seven eight nine ten eleven.';
     const r = applyContextBudget(text, 8, { counter: quarter });
     expect(r).toEqual({
-      context: 'One two three....',
+      context: 'One two three. Four five six....',
       originalTokens: 15,
       budgetTokens: 8,
-      truncatedTokens: 5,
+      truncatedTokens: 8,
       wasTruncated: true,
       encoder: 'test/char4',
     });
@@ -148,8 +155,9 @@ describe('applyContextBudget', () => {
       },
     });
     applyContextBudget('x', 0, { counter: quarter, log: failing });
-    await expect(failing.flush()).rejects.toThrow('disk full');
-    await expect(failing.flush()).resolves.toBeUndefined();
+    // Typed, with the writer's error as the cause; the line is kept, so the next flush reports it again.
+    await expect(failing.flush()).rejects.toMatchObject({ code: 'STORAGE_FAILURE', cause: new Error('disk full'), details: { unwritten: 1 } });
+    await expect(failing.flush()).rejects.toMatchObject({ code: 'STORAGE_FAILURE', details: { unwritten: 1 } });
     let thrown: unknown;
     try {
       jsonlBudgetLog({} as never);
@@ -273,5 +281,218 @@ describe('indexedDbLineWriter', () => {
     await log.flush();
     expect((await writer.readAll()).split('\n').filter(Boolean).map((l) => JSON.parse(l).phase)).toEqual([1, 2]);
     await writer.close();
+  });
+});
+
+/** A log entry for `phase` (and `run_id`). */
+const entry = (phase: number, run_id = 'r'): BudgetLogEntry => ({
+  run_id,
+  phase,
+  original_tokens: 1,
+  budget_tokens: 0,
+  truncated_tokens: 1,
+  was_truncated: false,
+  ts: '2026-01-01T00:00:00.000Z',
+  encoder: 'test',
+});
+
+/** What `fn` throws (or its promise rejects with); 'no error' when nothing. */
+async function thrownBy(fn: () => unknown): Promise<unknown> {
+  try {
+    await fn();
+  } catch (e) {
+    return e;
+  }
+  return 'no error';
+}
+
+describe('manifests written with the spec JSON keys', () => {
+  it('load unchanged: phase, handoff_fields (spec field names), narrative_cap, max_tokens', () => {
+    const spec = JSON.parse('{"phase":2,"handoff_fields":["goal","epic_id","verdicts","open_risks"],"narrative_cap":0,"max_tokens":100}');
+    expect(resolveManifest(2, { 2: spec })).toEqual({ phase: 2, handoffFields: ['goal', 'epicId', 'verdicts', 'openRisks'], narrativeCap: 0, maxTokens: 100 });
+    // Go's nil slice is JSON null: no fields, i.e. everything (phase 1's default).
+    expect(resolveManifest(7, { 7: JSON.parse('{"phase":7,"handoff_fields":null,"narrative_cap":0,"max_tokens":2500}') })).toEqual({
+      phase: 7,
+      handoffFields: [],
+      narrativeCap: 0,
+      maxTokens: 2500,
+    });
+    // Camel case still works, and the two may be mixed across parts.
+    expect(resolveManifest(3, { 3: { maxTokens: 10, narrative_cap: 20 } })).toEqual({ ...resolveManifest(3), maxTokens: 10, narrativeCap: 20 });
+  });
+
+  it('an unknown key (a typo), a wrong phase or one part under both names is INVALID_PARAMS naming it', async () => {
+    const typo = await thrownBy(() => resolveManifest(2, { 2: { maxToken: 100 } as never }));
+    expect(typo).toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'overrides[2].maxToken', key: 'maxToken' } });
+    expect((typo as Error).message).toContain('max_tokens');
+    expect(await thrownBy(() => resolveManifest(2, { 2: { max_tokens: 1, maxTokens: 1 } }))).toMatchObject({
+      code: 'INVALID_PARAMS',
+      details: { field: 'overrides[2].max_tokens' },
+    });
+    expect(await thrownBy(() => resolveManifest(2, { 2: { phase: 3, max_tokens: 1 } }))).toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'overrides[2].phase' } });
+    expect(await thrownBy(() => resolveManifest(2, { 2: { max_tokens: -1 } }))).toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'overrides[2].max_tokens' } });
+    expect(await thrownBy(() => resolveManifest(2, { 2: { handoff_fields: ['goalz'] } }))).toMatchObject({
+      code: 'INVALID_PARAMS',
+      details: { field: 'overrides[2].handoff_fields' },
+    });
+  });
+});
+
+describe('buildHandoffContext', () => {
+  const base = { phase: 2, narrativeCap: 0, maxTokens: 0 };
+
+  it('refuses handoffFields that are no handoff field, naming the valid ones; takes the spec names', async () => {
+    const e = await thrownBy(() => buildHandoffContext([{ phase: 1, goal: 'Ship it' }], { ...base, handoffFields: ['goalz' as never] }, { counter: quarter }));
+    expect(e).toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'manifest.handoffFields', known: [...HANDOFF_FIELDS] } });
+    expect((e as Error).message).toContain('goal, epicId, verdicts, artifactsProduced, decisionsMade, openRisks, narrative');
+    expect(buildHandoffContext([{ phase: 1, goal: 'Ship it', epicId: 'E-1' }], { ...base, handoffFields: ['epic_id' as never] }, { counter: quarter })).toBe(
+      '## Context from prior phases\nEpic: E-1\n',
+    );
+  });
+
+  it('keeps a verdict named __proto__ (as JSON.parse makes it) as data', () => {
+    const h = JSON.parse('{"phase":1,"verdicts":{"__proto__":"pass","plan":"ok"}}');
+    const later = JSON.parse('{"phase":2,"verdicts":{"__proto__":"fail"}}');
+    expect(buildHandoffContext([later, h], { ...base, handoffFields: ['verdicts'] }, { counter: quarter })).toBe(
+      '## Context from prior phases\nVerdicts:\n- __proto__: fail\n- plan: ok\n',
+    );
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
+  it('merges a million list items in first-seen order (linear: quadratic would take hours)', () => {
+    const n = 500_000;
+    const a = Array.from({ length: n }, (_, i) => `a${i}`);
+    const b = Array.from({ length: n }, (_, i) => `a${i + n / 2}`); // half repeats a
+    const out = buildHandoffContext([{ phase: 2, artifactsProduced: b }, { phase: 1, artifactsProduced: [...a, 'a0', ''] }], { ...base, handoffFields: ['artifactsProduced'] }, { counter: quarter });
+    const lines = out.split('\n');
+    expect(lines.length).toBe(2 + (3 * n) / 2 + 1);
+    expect(lines.slice(0, 4)).toEqual(['## Context from prior phases', 'Artifacts produced:', '- a0', '- a1']);
+    expect(lines.at(-2)).toBe(`- a${n + n / 2 - 1}`);
+    expect(lines[2 + n]).toBe(`- a${n}`);
+  });
+});
+
+describe('budget log write failures', () => {
+
+  it('are STORAGE_FAILURE with the cause, even a raw TypeError or a bare string', async () => {
+    for (const thrown of [new TypeError('x is not a function'), 'disk full']) {
+      const log = jsonlBudgetLog(() => {
+        throw thrown;
+      });
+      log.record(entry(1));
+      const e = await thrownBy(() => log.flush());
+      expect(e).toBeInstanceOf(CtxgateError);
+      expect(e).toMatchObject({ code: 'STORAGE_FAILURE', details: { operation: 'write', unwritten: 1, dropped: 0 } });
+      expect((e as Error).cause).toBe(thrown);
+    }
+  });
+
+  it('keep the failed lines, in order, for the next flush: a recovered writer catches up, a dead one is reported again', async () => {
+    const written: number[] = [];
+    let broken = true;
+    const log = jsonlBudgetLog(async (line) => {
+      if (broken) throw new Error('EIO');
+      written.push(JSON.parse(line).phase);
+    });
+    log.record(entry(1));
+    log.record(entry(2));
+    await expect(log.flush()).rejects.toMatchObject({ code: 'STORAGE_FAILURE', details: { unwritten: 2 } });
+    log.record(entry(3));
+    await expect(log.flush()).rejects.toMatchObject({ code: 'STORAGE_FAILURE', details: { unwritten: 3 } });
+    broken = false;
+    await expect(log.flush()).resolves.toBeUndefined();
+    expect(written).toEqual([1, 2, 3]);
+    log.record(entry(4));
+    await log.flush();
+    expect(written).toEqual([1, 2, 3, 4]);
+  });
+
+  it('a ctxgate error from the writer passes through typed (QUOTA_EXCEEDED stays QUOTA_EXCEEDED)', async () => {
+    const quota = new CtxgateError('QUOTA_EXCEEDED', 'write failed: quota', { details: { operation: 'write' } });
+    const log = jsonlBudgetLog(() => Promise.reject(quota));
+    log.record(entry(1));
+    expect(await thrownBy(() => log.flush())).toBe(quota);
+  });
+
+  it(`hold at most ${MAX_UNWRITTEN_LINES} lines, and say how many were dropped`, async () => {
+    const written: number[] = [];
+    let broken = true;
+    const log = jsonlBudgetLog((line) => {
+      if (broken) throw 'EIO'; // a string: no stack captured 10,000 times
+      written.push(JSON.parse(line).phase);
+    });
+    for (let i = 0; i < MAX_UNWRITTEN_LINES + 5; i++) log.record(entry(i));
+    await expect(log.flush()).rejects.toMatchObject({ code: 'STORAGE_FAILURE', details: { unwritten: MAX_UNWRITTEN_LINES, dropped: 5 } });
+    broken = false;
+    await log.flush();
+    expect(written.length).toBe(MAX_UNWRITTEN_LINES);
+    expect([written[0], written.at(-1)]).toEqual([5, MAX_UNWRITTEN_LINES + 4]);
+  });
+
+  it('escape U+2028, U+2029 and NEL so every line splitter sees one record a line', async () => {
+    const lines: string[] = [];
+    const log = jsonlBudgetLog((line) => void lines.push(line));
+    log.record(entry(1, 'a\u2028b\u2029c\u0085d'));
+    await log.flush();
+    expect(lines).toEqual([
+      '{"run_id":"a\\u2028b\\u2029c\\u0085d","phase":1,"original_tokens":1,"budget_tokens":0,"truncated_tokens":1,"was_truncated":false,"ts":"2026-01-01T00:00:00.000Z","encoder":"test"}\n',
+    ]);
+    expect(JSON.parse(lines[0] as string).run_id).toBe('a\u2028b\u2029c\u0085d');
+    expect((lines[0] as string).split(/\r\n|[\n\r\u000b\u000c\u001c-\u001e\u0085\u2028\u2029]/)).toHaveLength(2);
+  });
+});
+
+describe('file line writers', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('nodeFileLineWriter: bad paths are INVALID_PARAMS; a file in the folder path or a folder as the file is STORAGE_FAILURE', async () => {
+    for (const bad of [5, undefined, '', 'a\0b']) {
+      expect(await thrownBy(() => nodeFileLineWriter(bad as never))).toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'path' } });
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'ctxgate-budget-log-'));
+    try {
+      const file = join(dir, 'file');
+      writeFileSync(file, 'x');
+      const e = await thrownBy(() => nodeFileLineWriter(join(file, 'rpi', 'log.jsonl')));
+      expect(e).toMatchObject({ code: 'STORAGE_FAILURE', details: { operation: 'open', code: 'ENOTDIR' } });
+      expect((e as Error).cause).toMatchObject({ code: 'ENOTDIR' });
+      const log = jsonlBudgetLog(await nodeFileLineWriter(dir)); // a folder where the file should be
+      log.record(entry(1));
+      expect(await thrownBy(() => log.flush())).toMatchObject({ code: 'STORAGE_FAILURE', details: { operation: 'write', code: 'EISDIR' } });
+      const path = join(dir, '.agents', 'rpi', 'context-budget-log.jsonl');
+      const good = jsonlBudgetLog(await nodeFileLineWriter(path));
+      good.record(entry(1));
+      good.record(entry(2));
+      await good.flush();
+      expect(readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).phase)).toEqual([1, 2]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('denoFileLineWriter: INVALID_PARAMS for bad paths, STORAGE_FAILURE outside Deno and for failed writes', async () => {
+    expect(await thrownBy(() => denoFileLineWriter(5 as never))).toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'path' } });
+    expect(await thrownBy(() => denoFileLineWriter('log.jsonl'))).toMatchObject({ code: 'STORAGE_FAILURE', details: { reason: 'unavailable' } });
+    const appended: string[] = [];
+    const denied = Object.assign(new Error('Requires write access'), { name: 'PermissionDenied' });
+    vi.stubGlobal('Deno', {
+      mkdirSync(path: string) {
+        if (path === 'locked') throw denied;
+      },
+      writeTextFileSync(path: string, data: string) {
+        if (path.startsWith('ro/')) throw denied;
+        appended.push(data);
+      },
+    });
+    expect(await thrownBy(() => denoFileLineWriter('locked/log.jsonl'))).toMatchObject({ code: 'STORAGE_FAILURE', details: { operation: 'open', code: 'PermissionDenied' } });
+    const failing = jsonlBudgetLog(denoFileLineWriter('ro/log.jsonl'));
+    failing.record(entry(1));
+    expect(await thrownBy(() => failing.flush())).toMatchObject({ code: 'STORAGE_FAILURE', details: { operation: 'write', code: 'PermissionDenied' } });
+    const log = jsonlBudgetLog(denoFileLineWriter('rpi/log.jsonl'));
+    log.record(entry(1));
+    await log.flush();
+    expect(appended.map((l) => JSON.parse(l).phase)).toEqual([1]);
   });
 });
