@@ -28,8 +28,9 @@ export interface BudgetLog {
   /**
    * Resolves when every line recorded so far is written. Lines a write failed on are kept, in
    * order (later lines wait behind them), and tried again here; if any still cannot be written it
-   * rejects with the writer's error when that is a ctxgate error, else STORAGE_FAILURE with it as
-   * the cause, and `details.unwritten` lines stay queued for the next record or flush.
+   * rejects with the writer's code when the writer threw a ctxgate error, else STORAGE_FAILURE,
+   * the writer's error as the cause either way, and `details.unwritten` lines stay queued for the
+   * next record or flush.
    */
   flush(): Promise<void>;
 }
@@ -134,7 +135,11 @@ export function jsonlBudgetLog(target: LineWriter | ((line: string) => void | Pr
       if (!failed && dropped === 0) return;
       const lost = dropped;
       dropped = 0; // reported once: they are gone, unlike the unwritten lines, which stay queued
-      if (isCtxgateError(failure) && lost === 0) throw failure;
+      // The writer's own typed error keeps its code (QUOTA_EXCEEDED stays QUOTA_EXCEEDED, a file
+      // writer's STORAGE_FAILURE its system code), and says how many lines wait, as ours does.
+      if (isCtxgateError(failure) && lost === 0) {
+        throw new CtxgateError(failure.code, failure.message, { details: { ...failure.details, unwritten: unwritten.length }, cause: failure });
+      }
       throw new CtxgateError(
         'STORAGE_FAILURE',
         `the budget log could not write ${unwritten.length} line(s)${lost > 0 ? ` and dropped the ${lost} oldest past ${MAX_UNWRITTEN_LINES} held` : ''} ` +

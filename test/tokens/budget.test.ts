@@ -411,7 +411,9 @@ describe('budget log write failures', () => {
     const quota = new CtxgateError('QUOTA_EXCEEDED', 'write failed: quota', { details: { operation: 'write' } });
     const log = jsonlBudgetLog(() => Promise.reject(quota));
     log.record(entry(1));
-    expect(await thrownBy(() => log.flush())).toBe(quota);
+    const error = await thrownBy(() => log.flush());
+    expect(error).toMatchObject({ code: 'QUOTA_EXCEEDED', message: 'write failed: quota', details: { operation: 'write', unwritten: 1 } });
+    expect((error as Error).cause).toBe(quota);
   });
 
   it(`hold at most ${MAX_UNWRITTEN_LINES} lines, and say how many were dropped`, async () => {
