@@ -13,7 +13,7 @@ import { establishCandidates, type Candidate } from './candidates.ts';
 import { countLines } from './lines.ts';
 import type { BuilderGates } from './gates.ts';
 import { derivedUuid, derivedUuids } from './ids.ts';
-import { projectIndexFingerprint } from './project-index.ts';
+import { verifiedProjectIndexFingerprint } from './project-index.ts';
 import { rankCandidates, type Ranked } from './rank.ts';
 import { REDUCTION_ORDER, availableSlices } from './slicing.ts';
 import { defaultSystemRules } from './system-rules.ts';
@@ -47,7 +47,8 @@ interface Variant {
   contentHash?: string;
 }
 
-interface Work {
+/** A block being assembled, at its current slicing level. Exported for {@link fitToBudget}'s tests. */
+export interface Work {
   blockType: BlockType;
   priority: Priority;
   title: string;
@@ -118,6 +119,14 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
   if (input.purpose !== 'intent' && candidates.filter((c) => c.target).length === 0 && (input.planStep?.targetFiles?.length || input.planStep?.targetSymbols?.length)) {
     throw invalidParams('planStep', 'no target could be resolved');
   }
+  // Spec 001, Inputs: the plan step is required for diff generation, and a diff is of something:
+  // without a target the model would be asked for a change with nothing to change.
+  if (input.purpose === 'diff') {
+    if (!input.planStep) throw invalidParams('planStep', 'a diff bundle requires a plan step; pass the step being implemented (planStep with targetFiles or targetSymbols).');
+    if (!candidates.some((c) => c.target)) {
+      throw invalidParams('planStep', 'a diff bundle requires at least one target; name the files to change in planStep.targetFiles or the symbols in planStep.targetSymbols.');
+    }
+  }
 
   // ---- Step 1: hard exclusions (fail closed), reading every candidate from the filesystem.
   // `textHash`: SHA-256 of the text's UTF-8 when that is exactly the bytes hashed (text given as a
@@ -177,6 +186,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     let roundTrips: boolean;
     let lineCount: number;
     if (typeof raw === 'string') {
+      refuseLoneSurrogate(raw, `the content of ${c.path}`, { path: c.path });
       roundTrips = true;
       text = raw;
       encoding = 'utf-8';
@@ -232,6 +242,9 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
   // Redacts text with the policy, proves the result clean, and records every action. `path`: the
   // file the text is from, when it is a file's own text (its extension says whether it is code).
   const safe = (text: string, target: string, path?: string): string => {
+    // Checked here, where every text but a clean whole file passes (those were checked when read):
+    // a lone surrogate would be hashed as U+FFFD, so distinct texts would share ids and fingerprints.
+    refuseLoneSurrogate(text, target, { target });
     const findings = gates.scanSecrets(text, undefined, path);
     if (!findings.length) return text;
     const medium = findings.filter((f) => f.confidence === 'medium');
@@ -258,14 +271,26 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
   const textMeta = (source: ContextBlock['meta']['source']) => ({ path: null, symbol: null, hash: null, encoding: 'utf-8' as Encoding, byteSize: 0, source });
   const systemText = safe(input.systemRules ?? defaultSystemRules(input.purpose), 'system rules');
   works.push({ blockType: 'system', priority: 'P0', title: 'system rules', key: 'system rules', variants: single(systemText, 'system rules'), level: 'FULL_FILE', meta: textMeta('system') });
-  const constraintsText = safe(canonicalize(input.constraints), 'constraints');
+  // Each constraint is scanned as the caller wrote it, before JSON escaping can hide a pattern
+  // (`\t` for a tab, `\"` for a quote): the scanner is written for raw text, as in lastError or
+  // the task. The serialised block is then scanned again, for anything only the JSON form shows.
+  const rawSafeConstraints: BuildContextInput['constraints'] = {};
+  for (const key of ['system', 'project', 'session', 'user'] as const) {
+    const list = input.constraints[key];
+    if (list !== undefined) rawSafeConstraints[key] = list.map((text, i) => safe(text, `constraints.${key}[${i}]`));
+  }
+  const constraintsText = safe(canonicalize(rawSafeConstraints), 'constraints');
   works.push({ blockType: 'constraints', priority: 'P0', title: 'constraints', key: 'constraints', variants: single(constraintsText, 'constraints'), level: 'FULL_FILE', meta: textMeta('user') });
   const task = [input.intent ? `intent ${input.intent.id}: ${input.intent.text}` : null, input.planStep ? `plan step ${input.planStep.id}${input.planStep.description ? `: ${input.planStep.description}` : ''}` : null]
     .filter((x): x is string => x !== null)
     .join('\n');
   if (task) works.push({ blockType: 'diff_hint', priority: 'P0', title: 'task', key: 'task', variants: single(safe(task, 'task'), 'task'), level: 'FULL_FILE', meta: textMeta('user') });
   if (intentOnly) {
-    const meta = projectMeta([...files.values()]);
+    // Never-send and credential paths must not reach the model even by name (spec 001, Never-Send
+    // Paths): they are left out of the listing and its counts. The listing is text that would be
+    // sent, so it is scanned like any other (a file name can carry a token).
+    const listed = [...files.values()].filter((f) => f.excluded !== 'deny_rule' && f.excluded !== 'secret_risk' && !gates.isDenied(f.path).denied);
+    const meta = safe(projectMeta(listed), 'project');
     works.push({ blockType: 'project_meta', priority: 'P0', title: 'project', key: 'project', variants: single(meta, 'project'), level: 'FULL_FILE', meta: textMeta('index') });
   }
   if (input.lastError) {
@@ -306,54 +331,15 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
       softLimitThresholdPct: input.tokenBudget.softLimitThresholdPct,
     });
   const limits = limitsFor(0);
-  const live = new Set(works);
-  const total = (): number => {
-    let n = 0;
-    for (const w of live) n += w.variants.get(w.level)!.tokens;
-    return n;
-  };
-  const initialTokens = total();
-  const byReverseRank = (a: Work, b: Work): number => (rankOf.get(b.ranked?.path ?? '') ?? -1) - (rankOf.get(a.ranked?.path ?? '') ?? -1);
-  const drop = (w: Work, why: string): void => {
-    live.delete(w);
-    const r = w.ranked!;
-    exclude(r.path, 'token_budget', why, { hops: r.hops, byteSize: r.file.byteSize, priority: r.priority });
-  };
-  const slice = (w: Work, level: SlicingLevel): void => {
-    const from = w.level;
-    w.level = level;
-    redactions.push({ type: 'content_sliced', target: w.title, reason: 'budget', details: `${from} → ${level} (${w.variants.get(from)!.tokens} → ${w.variants.get(level)!.tokens} tokens)` });
-  };
-  if (total() > limits.hardLimitTokens) {
-    // 1. Remove all P3 blocks.
-    for (const w of [...live].filter((x) => x.priority === 'P3').sort(byReverseRank)) drop(w, 'P3 removed to fit the budget');
-    // 2. Remove P2 blocks in reverse-ranked order.
-    for (const w of [...live].filter((x) => x.priority === 'P2').sort(byReverseRank)) {
-      if (total() <= limits.hardLimitTokens) break;
-      drop(w, 'P2 removed to fit the budget (lowest rank first)');
-    }
-    // 3. Slice P1 file blocks to signatures where the index provides them; then, since slicing
-    //    cannot be guessed, remove the P1 files that still do not fit (lowest rank first).
-    const p1 = [...live].filter((x) => x.priority === 'P1' && x.ranked).sort(byReverseRank);
-    for (const w of p1) {
-      if (total() <= limits.hardLimitTokens) break;
-      if (w.variants.has('SIGNATURES_ONLY') && w.variants.get('SIGNATURES_ONLY')!.tokens < w.variants.get(w.level)!.tokens) slice(w, 'SIGNATURES_ONLY');
-    }
-    for (const w of p1) {
-      if (total() <= limits.hardLimitTokens) break;
-      drop(w, `P1 removed to fit the budget: no slice small enough${w.level === 'FULL_FILE' ? ' (the index gives no signatures)' : ''}`);
-    }
-    // 4. Slice the target file blocks (last resort), level by level.
-    const targets = [...live].filter((x) => x.priority === 'P0' && x.ranked).sort(byReverseRank);
-    for (const level of REDUCTION_ORDER) {
-      for (const w of targets) {
-        if (total() <= limits.hardLimitTokens) break;
-        const v = w.variants.get(level);
-        if (v && v.tokens < w.variants.get(w.level)!.tokens) slice(w, level);
-      }
-    }
-  }
-  const finalTokens = total();
+  const { live, initialTokens, finalTokens } = fitToBudget(works, limits.hardLimitTokens, (w) => rankOf.get(w.ranked?.path ?? '') ?? -1, {
+    drop(w, why) {
+      const r = w.ranked!;
+      exclude(r.path, 'token_budget', why, { hops: r.hops, byteSize: r.file.byteSize, priority: r.priority });
+    },
+    slice(w, from, to) {
+      redactions.push({ type: 'content_sliced', target: w.title, reason: 'budget', details: `${from} → ${to} (${w.variants.get(from)!.tokens} → ${w.variants.get(to)!.tokens} tokens)` });
+    },
+  });
   const decision = limitsFor(finalTokens).decision;
   const estimatorNote = `token estimator: ${gates.versions.tokenizer ?? 'unknown'}`;
   notes.unshift(estimatorNote);
@@ -373,8 +359,14 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     if (list !== undefined) maskedConstraints[key] = list.map(masked);
   }
   const intent = input.intent ? { id: masked(input.intent.id), text: masked(input.intent.text) } : input.intent;
-  const planStep = input.planStep ? { ...input.planStep, id: masked(input.planStep.id), description: maskedOptional(input.planStep.description) } : input.planStep;
-  const projectFp = input.projectIndex.projectIndexFingerprint ?? projectIndexFingerprint(input.projectIndex);
+  // The fingerprinted plan step carries its targets as resolved (see `selection`), not as spelled;
+  // its id and description are kept as given (masked), since they are the task's text.
+  const planStep = input.planStep
+    ? { id: masked(input.planStep.id), description: maskedOptional(input.planStep.description), targetFiles: uniqueSorted(targetFiles), targetSymbols: uniqueSorted(targetSymbols) }
+    : input.planStep;
+  // Recomputed from the index, and a fingerprint the caller gave must match it: the manifest's
+  // reproducibility claim (INV-CONTEXT-2) cannot rest on a value nobody checked. Metadata only.
+  const projectFp = verifiedProjectIndexFingerprint(input.projectIndex);
   const configFp = fingerprintSync({
     builder: BUILDER_VERSION,
     gates: gates.versions,
@@ -442,7 +434,9 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     .map((w) => ({ path: w.ranked!.path, hash: w.meta.hash!, encoding: w.meta.encoding, byteSize: w.meta.byteSize, reason: w.ranked!.reason }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   excluded.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : 0));
-  const selection = { targetFiles: [...targetFiles].sort(), targetSymbols: [...targetSymbols].sort(), includedFiles, excludedCandidates: excluded };
+  // Targets as resolved: normalised, each once, sorted. `./src/a.ts`, `src//a.ts` and `src/a.ts`
+  // name one file; spelling or order must change neither the manifest nor the fingerprint.
+  const selection = { targetFiles: uniqueSorted(targetFiles), targetSymbols: uniqueSorted(targetSymbols), includedFiles, excludedCandidates: excluded };
   const bundleFingerprint = fingerprintSync({
     purpose: input.purpose,
     model: input.tokenBudget,
@@ -507,4 +501,100 @@ function projectMeta(files: IndexedFile[]): string {
   }
   const lines = [...dirs.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([d, n]) => (d.endsWith('/') ? `${d} (${n} files)` : d));
   return `${files.length} files\n${lines.join('\n')}`;
+}
+
+/** A lone surrogate anywhere in `text` (a high one not followed by a low one, or a low one alone). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * UNSUPPORTED_VALUE unless `text` is well-formed UTF-16. A lone surrogate cannot be encoded as
+ * UTF-8: it would be hashed and sent as U+FFFD, so `"x\uD800y"` and `"x\uFFFDy"` would share block
+ * ids and the bundle fingerprint while meaning different things. Refused as canonicalisation
+ * refuses them in constraints and intent; the message names where, never the text.
+ */
+function refuseLoneSurrogate(text: string, where: string, details: Record<string, unknown>): void {
+  const m = LONE_SURROGATE.exec(text);
+  if (m === null) return;
+  throw new CtxgateError(
+    'UNSUPPORTED_VALUE',
+    `Cannot use ${where}: a lone surrogate (U+${m[0].charCodeAt(0).toString(16).toUpperCase()}) at index ${m.index} is not valid Unicode; pass the text as valid UTF-16, or its bytes as a Uint8Array.`,
+    { details: { ...details, index: m.index } },
+  );
+}
+
+/**
+ * Step 4 of spec 001, Fit-to-Budget, in its exact order: remove every P3 block; remove P2 blocks
+ * lowest rank first; slice P1 file blocks to signatures where the index provides them, and
+ * exclude the P1 files it gives no smaller slice for (slicing is never guessed: "either include
+ * full file or exclude"); slice the target file blocks level by level (last resort). A P1 block
+ * once sliced is kept: dropping it after slicing would undo a step the spec orders before target
+ * slicing and leave a `content_sliced` entry for a block that is not sent. Whatever is still too
+ * large is the caller's to refuse.
+ *
+ * The total is kept as a running sum, changed by each drop or slice, so fitting costs O(n log n)
+ * in the number of blocks (re-adding every block on each drop was quadratic: 32k P1 files took
+ * 25 s). `rank`: a file block's position in the ranking (higher is worse), -1 for others.
+ */
+export function fitToBudget(
+  works: readonly Work[],
+  hardLimitTokens: number,
+  rank: (w: Work) => number,
+  on: { drop(w: Work, why: string): void; slice(w: Work, from: SlicingLevel, to: SlicingLevel): void },
+): { live: Set<Work>; initialTokens: number; finalTokens: number } {
+  const live = new Set(works);
+  const cost = (w: Work): number => w.variants.get(w.level)!.tokens;
+  let total = 0;
+  for (const w of live) total += cost(w);
+  const initialTokens = total;
+  const fits = (): boolean => total <= hardLimitTokens;
+  const drop = (w: Work, why: string): void => {
+    live.delete(w);
+    total -= cost(w);
+    on.drop(w, why);
+  };
+  const slice = (w: Work, level: SlicingLevel): void => {
+    const from = w.level;
+    total -= cost(w);
+    w.level = level;
+    total += cost(w);
+    on.slice(w, from, level);
+  };
+  if (!fits()) {
+    const worstFirst = (a: Work, b: Work): number => rank(b) - rank(a);
+    const filesOf = (p: Priority): Work[] => [...live].filter((x) => x.priority === p && x.ranked).sort(worstFirst);
+    // 1. Remove all P3 blocks.
+    for (const w of filesOf('P3')) drop(w, 'P3 removed to fit the budget');
+    // 2. Remove P2 blocks in reverse-ranked order.
+    for (const w of filesOf('P2')) {
+      if (fits()) break;
+      drop(w, 'P2 removed to fit the budget (lowest rank first)');
+    }
+    // 3. Slice P1 file blocks to signatures where the index provides a smaller slice; exclude
+    //    those it does not, lowest rank first, since their slicing cannot be guessed.
+    const p1 = filesOf('P1');
+    for (const w of p1) {
+      if (fits()) break;
+      const sig = w.variants.get('SIGNATURES_ONLY');
+      if (sig !== undefined && sig.tokens < cost(w)) slice(w, 'SIGNATURES_ONLY');
+    }
+    for (const w of p1) {
+      if (fits()) break;
+      if (w.level === 'FULL_FILE') drop(w, `P1 removed to fit the budget: the index gives no smaller slice${w.variants.has('SIGNATURES_ONLY') ? '' : ' (no signatures)'}`);
+    }
+    // 4. Slice the target file blocks (last resort), level by level.
+    const targets = filesOf('P0');
+    for (const level of REDUCTION_ORDER) {
+      for (const w of targets) {
+        if (fits()) break;
+        const v = w.variants.get(level);
+        if (v && v.tokens < cost(w)) slice(w, level);
+      }
+    }
+  }
+  return { live, initialTokens, finalTokens: total };
+}
+
+/** Each string once, in code-unit order (as the manifest's other lists). */
+function uniqueSorted(list: readonly string[]): string[] {
+  return [...new Set(list)].sort();
 }

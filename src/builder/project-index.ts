@@ -31,13 +31,16 @@ export interface IndexExtras {
 }
 
 /**
- * The fingerprint of an index: over paths, sizes, hashes, encodings, roles, symbols and edges in
- * canonical order, so the same project gives the same fingerprint whatever order it was listed in.
+ * The fingerprint of an index: over every member that can change a bundle (paths, sizes, hashes,
+ * encodings, line counts, roles, indexer exclusions, signatures and summaries; symbols with their
+ * signatures; edges) in canonical order, so the same project gives the same fingerprint whatever
+ * order it was listed in, and an index that would send something else fingerprints differently.
  *
  * `index` must be an object whose `files` is an array of objects with a string `path`, and whose
  * `symbols` and `dependencies`, when present, are arrays of objects (INVALID_PARAMS naming the
  * field, e.g. `index.files[2].path`). Values JSON cannot represent in the fingerprinted members are
- * UNSUPPORTED_VALUE, as in `fingerprint()`.
+ * UNSUPPORTED_VALUE, as in `fingerprint()`. Two entries of `files` for one normalised path that
+ * differ are INVALID_PARAMS (see {@link checkIndexedDuplicates}).
  */
 export function projectIndexFingerprint(index: ProjectIndex): string {
   return fingerprintSync(projectIndexIdentity(index));
@@ -53,13 +56,16 @@ export function projectIndexIdentity(index: ProjectIndex, field = 'index'): unkn
     expectObject(f, `${field}.files[${i}]`);
     if (typeof f.path !== 'string') throw wrongKind(`${field}.files[${i}].path`, 'a string', f.path);
   }
+  checkIndexedDuplicates(files, `${field}.files`);
   const symbols = listOfObjects(index.symbols, `${field}.symbols`);
   const dependencies = listOfObjects(index.dependencies, `${field}.dependencies`);
-  const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
   return {
-    files: [...files].sort(byPath).map((f) => ({ path: f.path, byteSize: f.byteSize, hash: f.hash, encoding: f.encoding, role: f.role ?? null, excluded: f.excluded ?? null })),
+    // Sorted by their JSON, not by path alone: entries that share a raw path (identical, since
+    // differing ones were refused above) then still have one order.
+    files: sortedByJson(files.map(fileIdentity), `${field}.files`),
+    // `signature`, `signatures` and `summary` are what SIGNATURES_ONLY / SUMMARY_ONLY blocks send.
     symbols: sortedByJson(
-      symbols.map((s) => ({ name: s.name, path: s.path, kind: s.kind ?? null, startLine: s.startLine, endLine: s.endLine })),
+      symbols.map((s) => ({ name: s.name, path: s.path, kind: s.kind ?? null, startLine: s.startLine, endLine: s.endLine, signature: s.signature ?? null })),
       `${field}.symbols`,
     ),
     dependencies: sortedByJson(
@@ -67,6 +73,84 @@ export function projectIndexIdentity(index: ProjectIndex, field = 'index'): unkn
       `${field}.dependencies`,
     ),
   };
+}
+
+/** The members of an index entry that can change a bundle, absent ones as `null`. */
+function fileIdentity(f: IndexedFile): Record<string, unknown> {
+  return {
+    path: f.path,
+    byteSize: f.byteSize,
+    hash: f.hash,
+    encoding: f.encoding,
+    lineCount: f.lineCount ?? null,
+    role: f.role ?? null,
+    excluded: f.excluded ?? null,
+    signatures: f.signatures ?? null,
+    summary: f.summary ?? null,
+  };
+}
+
+/**
+ * INVALID_PARAMS when two entries of an index's `files` (`field` names the list) name the same
+ * normalised path (`a.ts`, `./a.ts`…) with different members: which one the builder sends would
+ * depend on their order in the list (spec 001 edge case 1 and INV-CONTEXT-2). The error names the
+ * path and both indexes. Identical entries are allowed: whichever is kept, the bundle is the same.
+ * Paths outside the jail are left to the builder to exclude.
+ */
+export function checkIndexedDuplicates(files: readonly IndexedFile[], field: string): void {
+  const first = new Map<string, { i: number; key: string | undefined }>();
+  for (let i = 0; i < files.length; i++) {
+    const f = files[i]!;
+    const n = normalizeProjectPath(f.path);
+    if (!n.ok) continue;
+    const earlier = first.get(n.path);
+    if (earlier === undefined) {
+      // The entry's identity is serialised only when its path turns out to be listed twice.
+      first.set(n.path, { i, key: undefined });
+      continue;
+    }
+    earlier.key ??= memberKey(files[earlier.i]!, `${field}[${earlier.i}]`);
+    if (memberKey(f, `${field}[${i}]`) !== earlier.key) {
+      throw invalidParams(
+        `${field}[${i}]`,
+        `names the same file as ${field}[${earlier.i}] (${JSON.stringify(n.path)} after normalisation) with different members; list each file once, or make the entries identical.`,
+        { path: n.path, index: i, firstIndex: earlier.i },
+      );
+    }
+  }
+}
+
+/** An entry's identity without its path spelling (`a.ts` and `./a.ts` may be the same entry). */
+function memberKey(f: IndexedFile, field: string): string {
+  const { path: _path, ...rest } = fileIdentity(f);
+  try {
+    return JSON.stringify(rest);
+  } catch (cause) {
+    throw new CtxgateError('UNSUPPORTED_VALUE', `Cannot compare the project index's entries: ${field} holds a value JSON cannot represent (a BigInt or a cycle).`, {
+      details: { path: field },
+      cause,
+    });
+  }
+}
+
+/**
+ * The index's fingerprint, checked against the one the caller supplied, if any: a supplied
+ * fingerprint that does not match the index is INVALID_PARAMS (`projectIndex.projectIndexFingerprint`),
+ * since the manifest would otherwise claim an index the bundle was not built from. Computing it
+ * costs one canonical serialisation and hash of the metadata (no file contents), small next to a
+ * build. Needs the core loaded, like {@link projectIndexFingerprint}.
+ */
+export function verifiedProjectIndexFingerprint(index: ProjectIndex, field = 'projectIndex'): string {
+  const computed = fingerprintSync(projectIndexIdentity(index, field));
+  const given = index.projectIndexFingerprint;
+  if (given !== undefined && given !== null && given !== computed) {
+    throw invalidParams(
+      `${field}.projectIndexFingerprint`,
+      `does not match the index (computed ${computed}); the index changed after it was fingerprinted. Leave it out, or recompute it with projectIndexFingerprint().`,
+      { given, computed },
+    );
+  }
+  return computed;
 }
 
 /** An optional list of objects (`undefined` is empty), checked item by item. */

@@ -50,14 +50,21 @@ const inputSchema = z.object({
     projectIndexFingerprint: sha.optional(),
   }),
   constraints: z.object({ system: strings.optional(), project: strings.optional(), session: strings.optional(), user: strings.optional() }).strict(),
-  tokenBudget: z.object({
-    provider: z.string().min(1),
-    model: z.string().min(1),
-    maxInputTokens: z.number().int().positive(),
-    maxOutputTokens: z.number().int().positive(),
-    responseTokenReserve: count,
-    softLimitThresholdPct: z.number().int().min(0).max(100),
-  }),
+  tokenBudget: z
+    .object({
+      provider: z.string().min(1),
+      model: z.string().min(1),
+      maxInputTokens: z.number().int().positive(),
+      maxOutputTokens: z.number().int().positive(),
+      responseTokenReserve: count,
+      softLimitThresholdPct: z.number().int().min(0).max(100),
+    })
+    // Checked here so the error names the field as the caller wrote it, not the budget module's
+    // own parameter name.
+    .refine((b) => b.responseTokenReserve <= b.maxInputTokens, {
+      message: 'the reserve exceeds maxInputTokens; lower the reserve or pick a larger model',
+      path: ['responseTokenReserve'],
+    }),
   sandbox: z.object({ deny: strings.optional(), allow: strings.optional() }).optional(),
   activeFile: z.string().nullable().optional(),
   userSelectedTargets: z
@@ -86,7 +93,14 @@ const validated = new WeakSet<object>();
 /** Validates a builder input; throws INVALID_PARAMS naming the first bad field. */
 export function validateBuildInput(value: unknown): BuildContextInput {
   if (typeof value === 'object' && value !== null && validated.has(value)) return value as BuildContextInput;
-  const result = inputSchema.safeParse(value);
+  let result: ReturnType<typeof inputSchema.safeParse>;
+  try {
+    result = inputSchema.safeParse(value);
+  } catch (cause) {
+    // A getter or proxy trap that throws: name the field it guards, not a bare TypeError.
+    const field = throwingField(value) ?? 'input';
+    throw invalidParams(field, `reading it threw (${cause instanceof Error ? cause.name : typeof cause}); pass plain data.`, { reason: 'threw on read' });
+  }
   if (result.success) {
     validated.add(result.data);
     return result.data as BuildContextInput;
@@ -94,4 +108,36 @@ export function validateBuildInput(value: unknown): BuildContextInput {
   const issue = result.error.issues[0]!;
   const field = issue.path.length ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : 'input';
   throw invalidParams(field, issue.message, { issues: result.error.issues.slice(0, 10).map((i) => ({ path: i.path.map(String), message: i.message })) });
+}
+
+/**
+ * The dotted path of the first property whose read throws (a getter, or a proxy trap), found by
+ * reading `value` as the schema does; undefined if none does (the throw came from elsewhere).
+ * Only runs after validation itself threw, so valid input pays nothing for it.
+ */
+function throwingField(value: unknown): string | undefined {
+  const seen = new Set<object>();
+  const walk = (v: unknown, path: string): string | undefined => {
+    if (typeof v !== 'object' || v === null || seen.has(v)) return undefined;
+    seen.add(v);
+    let keys: string[];
+    try {
+      keys = Array.isArray(v) ? Array.from({ length: v.length }, (_, i) => String(i)) : Object.getOwnPropertyNames(v);
+    } catch {
+      return path || 'input';
+    }
+    for (const k of keys) {
+      const at = Array.isArray(v) ? `${path}[${k}]` : path ? `${path}.${k}` : k;
+      let child: unknown;
+      try {
+        child = (v as Record<string, unknown>)[k];
+      } catch {
+        return at;
+      }
+      const found = walk(child, at);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return walk(value, '');
 }

@@ -263,7 +263,10 @@ const checkPatterns = (field: string, value: readonly string[] | undefined): rea
       }
     }
   }
-  return value;
+  // Paths are matched in NFC (normalizeProjectPath), so a pattern typed in another form, such as
+  // NFD `cafe\u0301/` from a macOS file name, must be NFC too or it would silently match nothing.
+  // NFC leaves ASCII, and so every gitignore metacharacter, unchanged.
+  return value.map((p) => p.normalize('NFC'));
 };
 
 /** A boolean option, or undefined when absent (`null`, as JSON writes it, is absent too). */

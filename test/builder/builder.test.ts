@@ -31,6 +31,19 @@ const refusal = async (p: Promise<unknown>): Promise<any> =>
 const budget = (maxInputTokens: number, responseTokenReserve = 0, softLimitThresholdPct = 80) => ({
   tokenBudget: { provider: 'test', model: 'test', maxInputTokens, maxOutputTokens: 1000, responseTokenReserve, softLimitThresholdPct },
 });
+/**
+ * A budget at `limit`, or, if that refuses as too large, exactly the size the refused bundle was cut
+ * to: fitting under it takes the same steps and stops with the same slices.
+ */
+const fittedBudget = async (o: Partial<BuildContextInput>, limit: number) => {
+  const e = await build({ ...o, ...budget(limit) }).then(
+    () => undefined,
+    (x: any) => x,
+  );
+  if (e === undefined) return budget(limit);
+  expect(isCtxgateError(e, 'CONTEXT_TOO_LARGE')).toBe(true);
+  return budget(e.details.budgetReport.estimatedInputTokens);
+};
 const paths = (r: BuildContextResult) => r.bundle.blocks.map((b) => `${b.priority} ${b.blockType} ${b.title}`);
 
 describe('INV-CONTEXT-1 stable ordering', () => {
@@ -169,23 +182,27 @@ describe('INV-CONTEXT-4 secrets never sent', () => {
     // signatures for table.ts (P1, imported by client.ts) carry the token as well.
     const withSecrets: ProjectIndex = {
       ...index,
+      // Edited after indexing: its fingerprint is recomputed, not the stale one carried over.
+      projectIndexFingerprint: undefined,
       symbols: [...(index.symbols ?? []), { name: 'dbToken', path: 'src/db/client.ts', kind: 'const', startLine: 3, endLine: 3 }],
       files: index.files.map((f) => (f.path === 'src/generated/table.ts' ? { ...f, signatures: `export const value0..value3999: number // ${FAKE_GITHUB_TOKEN}` } : f)),
     };
     const step = { planStep: { id: 's', targetFiles: ['src/db/client.ts'], targetSymbols: ['dbToken'] }, projectIndex: withSecrets };
     const roomy = await build(step);
     const p0 = roomy.bundle.blocks.filter((b) => b.priority === 'P0').reduce((n, b) => n + b.meta.tokens, 0);
-    // One token short of the P0 blocks: every P1 goes and the target is cut to its region.
-    const tight = await build({ ...step, ...budget(p0 - 1) });
-    const target = tight.bundle.blocks.find((b) => b.title === 'src/db/client.ts')!;
-    expect(target.meta.slicing).toBe('TARGET_REGION_ONLY');
-    expect(target.content).toBe("// lines 3-3\nconst token = '[REDACTED:github-pat:1]';");
     // With room for the P0 blocks and a little more, the P2 files go and table.ts (P1) is cut to
     // its signatures before it would be removed.
     const p1Sliced = await build({ ...step, ...budget(p0 + 100) });
     const table = p1Sliced.bundle.blocks.find((b) => b.title === 'src/generated/table.ts')!;
     expect(table.meta.slicing).toBe('SIGNATURES_ONLY');
     expect(table.content).toBe('export const value0..value3999: number // [REDACTED:github-pat:1]');
+    // One token short of the P0 blocks and table.ts's signatures: table.ts is kept as sliced (step 3)
+    // and the target is cut to its region (step 4, last resort).
+    const tight = await build({ ...step, ...budget(p0 + table.meta.tokens - 1) });
+    expect(tight.bundle.blocks.find((b) => b.title === 'src/generated/table.ts')!.meta.slicing).toBe('SIGNATURES_ONLY');
+    const target = tight.bundle.blocks.find((b) => b.title === 'src/db/client.ts')!;
+    expect(target.meta.slicing).toBe('TARGET_REGION_ONLY');
+    expect(target.content).toBe("// lines 3-3\nconst token = '[REDACTED:github-pat:1]';");
     expect(p1Sliced.redactionReport.redactions).toContainEqual(expect.objectContaining({ type: 'pattern_redacted', target: 'src/generated/table.ts', reason: 'secret' }));
     for (const r of [roomy, tight, p1Sliced]) expect(JSON.stringify(r)).not.toContain(FAKE_GITHUB_TOKEN);
   });
@@ -305,7 +322,7 @@ describe('selection step 4: fit to budget, in order', () => {
     return r;
   };
 
-  it('removes P2 first (lowest rank first), then slices P1 to signatures, then removes P1, then slices the target', async () => {
+  it('removes P2 first (lowest rank first), then slices P1 to signatures and removes the P1 it cannot slice, then slices the target', async () => {
     const full = await decisions(1_000_000);
     const tokens = Object.fromEntries(full.bundle.blocks.map((b) => [b.title, b.meta.tokens]));
     const total = full.budgetReport.estimatedInputTokens;
@@ -317,14 +334,24 @@ describe('selection step 4: fit to budget, in order', () => {
     const r2 = await decisions(withoutP2 - 1);
     expect(r2.bundle.blocks.find((b) => b.title === 'src/generated/table.ts')!.meta.slicing).toBe('SIGNATURES_ONLY');
     expect(r2.manifest.selection.excludedCandidates.filter((e) => e.reason === 'token_budget').map((e) => e.path).sort()).toEqual(['package.json', 'src/api/controller.ts']);
-    // Very tight: every P1 is gone and the target is cut to the loginAsync region (lines 9-13).
+    // Very tight: P1 files are cut to signatures, client.ts (no signatures) is removed, and then the
+    // target is cut to the loginAsync region (lines 9-13). A sliced P1 is never removed after: what
+    // still does not fit is refused (spec 001, Fit-to-Budget steps 3-5).
     const p0 = ['system rules', 'constraints', 'task'].reduce((n, t) => n + tokens[t]!, 0);
-    const r3 = await decisions(p0 + 100);
+    const refused = await refusal(decisions(p0 + 100));
+    expect(isCtxgateError(refused, 'CONTEXT_TOO_LARGE')).toBe(true);
+    const r3 = await decisions(refused.details.budgetReport.estimatedInputTokens);
     const target = r3.bundle.blocks.find((b) => b.title === 'src/services/UserService.ts')!;
     expect(target.meta.slicing).toBe('TARGET_REGION_ONLY');
     const lines = new TextDecoder().decode(files[0]!.bytes).split('\n');
     expect(target.content).toBe(`// lines 9-13\n${lines.slice(8, 13).join('\n')}`);
-    expect(r3.bundle.blocks.filter((b) => b.priority === 'P1')).toEqual([]);
+    expect(r3.bundle.blocks.filter((b) => b.priority === 'P1').map((b) => [b.title, b.meta.slicing])).toEqual([
+      ['src/generated/table.ts', 'SIGNATURES_ONLY'],
+      ['src/services/IUserService.ts', 'SIGNATURES_ONLY'],
+    ]);
+    expect(r3.manifest.selection.excludedCandidates.filter((e) => e.reason === 'token_budget').map((e) => e.path).sort()).toEqual(['package.json', 'src/api/controller.ts', 'src/db/client.ts']);
+    // The report lists exactly the slices that were sent.
+    expect(r3.redactionReport.redactions.filter((x) => x.type === 'content_sliced').map((x) => x.target).sort()).toEqual(['src/generated/table.ts', 'src/services/IUserService.ts', 'src/services/UserService.ts']);
     expect(r3.redactionReport.redactions).toContainEqual(expect.objectContaining({ type: 'content_sliced', target: 'src/services/UserService.ts', reason: 'budget' }));
   });
 
@@ -339,7 +366,7 @@ describe('selection step 4: fit to budget, in order', () => {
 
 describe('slicing rules', () => {
   it('never guesses: without line ranges or signatures a file is kept whole or removed', async () => {
-    const noHelp: ProjectIndex = { ...index, symbols: [], files: index.files.map(({ signatures, summary, ...f }) => f) };
+    const noHelp: ProjectIndex = { ...index, projectIndexFingerprint: undefined, symbols: [], files: index.files.map(({ signatures, summary, ...f }) => f) };
     const r = await build({ ...budget(700), projectIndex: noHelp });
     for (const b of r.bundle.blocks) if (b.meta.slicing) expect(b.meta.slicing).toBe('FULL_FILE');
   });
@@ -350,7 +377,7 @@ describe('slicing rules', () => {
 
   it('never slices with boundaries from a stale index: the changed target stays whole, and the build refuses', async () => {
     const step = { planStep: { id: 's', targetFiles: ['src/services/UserService.ts'], targetSymbols: ['loginAsync'] } };
-    const tight = budget((await fixedP0(step)) + 100);
+    const tight = await fittedBudget(step, (await fixedP0(step)) + 100);
     const current = await build({ ...step, ...tight });
     expect(current.bundle.blocks.find((b) => b.title === 'src/services/UserService.ts')!.meta.slicing).toBe('TARGET_REGION_ONLY');
     // One line added at the top: the index's line 9-13 no longer hold loginAsync.
@@ -363,29 +390,30 @@ describe('slicing rules', () => {
   it('overlapping target symbols give one region, not the same lines twice', async () => {
     // UserService spans lines 4-14 and holds loginAsync (9-13).
     const step = { planStep: { id: 's', targetFiles: ['src/services/UserService.ts'], targetSymbols: ['UserService', 'loginAsync'] } };
-    const r = await build({ ...step, ...budget((await fixedP0(step)) + 110) });
+    const r = await build({ ...step, ...(await fittedBudget(step, (await fixedP0(step)) + 110)) });
     const target = r.bundle.blocks.find((b) => b.title === 'src/services/UserService.ts')!;
     expect(target.meta.slicing).toBe('TARGET_REGION_ONLY');
     const lines = new TextDecoder().decode(files[0]!.bytes).split('\n');
     expect(target.content).toBe(`// lines 4-14\n${lines.slice(3, 14).join('\n')}`);
   });
 
-  it('does not "slice" a P1 file to signatures larger than the file: it stays whole, and a lower-ranked file goes', async () => {
+  it('does not "slice" a P1 file to signatures larger than the file: having no smaller slice it is removed, and the sliced file stays', async () => {
     const long = `export interface IUserService { ${'findUser(id: string): Promise<unknown>; '.repeat(40)}}`;
-    const bigSignatures: ProjectIndex = { ...index, files: index.files.map((f) => (f.path === 'src/services/IUserService.ts' ? { ...f, signatures: long } : f)) };
+    const bigSignatures: ProjectIndex = { ...index, projectIndexFingerprint: undefined, files: index.files.map((f) => (f.path === 'src/services/IUserService.ts' ? { ...f, signatures: long } : f)) };
     const roomy = await build({ projectIndex: bigSignatures });
     const p2 = roomy.bundle.blocks.filter((b) => b.priority === 'P2').reduce((n, b) => n + b.meta.tokens, 0);
     // Without the P2 files and with table.ts (the lowest-ranked P1) cut to its signatures, one token
-    // over: IUserService.ts (next in reverse rank) has no smaller slice, so table.ts is removed.
+    // over: IUserService.ts (next in reverse rank) has no smaller slice, so it is the one removed;
+    // table.ts, already sliced, stays.
     const cut = await build({ projectIndex: bigSignatures, ...budget(roomy.budgetReport.estimatedInputTokens - p2 - 1) });
     const tokens = (r: BuildContextResult, title: string) => r.bundle.blocks.find((b) => b.title === title)!.meta.tokens;
     const saved = tokens(roomy, 'src/generated/table.ts') - tokens(cut, 'src/generated/table.ts');
     const r = await build({ projectIndex: bigSignatures, ...budget(roomy.budgetReport.estimatedInputTokens - p2 - saved - 1) });
     expect(r.bundle.blocks.filter((b) => b.priority === 'P1').map((b) => [b.title, b.meta.slicing])).toEqual([
       ['src/db/client.ts', 'FULL_FILE'],
-      ['src/services/IUserService.ts', 'FULL_FILE'],
+      ['src/generated/table.ts', 'SIGNATURES_ONLY'],
     ]);
-    expect(r.explain.filter((x) => x.outcome === 'dropped').map((x) => x.path).sort()).toEqual(['package.json', 'src/api/controller.ts', 'src/generated/table.ts']);
+    expect(r.explain.filter((x) => x.outcome === 'dropped').map((x) => x.path).sort()).toEqual(['package.json', 'src/api/controller.ts', 'src/services/IUserService.ts']);
   });
 });
 
@@ -404,7 +432,7 @@ describe('selection step 4: P3 goes first', () => {
 
 describe('edge cases', () => {
   it('1: duplicate candidates are deduped by normalised path', async () => {
-    const dup: ProjectIndex = { ...index, files: [...index.files, { ...index.files.find((f) => f.path === 'src/db/client.ts')!, path: 'src/./db//client.ts' }] };
+    const dup: ProjectIndex = { ...index, projectIndexFingerprint: undefined, files: [...index.files, { ...index.files.find((f) => f.path === 'src/db/client.ts')!, path: 'src/./db//client.ts' }] };
     const r = await build({ projectIndex: dup });
     expect(r.manifest.selection.includedFiles.filter((f) => f.path === 'src/db/client.ts')).toHaveLength(1);
     expect(r.manifest.selection.excludedCandidates).toContainEqual({ path: 'src/db/client.ts', reason: 'duplicate' });
@@ -532,7 +560,8 @@ describe('purpose: intent', () => {
   it('intent extraction sees project metadata only, no file contents', async () => {
     const r = await build({ purpose: 'intent', planStep: null });
     expect(r.bundle.blocks.map((b) => b.blockType)).toEqual(['system', 'constraints', 'project_meta', 'diff_hint']);
-    expect(r.bundle.blocks.find((b) => b.blockType === 'project_meta')!.content).toBe('8 files\n.env\nassets/ (1 files)\npackage.json\nsrc/ (5 files)');
+    // The never-send .env is not named, nor counted (spec 001, Never-Send Paths).
+    expect(r.bundle.blocks.find((b) => b.blockType === 'project_meta')!.content).toBe('7 files\nassets/ (1 files)\npackage.json\nsrc/ (5 files)');
   });
 });
 
