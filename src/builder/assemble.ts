@@ -69,7 +69,15 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
   const notes: string[] = [];
   const maxFileBytes = input.maxFileBytes ?? 1024 * 1024;
 
+  // A path outside the project is whatever string the caller's index or edges held (it names no
+  // project file): it is published masked, as every other caller text is, and once.
+  const outside = new Set<string>();
   const exclude = (path: string, reason: ExclusionReason, detail: string, c?: { hops: number; byteSize: number; priority?: Priority }): void => {
+    if (reason === 'outside_sandbox') {
+      path = gates.redactSecrets(path).text;
+      if (outside.has(path)) return;
+      outside.add(path);
+    }
     excluded.push({ path, reason });
     const type: Redaction['type'] = reason === 'token_budget' ? 'block_removed' : 'path_excluded';
     const why: Redaction['reason'] =

@@ -146,7 +146,7 @@ export function verifiedProjectIndexFingerprint(index: ProjectIndex, field = 'pr
   if (given !== undefined && given !== null && given !== computed) {
     throw invalidParams(
       `${field}.projectIndexFingerprint`,
-      `does not match the index (computed ${computed}); the index changed after it was fingerprinted. Leave it out, or recompute it with projectIndexFingerprint().`,
+      `does not match the index (computed ${computed}): the index changed after it was fingerprinted, or an older ctxgate fingerprinted it (the fingerprint now also covers signatures, summaries, line counts and symbol signatures). Leave it out, or recompute it with projectIndexFingerprint().`,
       { given, computed },
     );
   }

@@ -232,7 +232,16 @@ function scrubJson(value: unknown, scrub: Scrubber): unknown {
   const kept = scrub.drop ? keptKeys(node) : undefined;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) {
-    if (kept === undefined || kept.has(k)) defineEntry(out, scrub.key(k), scrubJson(v, scrub));
+    if (kept !== undefined && !kept.has(k)) continue;
+    // Two keys can redact to one placeholder (each key is scanned alone, so both read `:1`): the
+    // later one is numbered on rather than written over the first.
+    let key = scrub.key(k);
+    if (key !== k && Object.hasOwn(out, key)) {
+      let n = 2;
+      while (Object.hasOwn(out, `${key} (${n})`)) n++;
+      key = `${key} (${n})`;
+    }
+    defineEntry(out, key, scrubJson(v, scrub));
   }
   return out;
 }
@@ -293,6 +302,15 @@ function scrubBlocks(raw: CallToolResult, options: McpPolicyOptions): CallToolRe
     if (block.type === 'text' && typeof block.text === 'string') return { ...block, text: scrub.text(block.text) };
     if (block.type === 'resource' && 'text' in block.resource && typeof block.resource.text === 'string') {
       return { ...block, resource: { ...block.resource, text: scrub.text(block.resource.text) } };
+    }
+    // A link's URI, name, title and description reach the model as text too (a token in a query
+    // string, a signed URL). HTML is not stripped from them: they are not markup.
+    if (block.type === 'resource_link') {
+      const link = { ...block } as Record<string, unknown>;
+      for (const field of ['uri', 'name', 'title', 'description'] as const) {
+        if (typeof link[field] === 'string') link[field] = scrub.key(link[field] as string);
+      }
+      return link as typeof block;
     }
     return block;
   });

@@ -291,12 +291,13 @@ export function sanitizeOutput(text: string, options: SanitizeOutputOptions = {}
  * Keys whose string values are credentials: OAuth and API tokens, secrets, passwords, cookies,
  * authorization headers, private and corporation keys. Numbers under such keys (token counts)
  * are not affected. `token` is a credential's name but not in a pagination cursor (`nextPageToken`,
- * `NextToken`, `continuationToken`, `syncToken`: an agent needs them to read the next page), a
- * plural (`tokens`: a model's usage counts, a tokenizer's output) or a tokenizer (`tokenizer`,
- * `tokenization`).
+ * `NextToken`, `continuationToken`, `syncToken`: an agent needs them to read the next page), a key
+ * that is just `tokens` (a model's usage counts, a tokenizer's output) or a tokenizer
+ * (`tokenizer`, `tokenization`). Plurals of credentials (`access_tokens`, `apiTokens`) are
+ * credentials.
  */
 export const SENSITIVE_KEY_PATTERN =
-  /(?<!(?:page|next|continuation|sync|resume|cursor)[-_]?)token(?!s(?![a-z])|iz|is)|secret|passw(?:or)?d|authori[sz]ation|api[-_]?key|cookie|credential|private[-_]?key|corp(?:oration)?[-_]?key|session[-_]?key/i;
+  /(?<!(?:page|next|continuation|sync|resume|cursor)[-_]?)(?<=.)token(?!iz|is)|^token(?!s$|iz|is)|secret|passw(?:or)?d|authori[sz]ation|api[-_]?key|cookie|credential|private[-_]?key|corp(?:oration)?[-_]?key|session[-_]?key/i;
 
 /**
  * A test of one key against `pattern` that gives the same answer for every key. A `g` or `y` flag
@@ -348,8 +349,9 @@ export interface RedactForLogOptions {
  * A log-safe copy of JSON-like data: values under credential keys become `[REDACTED]`, every other
  * string passes through the injected redactor and is cut to `maxStringLength`. Without a redactor,
  * strings are replaced by `[N chars]`, because an unscanned string may hold a secret. Nesting past
- * 32 levels becomes `[too deep]`; shared objects and cycles are handled as by
- * {@link dropSensitiveFields} (a cycle is UNSUPPORTED_VALUE with its path). A redactor that returns
+ * 32 levels becomes `[too deep]`, and a reference back to an object being copied (a cycle)
+ * becomes `[cycle]`: a log record describes a call and must not fail it. Shared objects are
+ * copied once, as by {@link dropSensitiveFields}. A redactor that returns
  * something other than a string is INVALID_PARAMS naming `options.redact`.
  */
 export function redactForLog<T>(value: T, options: RedactForLogOptions = {}): unknown {
@@ -365,6 +367,8 @@ export function redactForLog<T>(value: T, options: RedactForLogOptions = {}): un
     value,
     (key, v) => (isSensitive(key, v, test) ? '[REDACTED]' : v),
     (s) => (redact ? limitChars(redactedText(redact, s), max) : `[${s.length} chars]`),
+    // A log record must not fail the call it describes: a back-reference is shown, not followed.
+    'mark',
   );
 }
 
@@ -376,6 +380,9 @@ function redactedText(redact: Redactor, s: string): string {
 
 const DROP = Symbol('drop');
 
+/** What a log record shows where the logged value refers back to itself. */
+const CYCLE_MARK = '[cycle]';
+
 /** Deepest nesting copied; below it a value becomes `[too deep]` (log records stay small). */
 const MAX_COPY_DEPTH = 32;
 
@@ -386,7 +393,7 @@ const MAX_COPY_DEPTH = 32;
  * An object inside itself (a cycle) is UNSUPPORTED_VALUE naming the path where it recurs, as
  * toJsonText reports one: no copy of it would be finite.
  */
-function mapJson(root: unknown, onEntry: (key: string, value: unknown) => unknown, onString: (s: string) => string): unknown {
+function mapJson(root: unknown, onEntry: (key: string, value: unknown) => unknown, onString: (s: string) => string, cycle: 'throw' | 'mark' = 'throw'): unknown {
   // The ancestors of the value being copied, and the path to it (for the error only).
   const open = new Set<object>();
   const path: (string | number)[] = [];
@@ -396,7 +403,10 @@ function mapJson(root: unknown, onEntry: (key: string, value: unknown) => unknow
   const visit = (value: unknown, depth: number): unknown => {
     if (typeof value === 'string') return onString(value);
     if (value === null || typeof value !== 'object') return value;
-    if (open.has(value)) throw cycleAt(formatPath('$', path));
+    if (open.has(value)) {
+      if (cycle === 'mark') return CYCLE_MARK;
+      throw cycleAt(formatPath('$', path));
+    }
     if (depth > MAX_COPY_DEPTH) return '[too deep]';
     const known = (copies[depth] ??= new Map()).get(value);
     if (known !== undefined) return known;

@@ -119,7 +119,9 @@ export function jsonlBudgetLog(target: LineWriter | ((line: string) => void | Pr
           }),
         ) + '\n';
       unwritten.push(line);
-      if (unwritten.length > MAX_UNWRITTEN_LINES) {
+      // Bounded only while the writer is failing: a healthy writer drains a burst of records in
+      // the next microtasks, however many a synchronous loop recorded first.
+      if (failed && unwritten.length > MAX_UNWRITTEN_LINES) {
         // The oldest line not being written right now (drain removes the first once it is written).
         unwritten.splice(writing ? 1 : 0, 1);
         dropped++;

@@ -67,6 +67,15 @@ describe('candidates outside the project are excluded, not fatal (spec 001 step 
     expect(r.manifest.selection.excludedCandidates).toContainEqual({ path: '../x.ts', reason: 'outside_sandbox' });
   });
 
+  it('a path outside the project is published masked and once: a token in it never reaches the manifest, and two spellings of one string are one entry', async () => {
+    const pat = ['ghp', '_', 'R7k2Qp9Xw4Lm8Zt1Vb6Nc3Hd5Jf0Gs2Ae7Ky'].join('');
+    const r = await build(await indexWith(), { activeFile: `../../etc/${pat}` });
+    expect(JSON.stringify(r)).not.toContain(pat);
+    expect(r.manifest.selection.excludedCandidates.filter((e) => e.reason === 'outside_sandbox')).toEqual([{ path: '../../etc/[REDACTED:github-pat:1]', reason: 'outside_sandbox' }]);
+    const twice = await build(await indexWith({ dependencies: [{ from: 'src/services/IUserService.ts', to: '../x.ts', kind: 'import' }] }), { activeFile: '../x.ts' });
+    expect(twice.manifest.selection.excludedCandidates.filter((e) => e.path === '../x.ts')).toEqual([{ path: '../x.ts', reason: 'outside_sandbox' }]);
+  });
+
   it('a target symbol also defined outside the project resolves to its one definition inside', async () => {
     const index = await indexWith({ symbols: [{ name: 'loginAsync', path: '../vendor/auth.ts', kind: 'function', startLine: 1, endLine: 2 }] });
     const r = await build(index, { planStep: { id: 'step-1', description: 'd', targetSymbols: ['loginAsync'] } });

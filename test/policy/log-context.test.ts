@@ -241,18 +241,18 @@ describe('regression: options that compute something per call are checked, and e
     expect(log.records[3]).toMatchObject({ action: null, error: 'session store [gone]' });
   });
 
-  it('parameters that cannot be redacted (a cycle) reject with UNSUPPORTED_VALUE before the handler runs, with start and error records', async () => {
+  it('parameters that refer to themselves (a cycle) are logged with [cycle] where they recur, and the handler runs: a log record never fails the call', async () => {
     const log = logged();
     let ran = 0;
     const handler = withLogContext('u', async (_p: Record<string, unknown>) => ++ran, { logger: log.logger, clock: fixedClock, redact: (t) => t });
     const params: Record<string, unknown> = { action: 'search', query: 'Jita' };
     params.parent = params;
     params.again = params;
-    await expect(handler(params)).rejects.toMatchObject({ code: 'UNSUPPORTED_VALUE', details: { path: '$.parent', what: 'a cycle' } });
-    expect(ran).toBe(0);
-    expect(log.events()).toEqual(['debug:start', 'warn:error']);
-    expect(log.records[0]!.params).toBe('[withheld: the parameters could not be redacted]');
-    expect(log.records[1]).toMatchObject({ action: 'search', errorCode: 'UNSUPPORTED_VALUE', error: expect.stringContaining('$.parent') });
+    const out = await handler(params);
+    expect(ran).toBe(1);
+    expect(out).toBe(1);
+    expect(log.events()).toEqual(['debug:start', 'info:complete']);
+    expect(log.records[0]!.params).toEqual({ action: 'search', query: 'Jita', parent: '[cycle]', again: '[cycle]' });
   });
 
   it('a redactor that throws fails the call before the handler, and its message is withheld in the error record', async () => {

@@ -377,6 +377,24 @@ describe('spec 000 §6: OAuth tokens never in tool output (options.secrets, defa
     expect((plain.structuredContent as { output: string }).output).toBe('export GH=[REDACTED:github-pat:1]');
   });
 
+  it("a resource_link's uri, name, title and description are scanned too, and plural credential keys are dropped", () => {
+    const link = boundToolResult(
+      't',
+      { content: [{ type: 'resource_link', uri: `https://x.dev/raw?token=${ghp}`, name: `key ${ghp}`, title: 'Build log', description: `pushed with ${ghp}` }] },
+      { budget: false, clock: fixedClock },
+    );
+    expect(JSON.stringify(link)).not.toContain(ghp);
+    expect(link.content[0]).toEqual({ type: 'resource_link', uri: 'https://x.dev/raw?token=[REDACTED:github-pat:1]', name: 'key [REDACTED:github-pat:1]', title: 'Build log', description: 'pushed with [REDACTED:github-pat:1]' });
+    const plural = boundToolResult('t', { user: 'a', access_tokens: ['opaque-1'], apiTokens: { ci: 'opaque-2' } }, { budget: false, clock: fixedClock });
+    expect(plural.structuredContent).toEqual({ user: 'a' });
+  });
+
+  it('two keys that redact to one placeholder keep both values: the later is numbered on, not written over the first', () => {
+    const other = ['ghp', '_', 'Zx8Lq3Wm5Tn0Rb7Kc2Vd9Hf4Js1Gp6Ey3Ua4'].join('');
+    const r = boundToolResult('t', { [`k ${ghp}`]: 1, [`k ${other}`]: 2 }, { budget: false, clock: fixedClock });
+    expect(r.structuredContent).toEqual({ 'k [REDACTED:github-pat:1]': 1, 'k [REDACTED:github-pat:1] (2)': 2 });
+  });
+
   it('fields are dropped before the byte limit is measured, so a dropped token costs no items', () => {
     const limits = { maxItems: 30, maxBytes: 512, truncation: { kind: 'head' as const } };
     const r = boundToolResult('t', { items: [1, 2, 3], access_token: 'x'.repeat(5000) }, { budget: false, clock: fixedClock, defaultLimits: limits });

@@ -416,19 +416,30 @@ describe('budget log write failures', () => {
     expect((error as Error).cause).toBe(quota);
   });
 
-  it(`hold at most ${MAX_UNWRITTEN_LINES} lines, and say how many were dropped`, async () => {
+  it(`while the writer fails, hold at most ${MAX_UNWRITTEN_LINES} lines, and say how many were dropped`, async () => {
     const written: number[] = [];
     let broken = true;
     const log = jsonlBudgetLog((line) => {
       if (broken) throw 'EIO'; // a string: no stack captured 10,000 times
       written.push(JSON.parse(line).phase);
     });
-    for (let i = 0; i < MAX_UNWRITTEN_LINES + 5; i++) log.record(entry(i));
+    log.record(entry(0));
+    await expect(log.flush()).rejects.toMatchObject({ code: 'STORAGE_FAILURE', details: { unwritten: 1, dropped: 0 } });
+    for (let i = 1; i < MAX_UNWRITTEN_LINES + 5; i++) log.record(entry(i));
     await expect(log.flush()).rejects.toMatchObject({ code: 'STORAGE_FAILURE', details: { unwritten: MAX_UNWRITTEN_LINES, dropped: 5 } });
     broken = false;
     await log.flush();
     expect(written.length).toBe(MAX_UNWRITTEN_LINES);
     expect([written[0], written.at(-1)]).toEqual([5, MAX_UNWRITTEN_LINES + 4]);
+  });
+
+  it(`a healthy writer gets every line of a synchronous burst of more than ${MAX_UNWRITTEN_LINES} records`, async () => {
+    const written: number[] = [];
+    const log = jsonlBudgetLog((line) => void written.push(JSON.parse(line).phase));
+    for (let i = 0; i < MAX_UNWRITTEN_LINES + 50; i++) log.record(entry(i));
+    await log.flush();
+    expect(written.length).toBe(MAX_UNWRITTEN_LINES + 50);
+    expect([written[0], written.at(-1)]).toEqual([0, MAX_UNWRITTEN_LINES + 49]);
   });
 
   it('escape U+2028, U+2029 and NEL so every line splitter sees one record a line', async () => {
