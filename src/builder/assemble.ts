@@ -7,6 +7,7 @@ import { sha256ManySync } from '../core/sha256.ts';
 import { sortBlockKeysSync } from '../core/sort.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
 import { fingerprintSync } from '../fingerprint/fingerprint.ts';
+import { loneSurrogateIndex } from '../encoding/utf16.ts';
 import { utf8ByteLength } from '../encoding/utf8-size.ts';
 import { decideBudget } from '../tokens/limits.ts';
 import { establishCandidates, type Candidate } from './candidates.ts';
@@ -511,9 +512,6 @@ function projectMeta(files: IndexedFile[]): string {
   return `${files.length} files\n${lines.join('\n')}`;
 }
 
-/** A lone surrogate anywhere in `text` (a high one not followed by a low one, or a low one alone). */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /**
  * UNSUPPORTED_VALUE unless `text` is well-formed UTF-16. A lone surrogate cannot be encoded as
  * UTF-8: it would be hashed and sent as U+FFFD, so `"x\uD800y"` and `"x\uFFFDy"` would share block
@@ -521,12 +519,12 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * refuses them in constraints and intent; the message names where, never the text.
  */
 function refuseLoneSurrogate(text: string, where: string, details: Record<string, unknown>): void {
-  const m = LONE_SURROGATE.exec(text);
-  if (m === null) return;
+  const index = loneSurrogateIndex(text);
+  if (index < 0) return;
   throw new CtxgateError(
     'UNSUPPORTED_VALUE',
-    `Cannot use ${where}: a lone surrogate (U+${m[0].charCodeAt(0).toString(16).toUpperCase()}) at index ${m.index} is not valid Unicode; pass the text as valid UTF-16, or its bytes as a Uint8Array.`,
-    { details: { ...details, index: m.index } },
+    `Cannot use ${where}: a lone surrogate (U+${text.charCodeAt(index).toString(16).toUpperCase()}) at index ${index} is not valid Unicode; pass the text as valid UTF-16, or its bytes as a Uint8Array.`,
+    { details: { ...details, index } },
   );
 }
 

@@ -92,15 +92,15 @@ export const SECTION_TITLES = {
   reasoning: 'What Happened (Reasoning Trace)',
 } as const;
 
-/**
- * Keeps a one-line field on one line, so a newline in a label cannot fake a heading: each run of
- * whitespace that holds a line break (CR, LF, or U+2028/U+2029, which editors and some renderers
- * show as one) becomes one space. Matched run by run (`\s+` never overlaps itself), because a
- * pattern like `\s*[\r\n]+` retries from every blank of a long run without a line break:
- * quadratic in the run's length.
- */
+/** A line break, as editors and some renderers show one: CR, LF, U+2028, U+2029. */
 const LINE_BREAK = /[\r\n\u2028\u2029]/;
 
+/**
+ * Keeps a one-line field on one line, so a newline in a label cannot fake a heading: each run of
+ * whitespace that holds a line break becomes one space. Matched run by run (`\s+` never overlaps
+ * itself), because a pattern like `\s*[\r\n]+` retries from every blank of a long run without a
+ * line break: quadratic in the run's length.
+ */
 function line(text: string): string {
   const value = str(text);
   if (!LINE_BREAK.test(value)) return value;

@@ -24,7 +24,8 @@ import { SETTINGS_LIMITS, cycleError, findCycle, layeredContextStateSchema, pars
 /** A part of the state a function reads; {@link expectState} checks each one named. */
 export type StatePart = 'settings' | 'turn' | 'entities' | 'curationLog' | 'conversation' | 'reasoning';
 
-const SETTINGS_KEYS = ['recentTurns', 'recentTraces', 'activeWindow', 'summaryMaxChars', 'curationLogLimit'] as const;
+/** The settings, by the table of their ranges (one list: a new setting gets its range or fails to compile). */
+const SETTINGS_KEYS = Object.keys(SETTINGS_LIMITS) as (keyof typeof SETTINGS_LIMITS)[];
 
 /** What to do about a state that breaks an invariant: it was not made by these functions. */
 const REBUILD = 'build states with createLayeredContext and the turn functions, or restore one with layeredContextFromJSON';

@@ -28,7 +28,7 @@ import { withLogContext } from './log-context.ts';
 import type { LogRecord, OutputAdapter } from './log-context.ts';
 import type { OutputMeta } from './meta.ts';
 import { defaultRedactor, loadDefaultRedactor } from './redactor.ts';
-import { dropSensitiveFields, stripHtml } from './sanitize.ts';
+import { isCredentialField, redactedText, stripHtml } from './sanitize.ts';
 import type { Redactor } from './sanitize.ts';
 import { createErrorMeta, isToolErrorOutput, toToolError } from './tool-error.ts';
 import type { ToolErrorOutput } from './tool-error.ts';
@@ -183,12 +183,7 @@ function scrubberFor(options: McpPolicyOptions): Scrubber | undefined {
       { details: { option: 'secrets' } },
     );
   }
-  const redacted = (s: string): string => {
-    if (redact === undefined) return s;
-    const out: unknown = redact(s);
-    if (typeof out !== 'string') throw invalidParams('options.redact', `must return the redacted text as a string (returned ${kindOf(out)}).`, { got: kindOf(out) });
-    return out;
-  };
+  const redacted = (s: string): string => (redact === undefined ? s : redactedText(redact, s));
   // Outputs repeat keys and values (every item has a `name`): each distinct string is cleaned once.
   const texts = new Map<string, string>();
   const keys = new Map<string, string>();
@@ -212,27 +207,16 @@ function defineEntry(obj: Record<string, unknown>, key: string, value: unknown):
   Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-/**
- * The keys of `node` that `dropSensitiveFields` keeps. It is asked about one level at a time
- * (nested objects stand in as `{}`, which it treats alike): on its own it stops at 32 levels and
- * replaces what is deeper with '[too deep]', while tool output may nest up to 100.
- */
-function keptKeys(node: Record<string, unknown>): Set<string> {
-  const probe: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) defineEntry(probe, k, v !== null && typeof v === 'object' ? {} : v);
-  return new Set(Object.keys(dropSensitiveFields(probe)));
-}
-
 /** A cleaned copy of JSON data (at most 100 levels deep: toJsonText checked it). */
 function scrubJson(value: unknown, scrub: Scrubber): unknown {
   if (typeof value === 'string') return scrub.text(value);
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => scrubJson(v, scrub));
-  const node = value as Record<string, unknown>;
-  const kept = scrub.drop ? keptKeys(node) : undefined;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) {
-    if (kept !== undefined && !kept.has(k)) continue;
+  for (const [k, v] of Object.entries(value)) {
+    // Member by member, as dropSensitiveFields decides (which, used whole, would stop at 32 levels
+    // where tool output may nest 100).
+    if (scrub.drop && isCredentialField(k, v)) continue;
     // Two keys can redact to one placeholder (each key is scanned alone, so both read `:1`): the
     // later one is numbered on rather than written over the first.
     let key = scrub.key(k);

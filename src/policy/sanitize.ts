@@ -317,6 +317,17 @@ function isSensitive(key: string, value: unknown, test: (key: string) => boolean
   return test(key) && value !== null && (typeof value === 'string' || typeof value === 'object');
 }
 
+const defaultKeyTest = keyTester(SENSITIVE_KEY_PATTERN);
+
+/**
+ * Whether {@link dropSensitiveFields} (with its default pattern) drops the member `key: value`: a
+ * credential's name holding a string or an object. For callers that copy data their own way and
+ * decide member by member (the MCP adapter).
+ */
+export function isCredentialField(key: string, value: unknown): boolean {
+  return isSensitive(key, value, defaultKeyTest);
+}
+
 /**
  * A copy of JSON-like data without credential fields (spec 000 §6 "OAuth tokens: never in tool
  * output"). Keys matching `pattern` with string or object values are removed at any depth.
@@ -372,7 +383,11 @@ export function redactForLog<T>(value: T, options: RedactForLogOptions = {}): un
   );
 }
 
-function redactedText(redact: Redactor, s: string): string {
+/**
+ * `redact(s)`, which must be a string: INVALID_PARAMS naming `options.redact` and the kind it
+ * returned otherwise (never the value).
+ */
+export function redactedText(redact: Redactor, s: string): string {
   const out: unknown = redact(s);
   if (typeof out !== 'string') throw invalidParams('options.redact', `must return a string (returned ${kindOf(out)}).`, { expected: 'a string', got: kindOf(out) });
   return out;
@@ -391,7 +406,8 @@ const MAX_COPY_DEPTH = 32;
  * it) and `onString` to every other string. Linear in the size of the data: an object shared by
  * several parents (a DAG) is copied once per depth it is met at, and the copies share it too.
  * An object inside itself (a cycle) is UNSUPPORTED_VALUE naming the path where it recurs, as
- * toJsonText reports one: no copy of it would be finite.
+ * toJsonText reports one (no copy of it would be finite), or with `cycle: 'mark'` (log records)
+ * becomes `[cycle]` there.
  */
 function mapJson(root: unknown, onEntry: (key: string, value: unknown) => unknown, onString: (s: string) => string, cycle: 'throw' | 'mark' = 'throw'): unknown {
   // The ancestors of the value being copied, and the path to it (for the error only).

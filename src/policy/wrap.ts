@@ -5,6 +5,7 @@
  */
 import { expectArray, expectFunction, expectObject, expectOptionalString, expectOptions, expectString, kindOf } from '../args.ts';
 import { invalidParams, isCtxgateError } from '../errors.ts';
+import { isPlainObject } from '../store/json-safety.ts';
 import { toJsonText, utf8ByteLength } from './bytes.ts';
 import { expectInteger, expectOptionalFunction } from './checks.ts';
 import { isoTimestamp, systemClock } from './clock.ts';
@@ -190,12 +191,6 @@ export function wrapOutput<T extends Data, Item = unknown>(data: T, key: keyof T
 const NAMED_SUMMARIES: Readonly<Record<SequenceSummaryName, (middle: readonly unknown[]) => Record<string, unknown>>> = Object.freeze({
   route: (middle: readonly unknown[]) => routeStats(middle),
 });
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
-}
 
 function summarizeMiddle<Item>(
   data: Data,

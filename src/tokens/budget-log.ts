@@ -1,5 +1,5 @@
 import { expectObject, expectString, kindOf } from '../args.ts';
-import { CtxgateError, invalidParams, isCtxgateError } from '../errors.ts';
+import { CtxgateError, errorName, invalidParams, isCtxgateError } from '../errors.ts';
 
 /** One line of the context budget log (spec 003 Observability), as written. */
 export interface BudgetLogEntry {
@@ -145,17 +145,11 @@ export function jsonlBudgetLog(target: LineWriter | ((line: string) => void | Pr
       throw new CtxgateError(
         'STORAGE_FAILURE',
         `the budget log could not write ${unwritten.length} line(s)${lost > 0 ? ` and dropped the ${lost} oldest past ${MAX_UNWRITTEN_LINES} held` : ''} ` +
-          `(the writer threw ${thrownKind(failure)}; see cause); the lines are kept and retried by the next record() or flush(). Check the log's destination (path, permissions, free space)`,
+          `(the writer threw ${errorName(failure)}; see cause); the lines are kept and retried by the next record() or flush(). Check the log's destination (path, permissions, free space)`,
         { details: { operation: 'write', unwritten: unwritten.length, dropped: lost }, cause: failure },
       );
     },
   };
-}
-
-/** An error's name (`TypeError`), else the kind of what was thrown: never its text, which may quote data. */
-function thrownKind(e: unknown): string {
-  const name = e instanceof Error ? (e as { name?: unknown }).name : undefined;
-  return typeof name === 'string' && name !== '' ? name : kindOf(e);
 }
 
 /**

@@ -58,12 +58,11 @@ export function truncateToTokenBudget(text: string, budget: number, counter: Tok
     return ok;
   };
 
-  const sentences = sentenceCuts(text, maxCut);
-  const sentence = longestFitting(sentences.length, (k) => sentences[k] as number, (k, n) => sentences.slice(k + 1, k + 1 + n), fits);
+  const longestIn = (cuts: readonly number[]): number | undefined =>
+    longestFitting(cuts.length, (k) => cuts[k] as number, (k, n) => cuts.slice(k + 1, k + 1 + n), fits);
+  const sentence = longestIn(sentenceCuts(text, maxCut));
   if (sentence !== undefined) return text.slice(0, sentence) + ELLIPSIS;
-
-  const words = wordCuts(text, maxCut);
-  const word = longestFitting(words.length, (k) => words[k] as number, (k, n) => words.slice(k + 1, k + 1 + n), fits);
+  const word = longestIn(wordCuts(text, maxCut));
   if (word !== undefined) return text.slice(0, word) + ELLIPSIS;
 
   // Every code unit position, moved back to the start of its grapheme cluster; cut 0 (just the

@@ -44,3 +44,9 @@ export function expectCtxgateError(fn: () => unknown, code: CtxgateErrorCode, fi
   }
   return error;
 }
+
+/**
+ * A 25-system route (Sys0 … Sys24) whose middle (Sys5 … Sys19) holds 7 highsec, 5 lowsec and 3
+ * nullsec systems, the lowest Sys14 at -0.9: the route summaries' known answer.
+ */
+export const SPEC_ROUTE_SYSTEMS: readonly { name: string; security: number }[] = [1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, -0.2, 0.2, 0.1, 0.0, 0.45, 0.04, -0.9, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 0.9, 0.8, 0.7, 0.5].map((security, i) => ({ name: `Sys${i}`, security }));

@@ -15,7 +15,7 @@ import type { LogRecord } from '../../src/policy/log-context.ts';
 import { applyToolPolicy, boundToolResult, withToolPolicy } from '../../src/policy/mcp.ts';
 import type { McpPolicyOptions } from '../../src/policy/mcp.ts';
 import { resetAllSingletons } from '../../src/policy/singletons.ts';
-import { expectCtxgateError, fixedClock } from './helpers.ts';
+import { expectCtxgateError, fixedClock, SPEC_ROUTE_SYSTEMS } from './helpers.ts';
 
 // Results are scanned for secrets by default: boundToolResult needs the scanner loaded.
 beforeAll(() => initCore());
@@ -519,8 +519,7 @@ describe('errors fit the tool byte limit (spec 000 §2)', () => {
 
 describe("routes bounded by per-tool limits carry spec 000 §4's statistics", () => {
   it("a route tool whose limits name summarize: 'route' gets summarizeRoute's summary", () => {
-    const secs = [1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, -0.2, 0.2, 0.1, 0.0, 0.45, 0.04, -0.9, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 0.9, 0.8, 0.7, 0.5];
-    const route = { systems: secs.map((security, i) => ({ name: `Sys${i}`, security })) };
+    const route = { systems: [...SPEC_ROUTE_SYSTEMS] };
     const limits = defineToolLimits({
       'universe.route': { ...ARIA_LIMITS.tools['universe.route'], truncation: { ...ARIA_LIMITS.tools['universe.route'].truncation, summarize: 'route' } },
     });

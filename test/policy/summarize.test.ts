@@ -4,10 +4,9 @@ import { isCtxgateError } from '../../src/errors.ts';
 import { aggregateDaily } from '../../src/policy/aggregate-history.ts';
 import { groupByCategory } from '../../src/policy/group-tree.ts';
 import { routeStats, securityClass, summarizeRoute, summarizeSequence, truncateList } from '../../src/policy/summarize.ts';
-import { encodedBytes, expectCtxgateError, fixedClock } from './helpers.ts';
+import { encodedBytes, expectCtxgateError, fixedClock, SPEC_ROUTE_SYSTEMS } from './helpers.ts';
 
-const secs = [1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, -0.2, 0.2, 0.1, 0.0, 0.45, 0.04, -0.9, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 0.9, 0.8, 0.7, 0.5];
-const route = secs.map((security, i) => ({ name: `Sys${i}`, security }));
+const route = [...SPEC_ROUTE_SYSTEMS];
 
 describe('spec 000 §4 route summarisation', () => {
   it('route > 20 jumps: first 5 and last 5 systems in full, middle summarised with security breakdown and lowest system', () => {

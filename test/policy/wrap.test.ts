@@ -6,7 +6,7 @@ import { jsonByteLength, KB, utf8ByteLength } from '../../src/policy/bytes.ts';
 import { defineToolLimits } from '../../src/policy/limits.ts';
 import { summarizeRoute } from '../../src/policy/summarize.ts';
 import { selectItems, wrapOutput, wrapOutputMulti, wrapScalarOutput } from '../../src/policy/wrap.ts';
-import { encodedBytes, expectCtxgateError, fixedClock } from './helpers.ts';
+import { encodedBytes, expectCtxgateError, fixedClock, SPEC_ROUTE_SYSTEMS } from './helpers.ts';
 
 const systems = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `S${i}`, relevance: i % 7, distance: n - i }));
 
@@ -288,8 +288,7 @@ describe('review fixes: summarize callbacks and named route stats', () => {
   });
 
   it("limits naming the route stats (summarize: 'route') give exactly summarizeRoute's output", () => {
-    const secs = [1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, -0.2, 0.2, 0.1, 0.0, 0.45, 0.04, -0.9, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 0.9, 0.8, 0.7, 0.5];
-    const route = { origin: 'Sys0', systems: secs.map((security, i) => ({ name: `Sys${i}`, security })) };
+    const route = { origin: 'Sys0', systems: [...SPEC_ROUTE_SYSTEMS] };
     const limits = defineToolLimits({
       'universe.route': { maxItems: 100, maxBytes: 5 * KB, truncation: { kind: 'summarizeMiddle', threshold: 20, head: 5, tail: 5, summarize: 'route' }, listKeys: ['systems'] },
     });
