@@ -122,6 +122,11 @@ const NAMED = {
   smbback: chars('smbrpc'),
   // A Samba user before the `%` of `-U user%password` (`ACME\\svc`, `svc@acme.dev`).
   smbuser: minus(printable, '%"\'`'),
+  // lftp's user before the `,` of `-u user,password`.
+  commauser: minus(printable, ',"\'`'),
+  // The `ali` of MinIO's `mc alias set` before the keyword `as set ` (`al` would be a new first
+  // pair of bytes for the SIMD prefilter; `as` is one).
+  aliback: chars('ali'),
   // A generic value: printable ASCII without quotes, separators and brackets. As a step it is
   // STEP_VALUE: after an opening quote the value runs to the closing one instead (valdq, valsq,
   // valbq: every printable byte but that quote), since `(`, `;`, `{` or `,` inside quotes are a

@@ -1407,4 +1407,103 @@ export default [
     entropy: 2.5,
     host: ['assignment', 'password'],
   },
+  // lftp's `-u user,password` (deploy scripts' mirror uploads). Keyed on the flag, whose first
+  // bytes curl's `-u` rules have (`lftp`, `lf`, would be a new first pair for the SIMD prefilter);
+  // the line must name lftp.
+  {
+    ...generic('generic-password-lftp', 'Password given to lftp -u user,password', KIND.password, {
+      pos: [
+        P('lftp -u deploy,', F(C.alnum, 18), ' sftp://files.acme.dev -e "mirror -R dist /var/www; quit"'),
+        P("lftp -e 'set ssl:verify-certificate no; mirror -R build public_html; bye' -u 'web@acme.dev,", F(C.alnum, 16), "' ftp.acme.dev"),
+      ],
+      neg: [
+        'lftp -u "$FTP_USER,$FTP_PASSWORD" sftp://files.acme.dev',
+        'lftp -u deploy sftp://files.acme.dev',
+        'lftp -u anonymous,password ftp.acme.dev',
+        'sudo -u www-data,' + F(C.alnum, 16) + ' true',
+      ],
+    }),
+    keywords: ['-u '],
+    ci: false,
+    steps: [['sp', 0, 3], ['sqlquote', 0, 1], ['commauser', 1, 64], ',', ['val', KIND.password.minLen, 128]],
+    host: ['assignment', 'positional', 'command'],
+    commands: ['lftp'],
+  },
+  // HTTPie's `http -a user:password` and `--auth user:password` (curl's -u, in HTTPie's API docs
+  // and scripts). Keyed on the flags; the line must run http or https (with a blank after the
+  // name, so a URL's scheme is not the command).
+  ...[
+    ['generic-password-httpie', 'user:password given to HTTPie (http or https) with -a', '-a ', 0, {
+      pos: [P('http -a admin:', F(C.alnum, 18), ' POST https://api.acme.dev/v1/items name=widget'), P("https -a 'ci-bot@acme.dev:", F(C.alnum, 16), "' api.acme.dev/deploys")],
+      neg: [
+        'http -a "$API_USER:$API_PASSWORD" POST https://api.acme.dev/v1/items',
+        'http -a admin:password :8080/admin',
+        'docker ps -a admin:' + F(C.alnum, 16),
+        'see https://httpie.io/docs: http -a user:pass works',
+      ],
+    }],
+    ['generic-password-httpie-auth', 'user:password given to HTTPie (http or https) with --auth', '--auth', 1, {
+      pos: [P('http --auth=deploy:', F(C.alnum, 20), ' GET :8080/health'), P('https --auth "ops:', F(C.alnum, 18), '" api.acme.dev/metrics')],
+      neg: ['http --auth-type=bearer --auth "$TOKEN" api.acme.dev', 'http --auth "$(cat creds)" api.acme.dev', 'curl --auth ops:' + F(C.alnum, 16)],
+    }],
+  ].map(([id, description, flag, gap, examples]) => ({
+    ...generic(id, description, KIND.password, examples),
+    keywords: [flag],
+    ci: false,
+    steps: [['qspeq', gap, 3], ['basicuser', 1, 64], ':', ['val', KIND.password.minLen, 256]],
+    after: null,
+    entropy: 2.5,
+    host: ['assignment', 'positional', 'command'],
+    commands: ['http ', 'https '],
+  })),
+  // MinIO's client: `mc alias set ALIAS URL ACCESS_KEY SECRET_KEY`, in docker-compose entrypoints
+  // and CI scripts; the secret key is the last argument. Keyed on `as set ` with the `ali` before
+  // it; the line must run mc. (The older `mc config host add` is left out: keyed on `host`, which
+  // code says everywhere, it cost 1 to 2% scan time.)
+  ...[
+    ['generic-secret-minio-alias', "MinIO secret key given to mc alias set ALIAS URL ACCESS_KEY SECRET_KEY", ['as set '], ['aliback', 3, 3], {
+      pos: [
+        P('mc alias set prod https://s3.acme.dev ' + F(C.upnum, 20) + ' ', F(C.alnum, 40), ' --api S3v4'),
+        P('  - mc alias set local http://minio:9000 backup-svc "', F(C.alnum, 32), '"'),
+      ],
+      neg: [
+        'mc alias set myminio http://minio:9000 "$MINIO_ROOT_USER" "$MINIO_ROOT_PASSWORD"',
+        'mc alias set play https://play.min.io Q3AM3UQ867SPQQA43P2F ' + 'zuf+tfteSlswRu7BJ86wekitnifILbZam1KYY3TG',
+        'mc alias set local http://localhost:9000 minioadmin minioadmin',
+        'mc alias set prod https://s3.acme.dev',
+        'git config alias set-upstream ' + F(C.alnum, 32),
+      ],
+    }],
+  ].map(([id, description, keywords, back, examples]) => ({
+    ...generic(id, description, KIND.secret, examples),
+    keywords,
+    ci: false,
+    ...(back ? { back } : {}),
+    steps: [['notws', 1, 64], ['sp', 1, 4], ['notws', 1, 512], ['sp', 1, 4], ['sqlquote', 0, 1], ['val', 3, 128], ['sqlquote', 0, 1], ['sp', 1, 4], ['sqlquote', 0, 1], ['val', KIND.secret.minLen, 128]],
+    host: ['assignment', 'positional', 'command'],
+    commands: ['mc ', 'mc.exe ', 'mcli '],
+  })),
+  // The GitHub CLI's `gh secret set NAME --body VALUE` (or `-b VALUE`; the value is given to
+  // GitHub, and stays in the script). Keyed on `secret set `, whose first bytes the secret rules'
+  // keywords have; the flag is searched for on from there, as the other command rules do.
+  ...[
+    ['generic-secret-gh-secret-body', 'Secret value given to gh secret set NAME --body VALUE', ' --body', ['qspeq', 1, 3], {
+      pos: [
+        P('gh secret set NPM_TOKEN --repo acme/web --body ', F(C.alnum, 36)),
+        P('gh secret set DEPLOY_KEY --body="', F(C.alnum, 32), '" --env production'),
+      ],
+      neg: ['gh secret set NPM_TOKEN --body "$NPM_TOKEN"', 'gh secret set SLACK_WEBHOOK --body "${{ secrets.SLACK_WEBHOOK }}"', 'gh secret set -f .env', 'gh secret set API_KEY < api-key.txt'],
+    }],
+    ['generic-secret-gh-secret-b', 'Secret value given to gh secret set NAME -b VALUE', ' -b', ['sp', 0, 3], {
+      pos: [P("gh secret set SENTRY_AUTH_TOKEN -b'", F(C.alnum, 40), "'"), P('gh secret set SONAR_TOKEN -R acme/api -b ', F(C.alnum, 32))],
+      neg: ['gh secret set SONAR_TOKEN -b"$SONAR_TOKEN"', 'gh secret set SONAR_TOKEN --body ' + 'x'.repeat(8), 'gh secret list -b main'],
+    }],
+  ].map(([id, description, flag, gap, examples]) => ({
+    ...generic(id, description, KIND.secret, examples),
+    keywords: ['secret set '],
+    ci: false,
+    steps: [{ until: flag, min: 0, max: 256 }, flag, gap, ['quote', 0, 1], ['val', KIND.secret.minLen, 256]],
+    host: ['assignment', 'positional', 'command'],
+    commands: ['gh '],
+  })),
 ];

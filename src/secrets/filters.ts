@@ -111,14 +111,17 @@ import type { FileKind } from './source-path.ts';
  * them; RFC 7617's and MDN's Basic credentials are published examples; a pair's password
  * interpolated in double quotes or backticks (`"api:$key"`, `"api:{$this->key}"`) is no value
  * (isEncodedPair).
+ * 30: MinIO's play server key is a published example.
  */
-export const FILTERS_VERSION = 29;
+export const FILTERS_VERSION = 30;
 
 /** Published documentation values (built by concatenation so no tool mistakes this file for a leak). */
 const KNOWN_EXAMPLES = new Set<string>([
   // X (Twitter) API documentation's app-only bearer token.
   'AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0%2BuSeid%2BULvsea4JtiGRiSDSJSI%3D' + 'EUifiRBkKG5E2XzMDjRfl76ZC9Ub0wnz4XsNiRVBChTYbJcE3F',
   'AKIA' + 'IOSFODNN7EXAMPLE',
+  // MinIO's public play server (play.min.io), in its documentation's `mc alias set play …`.
+  'zuf+tfteSlswRu7BJ86wekitnif' + 'ILbZam1KYY3TG',
   // RFC 7617's and MDN's Basic credentials (Aladdin, open sesame).
   'QWxhZGRpbjpvcGVu' + 'IHNlc2FtZQ==',
   'YWxhZGRpbjpvcGVu' + 'c2VzYW1l',

@@ -11,27 +11,27 @@ export interface BuiltinRule {
 }
 
 /** Fingerprint of the rule set the core was built with. */
-export const RULESET_VERSION = '6b62122d408a22a8';
+export const RULESET_VERSION = 'aa4f29d0110874fe';
 
 /** The host's judgements of a rule's match, as bits of {@link RULE_JUDGEMENTS} (see src/secrets/scan.ts). */
 export const HOST_JUDGEMENT = {"assignment":1,"password":2,"structural":4,"basic":8,"argument":16,"keyMaterial":32,"jwk":64,"positional":128,"declared":256,"pairs":512,"generated":1024,"userinfo":2048,"command":4096,"phrase":8192,"keyList":16384,"label":32768,"encodedPair":65536,"headerProse":131072} as const;
 
 /** Each rule's host judgements ({@link HOST_JUDGEMENT} bits), by rule index: the rules' `host` field. */
-export const RULE_JUDGEMENTS: Uint32Array = Uint32Array.of(0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 2, 2, 2, 2, 2, 2, 2050, 514, 2, 0, 2, 1024, 0, 131072, 8, 0, 0, 131072, 0, 0, 2, 8, 8, 96, 32, 4098, 4098, 1, 1, 1, 1, 1, 1, 1025, 1025, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 1, 1, 1, 1, 257, 257, 257, 257, 1, 1, 1, 1, 1, 17, 17, 17, 17, 1, 4097, 4097, 4097, 4097, 1, 4225, 4225, 4097, 4097, 4097, 4097, 1, 1, 1, 1, 1, 1, 1, 65665, 1, 1, 1, 129, 129, 129, 1, 1, 257, 32769, 129, 129, 129, 65665, 4097, 4097, 4097, 4097, 4225, 3, 0, 16384, 8192);
+export const RULE_JUDGEMENTS: Uint32Array = Uint32Array.of(0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 2, 2, 2, 2, 2, 2, 2050, 514, 2, 0, 2, 1024, 0, 131072, 8, 0, 0, 131072, 0, 0, 2, 8, 8, 96, 32, 4098, 4098, 1, 1, 1, 1, 1, 1, 1025, 1025, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 257, 1, 1, 1, 1, 257, 257, 257, 257, 1, 1, 1, 1, 1, 17, 17, 17, 17, 1, 4097, 4097, 4097, 4097, 1, 4225, 4225, 4097, 4097, 4097, 4097, 1, 1, 1, 1, 1, 1, 1, 65665, 1, 1, 1, 129, 129, 129, 1, 1, 257, 32769, 129, 129, 129, 65665, 4097, 4097, 4097, 4097, 4225, 3, 4225, 4225, 4225, 4225, 4225, 4225, 0, 16384, 8192);
 
 /**
  * The words the value's name must hold, by rule index: the rules' `nameKeywords`, for the rules
  * keyed on a statement such as `ENV ` or `#define ` rather than on the name; lowercase, and a word
  * ending in `$` must end the name. Empty for every other rule (no such check).
  */
-export const RULE_NAME_KEYWORDS: readonly (readonly string[])[] = [[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$"],["secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key"],["token"],["api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key"],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$"],["secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key"],["token"],["api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key"],[],[],[],[],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$","secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key","token","api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key"],[],[],[],[],[],[],[],[],[],["^key$","^signingkey$","^issuersigningkey$","^secretkey$","^symmetrickey$","^securitykey$","^jwtkey$"],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$","secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key","token","api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key","jwtkey","jwt_key","signingkey","hmackey","securitykey"],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$","secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key","token","api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key"],[],[],[],[],[],[],[],[],[],[],[],[],[]];
+export const RULE_NAME_KEYWORDS: readonly (readonly string[])[] = [[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$"],["secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key"],["token"],["api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key"],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$"],["secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key"],["token"],["api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key"],[],[],[],[],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$","secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key","token","api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key"],[],[],[],[],[],[],[],[],[],["^key$","^signingkey$","^issuersigningkey$","^secretkey$","^symmetrickey$","^securitykey$","^jwtkey$"],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$","secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key","token","api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key","jwtkey","jwt_key","signingkey","hmackey","securitykey"],["password","passwd","pwd","passphrase","passwort","senha","wachtwoord","motdepasse","mot_de_passe","pass$","secret","credential","creds","private_key","privatekey","signing_key","encryption_key","master_key","hmac_key","token","api_key","apikey","api-key","access_key","accesskey","auth_key","app_key","client_key","license_key","subscription_key","subscription-key"],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[]];
 
 /**
  * The commands a value's command line must name, by rule index, for the rules judged 'command' (a
  * flag found after the command, up to hundreds of bytes on): the rule's `commands`, else its
  * keywords; lowercase. Empty for every other rule.
  */
-export const RULE_COMMANDS: readonly (readonly string[])[] = [[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],["curl"],["curl"],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],["mysql"],["sshpass"],["redis-cli"],["docker login"],[],["passwd "],["passwd "],["sqlcmd","bcp "],["mongosh","mongodump","mongorestore","mongoexport","mongoimport"],["az login"],["ogin -u ","ogin --username "],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],["dapsearch","dapadd","dapmodify","dapdelete","dapwhoami","dappasswd","dapcompare","dapmodrdn","dapexop"],["mosquitto_pub","mosquitto_sub","mosquitto_rr"],["ssh-keygen"],["smbclient","rpcclient"],["rabbitmqctl"],[],[],[],[]];
+export const RULE_COMMANDS: readonly (readonly string[])[] = [[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],["curl"],["curl"],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],["mysql"],["sshpass"],["redis-cli"],["docker login"],[],["passwd "],["passwd "],["sqlcmd","bcp "],["mongosh","mongodump","mongorestore","mongoexport","mongoimport"],["az login"],["ogin -u ","ogin --username "],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],["dapsearch","dapadd","dapmodify","dapdelete","dapwhoami","dappasswd","dapcompare","dapmodrdn","dapexop"],["mosquitto_pub","mosquitto_sub","mosquitto_rr"],["ssh-keygen"],["smbclient","rpcclient"],["rabbitmqctl"],[],["lftp"],["http ","https "],["http ","https "],["mc ","mc.exe ","mcli "],["gh "],["gh "],[],[],[]];
 
 /** Every built-in rule, in priority order (index = the core's rule number). */
 export const RULES: readonly BuiltinRule[] = [
@@ -1408,6 +1408,36 @@ export const RULES: readonly BuiltinRule[] = [
   {
     "id": "generic-password-creds-flag",
     "description": "user:password given to a container tool's --creds, --src-creds or --dest-creds (skopeo, podman, buildah)",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-password-lftp",
+    "description": "Password given to lftp -u user,password",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-password-httpie",
+    "description": "user:password given to HTTPie (http or https) with -a",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-password-httpie-auth",
+    "description": "user:password given to HTTPie (http or https) with --auth",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-secret-minio-alias",
+    "description": "MinIO secret key given to mc alias set ALIAS URL ACCESS_KEY SECRET_KEY",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-secret-gh-secret-body",
+    "description": "Secret value given to gh secret set NAME --body VALUE",
+    "confidence": "medium"
+  },
+  {
+    "id": "generic-secret-gh-secret-b",
+    "description": "Secret value given to gh secret set NAME -b VALUE",
     "confidence": "medium"
   },
   {

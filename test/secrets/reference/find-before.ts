@@ -244,6 +244,8 @@ const KNOWN_EXAMPLES = new Set<string>([
     'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
   // Judgement data, not a speed path: kept in step with filters.ts (FILTERS_VERSION 4).
   'AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0%2BuSeid%2BULvsea4JtiGRiSDSJSI%3D' + 'EUifiRBkKG5E2XzMDjRfl76ZC9Ub0wnz4XsNiRVBChTYbJcE3F',
+  // FILTERS_VERSION 30: MinIO's public play server key.
+  'zuf+tfteSlswRu7BJ86wekitnif' + 'ILbZam1KYY3TG',
   // FILTERS_VERSION 29: RFC 7617's and MDN's Basic credentials (Aladdin, open sesame).
   'QWxhZGRpbjpvcGVu' + 'IHNlc2FtZQ==',
   'YWxhZGRpbjpvcGVu' + 'c2VzYW1l',
