@@ -1,33 +1,40 @@
 // The playground page: wires the SDK (in its worker), the page's own analysis worker and the
 // four tabs. The main thread only reads files, sends messages and draws.
-import { wrap } from 'comlink';
-import { buildContext, createCtxgate, isCtxgateError, type BuildContextInput, type BuildContextResult, type Engine } from '../src/index.ts';
+import { buildContext, isCtxgateError, type BuildContextInput, type BuildContextResult } from '../src/index.ts';
 import { BUILTIN_MODELS, type ModelInfo } from '../src/tokens/models.ts';
-import type { AnalyzeApi } from './app/analyze.worker.ts';
-import { renderRefusal, renderResult, scroller } from './app/build-view.ts';
+import { renderRefusal, renderResult, scroller, type CountingLabel } from './app/build-view.ts';
 import { $, fmt, fmtBytes, h, replace } from './app/dom.ts';
-import { fromDataTransfer, fromDirectoryHandle, fromFileList, fromTexts, hasDirectoryPicker, loadProject, pickDirectory, type LoadedProject, type SourceFile } from './app/project.ts';
+import { checkTarget, fromDataTransfer, fromDirectoryHandle, fromFileList, fromTexts, hasDirectoryPicker, loadProject, pickDirectory, type LoadedProject, type LoadProgress, type ProjectInput } from './app/project.ts';
 import { SAMPLE_DEFAULTS, loadSampleProject } from './app/sample.ts';
 import { setupScanner } from './app/scanner-tab.ts';
-import { PlaygroundStore } from './app/store-tab.ts';
+import { PlaygroundStore, type BuildRecord } from './app/store-tab.ts';
 import { setupTabs } from './app/tabs.ts';
 import { setupTokens } from './app/tokens-tab.ts';
+import { AnalyzerClient, EngineKeeper, describeError, engineStopped, type EngineState } from './app/workers.ts';
 
 const coreStatus = $('core-status');
-const state: { engine?: Engine; project?: LoadedProject; targets: string[]; symbols: string[]; picks: { name: string; path: string }[]; busy: boolean } = {
+const state: { project?: LoadedProject; targets: string[]; symbols: string[]; picks: { name: string; path: string }[]; activity: 'loading' | 'building' | null } = {
   targets: [],
   symbols: [],
   picks: [],
-  busy: false,
+  activity: null,
 };
-const store = new PlaygroundStore();
-const analyzer = wrap<AnalyzeApi>(new Worker(new URL('./app/analyze.worker.ts', import.meta.url), { type: 'module', name: 'playground-analyze' }));
+const engines = new EngineKeeper(showEngine);
+const analyzer = new AnalyzerClient();
+// Target names are typed by people: a pasted token is redacted before the store keeps it.
+const store = new PlaygroundStore((text) => engines.run((engine) => engine.redactSecrets(text)).then((r) => r.text));
+const buildBtn = $<HTMLButtonElement>('build');
+const buildStatus = $('build-status');
+/** Bumped by every load and build: a late message of an earlier one must not overwrite a newer status. */
+let actions = 0;
 
 // ---- Models and budget
 const modelSelect = $<HTMLSelectElement>('model');
 const maxInput = $<HTMLInputElement>('max-input');
 const reserve = $<HTMLInputElement>('reserve');
 const softPct = $<HTMLInputElement>('soft-pct');
+const exactRadio = $<HTMLInputElement>('counting-exact');
+const estimateRadio = $<HTMLInputElement>('counting-estimate');
 const byProvider = new Map<string, ModelInfo[]>();
 for (const m of BUILTIN_MODELS) (byProvider.get(m.provider) ?? byProvider.set(m.provider, []).get(m.provider)!).push(m);
 for (const [provider, models] of byProvider) {
@@ -39,14 +46,21 @@ const onModel = (): void => {
   const m = model();
   maxInput.value = String(m.maxInputTokens);
   reserve.value = String(m.responseReserve);
+  const t = m.tokenizer;
   $('model-help').textContent =
     `${fmt(m.maxInputTokens)} input / ${fmt(m.maxOutputTokens)} output tokens. ` +
-    (m.tokenizer.kind === 'exact' ? `Tokenizer ${m.tokenizer.encoding} (exact counts possible).` : `No public tokenizer: counts are ${m.tokenizer.encoding} estimates (×${m.tokenizer.factor} safety factor in ctxgate's model registry).`);
+    (t.kind === 'exact'
+      ? `Tokenizer ${t.encoding} (exact counts possible).`
+      : `No public tokenizer: counts are ${t.encoding} estimates, and the budget given to the builder is divided by the ×${t.factor} safety factor of ctxgate's model registry.`);
+  // An "exact" count of another model's encoding would be labelled exact and be wrong for this one.
+  exactRadio.disabled = t.kind !== 'exact';
+  if (exactRadio.disabled && exactRadio.checked) estimateRadio.checked = true;
+  $('counting-help').textContent = t.kind === 'exact' ? `Exact counts use ${t.encoding} (js-tiktoken).` : `Exact is not available: ${m.id}'s tokenizer is not public.`;
 };
 modelSelect.addEventListener('change', onModel);
 onModel();
 
-// ---- Target chips
+// ---- Targets and symbols
 function chips(listId: string, values: string[], label: string): void {
   replace(
     $(listId),
@@ -61,20 +75,55 @@ function chips(listId: string, values: string[], label: string): void {
     ),
   );
 }
-function addFrom(inputId: string, values: string[], listId: string, label: string): void {
-  const input = $<HTMLInputElement>(inputId);
-  const v = input.value.trim();
-  if (v && !values.includes(v)) values.push(v);
-  input.value = '';
-  chips(listId, values, label);
+const targetInput = $<HTMLInputElement>('target-input');
+const targetSuggest = $('target-suggest');
+
+/** Adds the typed target if the loaded index has it as a file that can be sent; otherwise says why and offers the closest paths. */
+function addTarget(): void {
+  const typed = targetInput.value.trim();
+  if (!typed) return;
+  const verdict = state.project ? checkTarget(state.project, typed) : { ok: false as const, message: 'Load a project first: targets are checked against its files.', suggestions: [] };
+  if (!verdict.ok) {
+    targetInput.setAttribute('aria-invalid', 'true');
+    replace(targetSuggest,
+      h('p', { class: 'help error' }, verdict.message),
+      verdict.suggestions.length
+        ? h('ul', { class: 'suggestions', 'aria-label': 'Closest files of the project' }, verdict.suggestions.map((s) =>
+            h('li', {}, h('button', { type: 'button', class: 'small', 'aria-label': `Add target ${s}`, onclick: () => pickSuggestion(s) }, s))))
+        : null);
+    // The field keeps focus; the live status announces what the description now says.
+    actions++;
+    buildStatus.textContent = verdict.message;
+    return;
+  }
+  if (!state.targets.includes(verdict.path)) state.targets.push(verdict.path);
+  targetInput.value = '';
+  clearTargetMessage();
+  chips('target-chips', state.targets, 'target');
 }
-$('target-add').addEventListener('click', () => addFrom('target-input', state.targets, 'target-chips', 'target'));
-$('symbol-add').addEventListener('click', () => addFrom('symbol-input', state.symbols, 'symbol-chips', 'symbol'));
-for (const [inputId, values, listId, label] of [['target-input', state.targets, 'target-chips', 'target'], ['symbol-input', state.symbols, 'symbol-chips', 'symbol']] as const) {
+function pickSuggestion(path: string): void {
+  targetInput.value = path;
+  addTarget();
+  targetInput.focus();
+}
+function clearTargetMessage(): void {
+  targetInput.removeAttribute('aria-invalid');
+  replace(targetSuggest);
+}
+function addSymbol(): void {
+  const input = $<HTMLInputElement>('symbol-input');
+  const v = input.value.trim();
+  if (v && !state.symbols.includes(v)) state.symbols.push(v);
+  input.value = '';
+  chips('symbol-chips', state.symbols, 'symbol');
+}
+$('target-add').addEventListener('click', addTarget);
+$('symbol-add').addEventListener('click', addSymbol);
+for (const [inputId, add] of [['target-input', addTarget], ['symbol-input', addSymbol]] as const) {
   $(inputId).addEventListener('keydown', (e) => {
     if ((e as KeyboardEvent).key === 'Enter') {
       e.preventDefault();
-      addFrom(inputId, values, listId, label);
+      add();
     }
   });
 }
@@ -83,31 +132,74 @@ for (const [inputId, values, listId, label] of [['target-input', state.targets, 
 const progressBox = $('load-progress');
 const progressBar = $<HTMLProgressElement>('load-bar');
 const progressText = $('load-text');
+const drop = $('dropzone');
+const LOAD_CONTROLS = ['load-sample', 'pick-folder', 'pick-files', 'open-folder'];
 
-async function load(name: string, files: SourceFile[], skipped: string[]): Promise<boolean> {
-  if (!state.engine || state.busy) return false;
-  state.busy = true;
+/** Loading and building exclude each other: their controls are disabled rather than ignoring clicks. */
+function setActivity(activity: typeof state.activity): void {
+  state.activity = activity;
+  for (const id of LOAD_CONTROLS) $<HTMLButtonElement | HTMLInputElement>(id).disabled = activity !== null;
+  drop.setAttribute('aria-disabled', String(activity !== null));
+  buildBtn.disabled = activity !== null || !canBuild(state.project);
+}
+const canBuild = (p: LoadedProject | undefined): boolean => Boolean(p?.index.files.some((f) => !f.excluded));
+
+/** A new project starts clean: the previous one's targets, intent, picks and result would not fit it. */
+function forgetProject(): void {
+  state.project = undefined;
+  state.targets.length = 0;
+  state.symbols.length = 0;
+  state.picks = [];
+  $<HTMLTextAreaElement>('intent').value = '';
+  chips('target-chips', state.targets, 'target');
+  chips('symbol-chips', state.symbols, 'symbol');
+  clearTargetMessage();
+  replace($('file-list'));
+  replace($('symbol-list'));
+  replace($('project-summary'));
+  replace(resultBody);
+  resultBox.hidden = true;
+}
+
+function progressLine(p: LoadProgress): string {
+  switch (p.phase) {
+    case 'reading':
+      return p.total ? `Reading ${fmt(p.total)} files…` : 'Reading the folder…';
+    case 'indexing':
+      return `Reading and indexing: ${fmt(p.done)} of ${fmt(p.total)} files…`;
+    case 'scanning':
+      return `Analysing and scanning: ${fmt(p.done)} of ${fmt(p.total)} files…`;
+    case 'linking':
+      return `Linking imports of ${fmt(p.total)} files…`;
+    case 'done':
+      return `Indexed ${fmt(p.total)} files.`;
+  }
+}
+
+async function load(input: ProjectInput): Promise<boolean> {
+  if (state.activity) return false;
+  forgetProject();
+  setActivity('loading');
+  const mine = ++actions;
+  buildStatus.textContent = 'Loading the project… Build is available once it is indexed.';
   progressBox.hidden = false;
+  progressBar.value = 0;
+  const onProgress = (p: LoadProgress): void => {
+    progressBar.max = Math.max(p.total, 1);
+    progressBar.value = p.done;
+    progressText.textContent = progressLine(p);
+  };
   try {
-    state.project = await loadProject(name, files, skipped, {
-      engine: state.engine,
-      analyzer,
-      onProgress: (p) => {
-        progressBar.max = Math.max(p.total, 1);
-        progressBar.value = p.done;
-        progressText.textContent =
-          p.phase === 'done' ? `Indexed ${fmt(p.total)} files.` : p.phase === 'linking' ? `Linking imports of ${fmt(p.total)} files…` : `Indexing and scanning: ${fmt(p.done)} of ${fmt(p.total)} files…`;
-      },
-    });
-    state.picks = [];
+    state.project = await engines.run((engine) => loadProject(input, { engine, analyzer, onProgress }));
     showProject(state.project);
-    $<HTMLButtonElement>('build').disabled = false;
+    if (mine === actions) buildStatus.textContent = canBuild(state.project) ? '' : 'Nothing in this project can be sent, so there is nothing to build.';
     return true;
   } catch (error) {
-    progressText.textContent = `Loading failed: ${isCtxgateError(error) ? error.message : String(error)}`;
+    progressText.textContent = `Loading failed: ${describeError(error)}`;
+    if (mine === actions) buildStatus.textContent = 'Load a project first.';
     return false;
   } finally {
-    state.busy = false;
+    setActivity(null);
   }
 }
 
@@ -137,21 +229,26 @@ function showProject(p: LoadedProject): void {
       files.length > 2000 ? h('p', { class: 'help' }, `Showing 2,000 of ${fmt(files.length)} files.`) : '',
     );
   });
+  const secrets = withSecrets.length
+    ? [`secrets found in ${withSecrets.length} file(s)`,
+        ` (${withSecrets.slice(0, 5).map(([f]) => f).join(', ')}${withSecrets.length > 5 ? ', …' : ''})`,
+        ': they will be redacted or refused when sent.']
+    : 'no secrets found in the files that can be sent.';
   replace(
     $('project-summary'),
-    h('p', { id: 'project-line' },
-      h('strong', {}, p.name), `: ${fmt(files.length)} files, ${fmtBytes(files.reduce((n, f) => n + f.byteSize, 0))}, `,
-      `${p.symbols.length} symbols and ${p.dependencies.length} import edges found by the page's toy indexer; `,
-      `${excluded.length} never sent (deny rules, binary); secrets found in ${withSecrets.length} file(s)`,
-      withSecrets.length ? ` (${withSecrets.slice(0, 5).map(([f]) => f).join(', ')}${withSecrets.length > 5 ? ', …' : ''})` : '',
-      ': they will be redacted or refused when sent.'),
-    p.skipped.length ? h('p', { class: 'help' }, `Not read: ${p.skipped.join(', ')}.`) : null,
-    details,
+    files.length === 0
+      ? h('p', { id: 'project-line' }, h('strong', {}, p.name), ': no files to index (its .gitignore files may leave out everything).')
+      : h('p', { id: 'project-line' },
+          h('strong', {}, p.name), `: ${fmt(files.length)} files, ${fmtBytes(files.reduce((n, f) => n + f.byteSize, 0))}, `,
+          `${p.symbols.length} symbols and ${p.dependencies.length} import edges found by the page's toy indexer; `,
+          `${excluded.length} never sent (deny rules, binary); `, secrets),
+    p.leftOut ? h('p', { class: 'help' }, `${fmt(p.leftOut)} file(s) left out by the folder's .gitignore files or .git/, and not read.`) : null,
+    files.length ? details : null,
   );
 }
 
 $('load-sample').addEventListener('click', async () => {
-  if (!(await load('Sample project (acme-orders)', fromTexts(loadSampleProject()), []))) return;
+  if (!(await load(fromTexts('Sample project (acme-orders)', loadSampleProject())))) return;
   $<HTMLTextAreaElement>('intent').value = SAMPLE_DEFAULTS.intent;
   state.targets.splice(0, state.targets.length, ...SAMPLE_DEFAULTS.targets);
   state.symbols.splice(0, state.symbols.length, ...SAMPLE_DEFAULTS.symbols);
@@ -163,10 +260,10 @@ for (const id of ['pick-folder', 'pick-files']) {
   $<HTMLInputElement>(id).addEventListener('change', async (e) => {
     const input = e.currentTarget as HTMLInputElement;
     if (!input.files?.length) return;
-    const { files, skipped } = fromFileList(input.files);
-    const first = input.files[0]!.webkitRelativePath.split('/')[0];
-    await load(first || `${files.length} file(s)`, files, skipped);
+    const project = fromFileList(input.files);
+    // So that picking the same folder again loads it again.
     input.value = '';
+    await load(project);
   });
 }
 if (hasDirectoryPicker()) {
@@ -174,103 +271,121 @@ if (hasDirectoryPicker()) {
   btn.hidden = false;
   btn.addEventListener('click', async () => {
     try {
-      const dir = await pickDirectory();
-      const { files, skipped } = await fromDirectoryHandle(dir);
-      await load(dir.name, files, skipped);
+      await load(fromDirectoryHandle(await pickDirectory()));
     } catch (error) {
-      if ((error as { name?: string }).name !== 'AbortError') progressText.textContent = String(error);
+      if ((error as { name?: string }).name !== 'AbortError') progressText.textContent = describeError(error);
     }
   });
 }
-const drop = $('dropzone');
 drop.addEventListener('dragover', (e) => {
   e.preventDefault();
-  drop.classList.add('over');
+  if (!state.activity) drop.classList.add('over');
 });
 drop.addEventListener('dragleave', () => drop.classList.remove('over'));
-drop.addEventListener('drop', async (e) => {
+drop.addEventListener('drop', (e) => {
   e.preventDefault();
   drop.classList.remove('over');
   if (!e.dataTransfer) return;
-  const { files, skipped, name } = await fromDataTransfer(e.dataTransfer);
-  await load(name, files, skipped);
+  if (state.activity) {
+    buildStatus.textContent = `Still ${state.activity === 'loading' ? 'loading a project' : 'building'}: drop again when it is done.`;
+    return;
+  }
+  void load(fromDataTransfer(e.dataTransfer));
 });
 
 // ---- Building
-const buildStatus = $('build-status');
 const resultBox = $('result');
 const resultBody = $('result-body');
 
-function buildInput(p: LoadedProject): BuildContextInput {
+/** The builder's budget for the model: for one without a public tokenizer, divided by its safety factor. */
+function budgetFor(m: ModelInfo): { maxInputTokens: number; responseTokenReserve: number; note?: string } {
+  const max = Number(maxInput.value);
+  const res = Number(reserve.value);
+  const t = m.tokenizer;
+  // Values the builder refuses are passed as typed, so its error names the field.
+  if (t.kind === 'exact' || !(max > 0) || !(res >= 0)) return { maxInputTokens: max, responseTokenReserve: res };
+  // The builder counts the encoding's estimates and has no factor of its own: given the model's
+  // limits divided by the factor, what fits leaves the margin the model registry asks for.
+  const maxInputTokens = Math.max(1, Math.floor(max / t.factor));
+  const responseTokenReserve = Math.min(maxInputTokens, Math.ceil(res / t.factor));
+  return {
+    maxInputTokens,
+    responseTokenReserve,
+    note: `${m.id} has no public tokenizer: token counts below are ${t.encoding} estimates, and the budget is ${fmt(maxInputTokens)} input and ${fmt(responseTokenReserve)} reserved tokens, the model's ${fmt(max)} and ${fmt(res)} divided by its ×${t.factor} safety factor.`,
+  };
+}
+
+function buildInput(p: LoadedProject): { input: BuildContextInput; counting: CountingLabel; note?: string } {
   const m = model();
-  const counting = (document.querySelector<HTMLInputElement>('input[name=counting]:checked')?.value ?? 'estimate') as 'estimate' | 'exact';
+  const mode = exactRadio.checked && !exactRadio.disabled ? 'exact' : 'estimate';
   const intentText = $<HTMLTextAreaElement>('intent').value.trim();
   const purpose = $<HTMLSelectElement>('purpose').value as BuildContextInput['purpose'];
-  return {
+  const { note, ...budget } = budgetFor(m);
+  const input: BuildContextInput = {
     purpose,
     intent: { id: 'playground-intent', text: intentText },
     planStep: { id: 'step-1', description: intentText, targetFiles: [...state.targets], targetSymbols: [...state.symbols] },
     projectIndex: p.index,
     constraints: { project: ['Do not add dependencies.'], user: ['Keep changes minimal and typed.'] },
-    tokenBudget: {
-      provider: m.provider,
-      model: m.id,
-      maxInputTokens: Number(maxInput.value),
-      maxOutputTokens: m.maxOutputTokens,
-      responseTokenReserve: Number(reserve.value),
-      softLimitThresholdPct: Number(softPct.value),
-    },
+    tokenBudget: { provider: m.provider, model: m.id, ...budget, maxOutputTokens: m.maxOutputTokens, softLimitThresholdPct: Number(softPct.value) },
     userSelectedTargets: state.picks.length ? { symbols: [...state.picks] } : null,
     secrets: {
       highConfidence: $<HTMLSelectElement>('secret-high').value as 'redact' | 'exclude',
       mediumConfidence: $<HTMLSelectElement>('secret-medium').value as 'redact' | 'refuse',
     },
-    tokenizer: { mode: counting, encoding: m.tokenizer.encoding },
+    tokenizer: { mode, encoding: m.tokenizer.encoding },
   };
+  const encoder = `${mode}:${m.tokenizer.encoding}${m.tokenizer.kind === 'estimated' ? `, budget ÷ ${m.tokenizer.factor}` : ''}`;
+  return { input, counting: { exact: mode === 'exact', encoder }, ...(note ? { note } : {}) };
 }
 
 async function build(): Promise<void> {
   const p = state.project;
-  if (!state.engine || !p) {
+  if (!p) {
     buildStatus.textContent = 'Load a project first.';
     return;
   }
-  if (state.busy) return;
-  state.busy = true;
-  const btn = $<HTMLButtonElement>('build');
-  btn.disabled = true;
+  if (state.activity) return;
+  // Read before the button is disabled, which takes focus from it.
+  const from = document.activeElement;
+  setActivity('building');
+  const mine = ++actions;
   buildStatus.textContent = 'Building in the worker…';
-  const input = buildInput(p);
+  const { input, counting, note } = buildInput(p);
+  const noteEl = note ? h('p', { class: 'help', id: 'budget-note' }, note) : null;
+  const targets = [...state.targets, ...state.symbols];
   const t0 = performance.now();
   let result: BuildContextResult | undefined;
   try {
-    result = await buildContext(input, { contents: p.contents, engine: state.engine });
+    result = await engines.run((engine) => buildContext(input, { contents: p.contents, engine }));
     const ms = performance.now() - t0;
-    replace(resultBody, renderResult(result, { exact: input.tokenizer?.mode === 'exact', encoder: `${input.tokenizer?.mode}:${input.tokenizer?.encoding}` }));
+    replace(resultBody, noteEl, renderResult(result, counting));
     buildStatus.textContent = `Built in ${ms.toFixed(0)} ms.`;
-    void store
-      .record({
-        ok: true, bundleId: result.bundle.bundleId, blocks: result.bundle.blocks.length, tokens: result.budgetReport.estimatedInputTokens, decision: result.budgetReport.decision,
-        fingerprints: { bundle: result.manifest.fingerprints.bundleFingerprint, projectIndex: result.manifest.fingerprints.projectIndexFingerprint, config: result.manifest.fingerprints.configFingerprint },
-        targets: [...state.targets, ...state.symbols], model: input.tokenBudget.model, durationMs: ms,
-      })
-      .then(refreshStoreIfVisible, (e) => (storeStatus.textContent = `Recording the build failed: ${String(e)}`));
+    const fp = result.manifest.fingerprints;
+    record(mine, {
+      ok: true, bundleId: result.bundle.bundleId, blocks: result.bundle.blocks.length, tokens: result.budgetReport.estimatedInputTokens, decision: result.budgetReport.decision,
+      fingerprints: { bundle: fp.bundleFingerprint, projectIndex: fp.projectIndexFingerprint, config: fp.configFingerprint },
+      targets, model: input.tokenBudget.model, durationMs: ms,
+    });
   } catch (error) {
     const ms = performance.now() - t0;
     const e = isCtxgateError(error)
       ? { code: error.code, message: error.message, details: (error.details ?? {}) as Record<string, unknown> }
       : { code: 'UNEXPECTED', message: String(error) };
-    replace(resultBody, renderRefusal(e, (choice) => {
+    replace(resultBody, noteEl, renderRefusal(e, (choice) => {
       state.picks = [...state.picks.filter((x) => x.name !== choice.name), choice];
       void build();
     }));
-    buildStatus.textContent = `Refused (${e.code}).`;
-    void store.record({ ok: false, code: e.code, targets: [...state.targets, ...state.symbols], model: input.tokenBudget.model, durationMs: ms }).then(refreshStoreIfVisible, () => undefined);
+    // A stopped engine refused nothing: it is not recorded as a refusal.
+    if (engineStopped(error)) buildStatus.textContent = describeError(error);
+    else {
+      buildStatus.textContent = `Refused (${e.code}).`;
+      record(mine, { ok: false, code: e.code, targets, model: input.tokenBudget.model, durationMs: ms });
+    }
   } finally {
-    state.busy = false;
-    btn.disabled = false;
+    setActivity(null);
     resultBox.hidden = false;
-    $('result-h').focus({ preventScroll: false });
+    focusResult(from);
   }
 }
 $('build-form').addEventListener('submit', (e) => {
@@ -278,23 +393,48 @@ $('build-form').addEventListener('submit', (e) => {
   void build();
 });
 
+/**
+ * Focus goes to the result, unless the build was started with Enter in a field of the form:
+ * taking focus from there would lose the person's place; the live status says the outcome.
+ */
+function focusResult(from: Element | null): void {
+  const field = from instanceof HTMLInputElement || from instanceof HTMLSelectElement || from instanceof HTMLTextAreaElement;
+  if (field && from.isConnected && $('build-form').contains(from)) return;
+  $('result-h').focus({ preventScroll: false });
+}
+
+/** Records a build in the store; a failure is told where the build was (the Store tab may be closed). */
+function record(mine: number, build: BuildRecord): void {
+  store.record(build).then(refreshStoreIfVisible, (error: unknown) => {
+    if (mine === actions) buildStatus.textContent += ` Recording it in the store failed: ${describeError(error)}`;
+  });
+}
+
 // ---- Store
 const storeStatus = $('store-status');
+/** Draws the store. A message already shown stays: it is cleared by the next store action only. */
 const refreshStore = async (): Promise<void> => {
   try {
     await store.render();
-    storeStatus.textContent = '';
   } catch (error) {
-    storeStatus.textContent = `The store could not be read: ${isCtxgateError(error) ? error.message : String(error)}`;
+    storeStatus.textContent = `The store could not be read: ${describeError(error)}`;
   }
 };
 const refreshStoreIfVisible = (): void => {
   if (!$('panel-store').hidden) void refreshStore();
 };
-$('store-refresh').addEventListener('click', () => void refreshStore());
+$('store-refresh').addEventListener('click', () => {
+  storeStatus.textContent = '';
+  void refreshStore();
+});
 $('store-reset').addEventListener('click', async () => {
-  await store.reset();
-  storeStatus.textContent = 'Deleted.';
+  storeStatus.textContent = '';
+  try {
+    await store.reset();
+    storeStatus.textContent = 'Deleted.';
+  } catch (error) {
+    storeStatus.textContent = `Deleting failed: ${describeError(error)}`;
+  }
   await refreshStore();
 });
 
@@ -303,14 +443,19 @@ setupTabs(document, (tabId) => {
 });
 
 // ---- Engine
-try {
-  const engine = await createCtxgate();
-  state.engine = engine;
-  coreStatus.textContent = `Ready: the ctxgate core runs in a ${engine.mode === 'worker' ? 'Web Worker' : 'this thread'}.`;
-  coreStatus.dataset.ready = engine.mode;
-  setupScanner(engine);
-  setupTokens(engine);
-} catch (error) {
-  coreStatus.textContent = `The core failed to load: ${isCtxgateError(error) ? `${error.code}: ${error.message}` : String(error)}`;
-  coreStatus.classList.add('error');
+function showEngine(s: EngineState): void {
+  coreStatus.classList.toggle('error', s.state !== 'ready');
+  if (s.state === 'ready') {
+    coreStatus.textContent = `Ready: the ctxgate core runs in a ${s.engine.mode === 'worker' ? 'Web Worker' : 'this thread'}.${s.restarted ? ' This is a new engine: the previous one stopped.' : ''}`;
+    coreStatus.dataset.ready = s.engine.mode;
+    return;
+  }
+  delete coreStatus.dataset.ready;
+  coreStatus.textContent =
+    s.state === 'stopped'
+      ? `The ctxgate engine stopped (${isCtxgateError(s.error) ? s.error.code : 'crashed'}). Starting a new one…`
+      : `The core failed to load (${describeError(s.error)}). Try again, or reload the page.`;
 }
+setupScanner(engines);
+setupTokens(engines);
+engines.get().catch(() => undefined);

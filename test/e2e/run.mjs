@@ -3,7 +3,7 @@
 // nothing: serves dist-web/ (from `node build/build.mjs`) with Vite preview on 127.0.0.1, runs the
 // checks in order, saves a screenshot of each state under test-output/e2e/, prints the long tasks
 // seen on the main thread while scanning a large input, and ends with `N passed, M failed`.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -71,6 +71,18 @@ const url = `http://127.0.0.1:${port}/`;
 const profile = mkdtempSync(join(tmpdir(), 'ctxgate-e2e-'));
 const context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: ['--headless', ...ARGS], viewport: { width: 1280, height: 900 } });
 const page = context.pages()[0] ?? (await context.newPage());
+// A test hook from outside the page: every Worker the page starts is kept, so a check can stop
+// one as a crash would (terminate + an error event, which ctxgate's client listens for).
+await page.addInitScript(() => {
+  const Base = window.Worker;
+  window.__workers = [];
+  window.Worker = class extends Base {
+    constructor(url, options) {
+      super(url, options);
+      window.__workers.push({ name: options?.name ?? '', worker: this });
+    }
+  };
+});
 const pageErrors = [];
 page.on('pageerror', (e) => pageErrors.push(String(e)));
 page.on('console', (m) => {
@@ -78,6 +90,25 @@ page.on('console', (m) => {
 });
 
 const SECRET = plantedSecret();
+// A folder for the .gitignore checks: what it ignores holds a fake token that must never be indexed.
+const fixtures = mkdtempSync(join(tmpdir(), 'ctxgate-e2e-folder-'));
+const FOLDER = join(fixtures, 'folder-project');
+const IGNORED_TOKEN = 'gh' + 'p_' + fakeChars(ALNUM, 36, 4242);
+// Written in NFD (e + combining acute), as macOS file systems hand names out; the index says NFC.
+const NFD_NAME = 'src/cafe\u0301.ts';
+for (const [path, text] of [
+  ['.gitignore', 'secrets/\ndist/\n*.log\n'],
+  ['.env', `DB_PASSWORD=${plantedDbPassword()}\n`],
+  ['src/app.ts', "import { helper } from './util';\n/** The entry. */\nexport function main(): number {\n  return helper();\n}\n"],
+  ['src/util.ts', 'export function helper(): number {\n  return 1;\n}\n'],
+  [NFD_NAME, 'export const cafe = 1;\n'],
+  ['secrets/creds.json', `{ "token": "${IGNORED_TOKEN}" }\n`],
+  ['dist/bundle.js', 'console.log("built");\n'],
+  ['app.log', 'started\n'],
+]) {
+  mkdirSync(join(FOLDER, dirname(path)), { recursive: true });
+  writeFileSync(join(FOLDER, path), text);
+}
 const DB_PASSWORD = plantedDbPassword();
 // Two animation frames first, so a just-scrolled region is fully painted in the screenshot.
 const shot = async (name, opts = {}) => {
@@ -89,6 +120,31 @@ const fingerprint = () => page.locator('[data-fingerprint=bundle]').textContent(
 async function loadSample() {
   await page.click('#load-sample');
   await page.waitForSelector('#result-body .result', { timeout: 60_000 });
+}
+/** Stops the newest ctxgate worker ('engine') or the page's analysis worker ('analyzer') as a crash would. */
+async function crashWorker(which) {
+  await page.evaluate((which) => {
+    const mine = window.__workers.filter((w) => (which === 'analyzer') === (w.name === 'playground-analyze'));
+    const w = mine.at(-1).worker;
+    w.terminate();
+    w.dispatchEvent(new ErrorEvent('error', { message: 'simulated crash' }));
+  }, which);
+}
+/** Waits for the header to say the engine is ready again. */
+const engineReady = () => page.waitForFunction(() => document.querySelector('#core-status')?.dataset.ready && /Ready/.test(document.querySelector('#core-status').textContent), null, { timeout: 30_000 });
+const statusOf = (id) => page.evaluate((id) => document.getElementById(id)?.textContent ?? '', id);
+async function loadFolder(dir) {
+  await page.evaluate(() => (document.querySelector('#load-text').textContent = ''));
+  await page.setInputFiles('#pick-folder', dir);
+  await page.waitForFunction(() => /Indexed|failed/.test(document.querySelector('#load-text')?.textContent ?? ''), null, { timeout: 60_000 });
+  const text = await statusOf('load-text');
+  assert(/Indexed/.test(text), `loading the folder: ${text}`);
+}
+async function buildAndWait() {
+  await page.evaluate(() => (document.querySelector('#build-status').textContent = ''));
+  await page.click('#build');
+  await page.waitForFunction(() => /Built in|Refused|stopped|failed/.test(document.querySelector('#build-status')?.textContent ?? ''), null, { timeout: 60_000 });
+  return statusOf('build-status');
 }
 async function noSecretInDom() {
   const { text, html } = await page.evaluate(() => ({ text: document.body.innerText, html: document.documentElement.outerHTML }));
@@ -238,7 +294,7 @@ try {
       document.querySelector('#pick-files').addEventListener('change', () => (window.__changeAt = performance.now()), { once: true });
     });
     await page.setInputFiles('#pick-files', files);
-    await page.waitForFunction(() => /Indexing and scanning: [1-9][\d,]* of 1,500/.test(document.querySelector('#load-text')?.textContent ?? ''), null, { timeout: 60_000 });
+    await page.waitForFunction(() => /(?:Reading and indexing|Analysing and scanning|Indexing and scanning): [1-9][\d,]* of 1,500/.test(document.querySelector('#load-text')?.textContent ?? ''), null, { timeout: 60_000 });
     await page.locator('#load-progress').scrollIntoViewIfNeeded();
     await shot('07a-large-project-progress', { fullPage: false });
     await page.waitForFunction(() => /Indexed 1,500 files/.test(document.querySelector('#load-text')?.textContent ?? ''), null, { timeout: 120_000 });
@@ -363,6 +419,300 @@ try {
     await noSecretInDom();
   });
 
+  await check('loading a second project clears the targets, intent, picks and result of the first', async () => {
+    await loadSample();
+    assert((await page.locator('#target-chips li').count()) > 0, 'the sample set no target');
+    await loadFolder(FOLDER);
+    assert((await page.locator('#target-chips li').count()) === 0, `targets kept: ${await page.locator('#target-chips').innerText()}`);
+    assert((await page.locator('#symbol-chips li').count()) === 0, 'symbols kept');
+    assert((await page.inputValue('#intent')) === '', 'the intent was kept');
+    assert(await page.locator('#result').isHidden(), "the previous project's result is still shown");
+    assert(/^folder-project: /.test(await statusOf('project-line')), `project line: ${await statusOf('project-line')}`);
+  });
+
+  await check("a folder's .gitignore is honoured: ignored files are not indexed, read or built into the bundle", async () => {
+    await loadFolder(FOLDER);
+    await page.click('#files-details summary');
+    await page.waitForSelector('#files-table');
+    const rows = await page.locator('#files-table tbody tr td:first-child').allTextContents();
+    for (const ignored of ['secrets/creds.json', 'dist/bundle.js', 'app.log']) assert(!rows.includes(ignored), `${ignored} was indexed: ${rows.join(', ')}`);
+    for (const kept of ['.gitignore', '.env', 'src/app.ts', 'src/util.ts']) assert(rows.includes(kept), `${kept} is missing: ${rows.join(', ')}`);
+    assert((await page.locator('#files-table tbody tr', { hasText: '.env' }).innerText()).includes('never sent'), '.env is not marked never sent');
+    // The index names the NFD file in NFC; targeting it by that name must read it.
+    assert(rows.includes('src/caf\u00e9.ts'), `no NFC path for the NFD file: ${rows.join(', ')}`);
+    await page.fill('#intent', 'Rename cafe');
+    await page.fill('#target-input', 'src/caf\u00e9.ts');
+    await page.press('#target-input', 'Enter');
+    const status = await buildAndWait();
+    assert(/Built in/.test(status), `build: ${status} ${(await page.locator('#result-body').innerText()).slice(0, 300)}`);
+    assert((await page.locator('.blocks > li', { hasText: 'src/caf\u00e9.ts' }).count()) === 1, 'the target is not a block');
+    const body = await page.locator('#result-body').innerText();
+    for (const ignored of ['secrets/creds.json', 'dist/bundle.js', 'app.log']) assert(!body.includes(ignored), `${ignored} appears in the result`);
+    const html = await page.evaluate(() => document.documentElement.outerHTML);
+    assert(!html.includes(IGNORED_TOKEN), 'the ignored token reached the DOM');
+    await noSecretInDom();
+  });
+
+  await check("dropped files go through the SDK too: the dropped .gitignore leaves out what it ignores", async () => {
+    await page.evaluate(() => {
+      document.querySelector('#load-text').textContent = '';
+      const dt = new DataTransfer();
+      for (const [name, text] of [['.gitignore', '*.log\n'], ['app.log', 'started\n'], ['main.ts', 'export const x = 1;\n']]) dt.items.add(new File([text], name));
+      document.querySelector('#dropzone').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    });
+    await page.waitForFunction(() => /Indexed|failed/.test(document.querySelector('#load-text')?.textContent ?? ''), null, { timeout: 30_000 });
+    assert(/Indexed 2 files/.test(await statusOf('load-text')), `load: ${await statusOf('load-text')}`);
+    await page.click('#files-details summary');
+    await page.waitForSelector('#files-table');
+    const rows = await page.locator('#files-table tbody tr td:first-child').allTextContents();
+    assert(!rows.includes('app.log') && rows.includes('main.ts'), `indexed: ${rows.join(', ')}`);
+  });
+
+  await check('a project with nothing that can be sent disables Build and claims no secrets', async () => {
+    await page.evaluate(() => {
+      document.querySelector('#load-text').textContent = '';
+      const dt = new DataTransfer();
+      dt.items.add(new File(['PLACEHOLDER=1\n'], '.env'));
+      document.querySelector('#dropzone').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    });
+    await page.waitForFunction(() => /Indexed|failed/.test(document.querySelector('#load-text')?.textContent ?? ''), null, { timeout: 30_000 });
+    assert(await page.locator('#build').isDisabled(), 'Build is enabled for a project with nothing to send');
+    const line = await statusOf('project-line');
+    assert(!/secrets found in 0/.test(line), `project line: ${line}`);
+    assert(/nothing to build/.test(await statusOf('build-status')), `build status: ${await statusOf('build-status')}`);
+  });
+
+  await check('a target that is not in the project is refused with the closest paths, not added', async () => {
+    await loadSample();
+    const before = await page.locator('#target-chips li').count();
+    await page.fill('#target-input', 'src/lib/mo');
+    await page.press('#target-input', 'Enter');
+    assert((await page.locator('#target-chips li').count()) === before, 'the partial path was added');
+    assert(!(await page.locator('#target-chips code').allTextContents()).includes('src/lib/mo'), 'a chip says src/lib/mo');
+    const said = await statusOf('target-suggest');
+    assert(/not in the project/.test(said) && said.includes('src/lib/money.ts'), `message: ${said}`);
+    assert((await page.getAttribute('#target-input', 'aria-invalid')) === 'true', 'the field is not marked invalid');
+    await page.locator('#target-suggest button', { hasText: 'src/lib/money.ts' }).click();
+    assert((await page.locator('#target-chips').innerText()).includes('src/lib/money.ts'), 'the suggestion did not add the target');
+    assert((await page.getAttribute('#target-input', 'aria-invalid')) !== 'true', 'the field stays invalid');
+  });
+
+  await check('Build and the load controls are disabled, and say so, while a project loads', async () => {
+    assert(await page.locator('#build').isEnabled(), 'Build is disabled before the load');
+    const files = [];
+    for (let i = 0; i < 300; i++) files.push({ name: `w${i}.ts`, mimeType: 'text/plain', buffer: Buffer.from(`export function w${i}(): number {\n${'  return 1; // padding padding padding padding\n'.repeat(60)}}\n`) });
+    await page.evaluate(() => {
+      window.__during = [];
+      new MutationObserver(() => {
+        const text = document.querySelector('#load-text').textContent;
+        if (!/ of /.test(text)) return;
+        window.__during.push({ build: document.querySelector('#build').disabled, sample: document.querySelector('#load-sample').disabled, folder: document.querySelector('#pick-folder').disabled, status: document.querySelector('#build-status').textContent });
+      }).observe(document.querySelector('#load-text'), { childList: true, characterData: true, subtree: true });
+    });
+    await page.setInputFiles('#pick-files', files);
+    await page.waitForFunction(() => /Indexed 300 files/.test(document.querySelector('#load-text')?.textContent ?? ''), null, { timeout: 60_000 });
+    const during = await page.evaluate(() => window.__during);
+    assert(during.length >= 2, `${during.length} progress updates seen`);
+    assert(during.every((d) => d.build && d.sample && d.folder), `enabled during the load: ${JSON.stringify(during.find((d) => !(d.build && d.sample && d.folder)))}`);
+    assert(during.every((d) => /Loading/.test(d.status)), `build status during the load: ${during.map((d) => d.status).join(' | ')}`);
+    assert(await page.locator('#build').isEnabled(), 'Build stays disabled after the load');
+    assert(await page.locator('#load-sample').isEnabled(), 'Load the sample stays disabled after the load');
+  });
+
+  await check('a model without a public tokenizer: no "exact" label, and the budget is divided by its safety factor', async () => {
+    await loadSample();
+    await page.check('input[name=counting][value=exact]');
+    await page.selectOption('#model', 'claude-opus-4-1');
+    assert(await page.locator('input[name=counting][value=exact]').isDisabled(), 'Exact is offered for a model without a public tokenizer');
+    assert(await page.locator('input[name=counting][value=estimate]').isChecked(), 'the counting did not fall back to the estimate');
+    const status = await buildAndWait();
+    assert(/Built in/.test(status), `build: ${status}`);
+    const labels = await page.locator('.blocks .tokens').allTextContents();
+    assert(labels.length > 0 && labels.every((t) => /· estimated$/.test(t)), `labels: ${labels.join(' | ')}`);
+    const caption = await page.locator('#result-body .budget figcaption').first().innerText();
+    // 200,000 input tokens ÷ 1.25 = 160,000 estimated cl100k tokens.
+    assert(/Window 160,000/.test(caption), `budget caption: ${caption}`);
+    assert(/1\.25/.test(await page.locator('#result-body').innerText()), 'the scaling is not explained');
+    await page.selectOption('#model', 'gpt-4o');
+    assert(await page.locator('input[name=counting][value=exact]').isEnabled(), 'Exact stays disabled for gpt-4o');
+  });
+
+  await check('a failed store write is shown by the build; "Deleted." survives the refresh', async () => {
+    await page.evaluate(() => {
+      window.__put = IDBObjectStore.prototype.put;
+      IDBObjectStore.prototype.put = function () {
+        throw new DOMException('simulated failure', 'UnknownError');
+      };
+    });
+    try {
+      assert(/Built in/.test(await buildAndWait()), 'the build failed');
+      await page.waitForFunction(() => /Recording .*failed/.test(document.querySelector('#build-status')?.textContent ?? ''), null, { timeout: 15_000 });
+      await page.fill('#max-input', '200');
+      await page.fill('#reserve', '100');
+      assert(/Refused/.test(await buildAndWait()), 'no refusal');
+      await page.waitForFunction(() => /Recording .*failed/.test(document.querySelector('#build-status')?.textContent ?? ''), null, { timeout: 15_000 });
+    } finally {
+      await page.evaluate(() => (IDBObjectStore.prototype.put = window.__put));
+      await page.selectOption('#model', 'gpt-4o-mini');
+      await page.selectOption('#model', 'gpt-4o');
+    }
+    await page.click('#tab-store');
+    await page.waitForSelector('#store-version, #store-empty', { timeout: 15_000 });
+    await page.click('#store-reset');
+    await page.waitForSelector('#store-empty', { timeout: 15_000 });
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 0)));
+    assert((await statusOf('store-status')) === 'Deleted.', `store status: ${await statusOf('store-status')}`);
+    await page.click('#tab-build');
+  });
+
+  await check('scanner: a "File name" field feeds the scan\'s path; binary and windows-1252 files are named', async () => {
+    await page.click('#tab-scanner');
+    const scanned = async (re) => page.waitForFunction((src) => new RegExp(src).test(document.querySelector('#scan-status')?.textContent ?? ''), re.source, { timeout: 15_000 });
+    await page.fill('#scan-path', '');
+    // A value whose brackets read as a call in code: only a .env line makes it a secret.
+    await page.fill('#scan-input', `DB_PASSWORD=${fakeChars(ALNUM, 12, 91)}(${fakeChars(ALNUM, 5, 92)})${fakeChars(ALNUM, 2, 93)}`);
+    await scanned(/^0 finding/);
+    await page.fill('#scan-path', '.env');
+    await scanned(/^1 finding/);
+    await page.fill('#scan-path', '');
+    await page.fill('#scan-input', 'interface Options {\n  readonly credentials: RequestCredentials\n}');
+    await scanned(/^[1-9]\d* finding/);
+    await page.fill('#scan-path', 'src/client.ts');
+    await scanned(/^0 finding/);
+    await page.setInputFiles('#scan-file', { name: 'legacy.properties', mimeType: 'text/plain', buffer: Buffer.from('# Caf\u00e9 settings\nname=caf\u00e9\n', 'latin1') });
+    await page.waitForFunction(() => /windows-1252/.test(document.querySelector('#scan-source')?.textContent ?? ''), null, { timeout: 15_000 });
+    assert((await page.inputValue('#scan-path')) === 'legacy.properties', 'the picked file did not fill the file name');
+    await scanned(/finding/);
+    assert((await page.locator('#scan-preview').innerText()).includes('name=caf\u00e9'), 'the windows-1252 file was not decoded');
+    await page.setInputFiles('#scan-file', { name: 'image.png', mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0xff, 0xfe]) });
+    await page.waitForFunction(() => /binary/.test(document.querySelector('#scan-status')?.textContent ?? ''), null, { timeout: 15_000 });
+    assert((await page.locator('#scan-findings').innerText()).trim() === '' && (await page.locator('#scan-preview').innerText()).trim() === '', 'a binary file was scanned as text');
+    await page.click('#scan-clear');
+    assert((await page.inputValue('#scan-path')) === '', 'Clear kept the file name');
+  });
+
+  await check('tokens: every run shows a busy state, and a superseded run is dropped', async () => {
+    await page.click('#tab-tokens');
+    await page.waitForSelector('#tok-results tbody tr', { timeout: 30_000 });
+    await page.evaluate(() => {
+      window.__tok = [];
+      const out = document.querySelector('#tok-table');
+      new MutationObserver(() => window.__tok.push({ busy: out.getAttribute('aria-busy'), text: out.textContent })).observe(out, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['aria-busy'] });
+    });
+    await page.fill('#tok-input', 'x'.repeat(400_000));
+    await page.waitForFunction(() => document.querySelector('#tok-table').getAttribute('aria-busy') === 'true' && /Counting/.test(document.querySelector('#tok-table').textContent), null, { timeout: 15_000 });
+    // Typed over while the long text is still counted: its numbers must never be drawn.
+    await page.fill('#tok-input', 'short text');
+    await page.waitForFunction(() => /^10 characters/.test(document.querySelector('#tok-table p')?.textContent ?? '') && document.querySelector('#tok-table').getAttribute('aria-busy') !== 'true', null, { timeout: 60_000 });
+    const seen = await page.evaluate(() => window.__tok);
+    assert(!seen.some((s) => /^400,000 characters\./.test(s.text)), 'the superseded run was drawn');
+  });
+
+  await check('a crashed engine stops no tab: each says so, the header follows, and a new engine takes over', async () => {
+    await page.click('#tab-build');
+    await page.evaluate(() => {
+      window.__core = [];
+      new MutationObserver(() => window.__core.push(document.querySelector('#core-status').textContent)).observe(document.querySelector('#core-status'), { childList: true, characterData: true, subtree: true });
+    });
+    await crashWorker('engine');
+    const stopped = await buildAndWait();
+    assert(/stopped/.test(stopped), `build status after the crash: ${stopped}`);
+    await engineReady();
+    const core = await page.evaluate(() => window.__core);
+    assert(core.some((t) => /stopped/.test(t)), `the header never said the engine stopped: ${core.join(' | ')}`);
+    assert(/Built in/.test(await buildAndWait()), 'no build after the restart');
+
+    await page.click('#tab-scanner');
+    await crashWorker('engine');
+    await page.fill('#scan-input', 'a text to scan');
+    await page.waitForFunction(() => /stopped/.test(document.querySelector('#scan-status')?.textContent ?? ''), null, { timeout: 15_000 });
+    await engineReady();
+    await page.fill('#scan-input', 'a text to scan again');
+    await page.waitForFunction(() => /^0 finding/.test(document.querySelector('#scan-status')?.textContent ?? ''), null, { timeout: 15_000 });
+
+    await page.click('#tab-tokens');
+    await crashWorker('engine');
+    await page.fill('#tok-input', 'count me');
+    await page.waitForFunction(() => /stopped/.test(document.querySelector('#tok-table')?.textContent ?? '') && document.querySelector('#tok-table').getAttribute('aria-busy') !== 'true', null, { timeout: 15_000 });
+    await engineReady();
+    await page.fill('#tok-input', 'count me again');
+    await page.waitForFunction(() => /^14 characters/.test(document.querySelector('#tok-table p')?.textContent ?? ''), null, { timeout: 30_000 });
+    await page.click('#tab-build');
+  });
+
+  await check('a crashed analysis worker fails the load with a message, and the next load works', async () => {
+    // The page's analysis worker dies as it is handed the first batch.
+    await page.evaluate(() => {
+      const w = window.__workers.filter((x) => x.name === 'playground-analyze').at(-1).worker;
+      const post = w.postMessage.bind(w);
+      w.postMessage = (...args) => {
+        post(...args);
+        w.terminate();
+        w.dispatchEvent(new ErrorEvent('error', { message: 'simulated crash' }));
+      };
+    });
+    await page.evaluate(() => (document.querySelector('#load-text').textContent = ''));
+    await page.click('#load-sample');
+    await page.waitForFunction(() => /failed/.test(document.querySelector('#load-text')?.textContent ?? ''), null, { timeout: 30_000 });
+    assert(/analysis worker stopped/.test(await statusOf('load-text')), `load text: ${await statusOf('load-text')}`);
+    assert(await page.locator('#load-sample').isEnabled(), 'Load the sample stays disabled');
+    await loadSample();
+    assert(/Built in/.test(await statusOf('build-status')), `after the reload: ${await statusOf('build-status')}`);
+  });
+
+  await check('Enter in a budget field builds and keeps the focus there', async () => {
+    await page.focus('#soft-pct');
+    await page.evaluate(() => (document.querySelector('#build-status').textContent = ''));
+    await page.press('#soft-pct', 'Enter');
+    await page.waitForFunction(() => /Built in|Refused/.test(document.querySelector('#build-status')?.textContent ?? ''), null, { timeout: 30_000 });
+    assert((await page.evaluate(() => document.activeElement?.id)) === 'soft-pct', `focus moved to ${await page.evaluate(() => document.activeElement?.id)}`);
+  });
+
+  await check('a secret the policy will not redact: the refusal names rule and place, and the setting that sends it redacted', async () => {
+    await page.selectOption('#secret-high', 'exclude');
+    await page.fill('#target-input', 'src/services/ai-client.ts');
+    await page.press('#target-input', 'Enter');
+    await page.click('#build');
+    const refusal = page.locator('.refusal[data-code=SECRET_RISK]');
+    await refusal.waitFor({ timeout: 30_000 });
+    const text = await refusal.innerText();
+    assert(/src\/services\/ai-client\.ts holds a secret the policy does not redact/.test(text), `title: ${text.slice(0, 200)}`);
+    assert(/anthropic[\w-]* at line \d+, column \d+/.test(text), `no rule and place: ${text.slice(0, 400)}`);
+    assert(/"High confidence" to "redact the span"/.test(text) && !/Medium confidence/.test(text), `advice: ${text.slice(0, 600)}`);
+    await noSecretInDom();
+    await page.selectOption('#secret-high', 'redact');
+  });
+
+  await check('a token pasted as a target symbol is recorded in the store redacted, never as typed', async () => {
+    const token = 'gh' + 'p_' + fakeChars(ALNUM, 36, 0x7e57);
+    await page.fill('#symbol-input', token);
+    await page.press('#symbol-input', 'Enter');
+    await page.click('#build');
+    await page.locator('.refusal[data-code=INVALID_PARAMS]').waitFor({ timeout: 30_000 });
+    const dump = () =>
+      page.evaluate(
+        () =>
+          new Promise((resolve, reject) => {
+            const open = indexedDB.open('ctxgate-playground');
+            open.onerror = () => reject(open.error);
+            open.onsuccess = () => {
+              const all = open.result.transaction('contexts').objectStore('contexts').getAll();
+              all.onsuccess = () => resolve(JSON.stringify(all.result));
+              all.onerror = () => reject(all.error);
+            };
+          }),
+      );
+    // The record is written after the refusal is shown: wait for the refusal's entry.
+    let stored = '';
+    for (let i = 0; i < 100 && !/REDACTED:github/.test(stored); i++) {
+      stored = await dump();
+      if (!/REDACTED:github/.test(stored)) await page.waitForTimeout(100);
+    }
+    assert(/REDACTED:github/.test(stored), 'the refusal was not recorded with the symbol redacted');
+    assert(!stored.includes(token), 'the pasted token is stored in IndexedDB');
+    await page.click(`button[aria-label="Remove symbol ${token}"]`);
+  });
+
   await check('no uncaught errors on the page', async () => {
     assert(pageErrors.length === 0, pageErrors.join('\n'));
   });
@@ -370,6 +720,7 @@ try {
   await context.close();
   await server.close();
   rmSync(profile, { recursive: true, force: true });
+  rmSync(fixtures, { recursive: true, force: true });
 }
 
 console.log('\nmeasurements:');

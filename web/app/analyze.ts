@@ -19,7 +19,7 @@ export interface FileFacts {
 
 const CODE = /\.(?:[cm]?[jt]sx?)$/;
 /** Files above this are not parsed (they are usually generated data). */
-const MAX_PARSE_BYTES = 2 * 1024 * 1024;
+export const MAX_PARSE_BYTES = 2 * 1024 * 1024;
 
 /** The file's role, from its path. */
 export function roleOf(path: string): FileFacts['role'] {
@@ -61,12 +61,11 @@ function scanLine(line: string, state: { inBlockComment: boolean }): number {
   return depth;
 }
 
-/** Extracts the facts of one file. */
-export function analyzeFile(path: string, bytes: Uint8Array): FileFacts {
+/** Extracts the facts of one file from its text (none for a file that is not text or too large to parse). */
+export function analyzeFile(path: string, text: string | undefined): FileFacts {
   const role = roleOf(path);
   const facts: FileFacts = { path, role, symbols: [], imports: [] };
-  if (bytes.byteLength > MAX_PARSE_BYTES || bytes.subarray(0, 8192).includes(0)) return facts;
-  const text = new TextDecoder().decode(bytes);
+  if (text === undefined) return facts;
   const lines = text.split('\n');
   facts.summary = `${path}: ${lines.length} lines (${role})`;
   if (!CODE.test(path)) return facts;

@@ -1,16 +1,29 @@
 // The page's own worker: the toy TypeScript indexer (analyze.ts). ctxgate's engine runs in its
-// own worker; this one only does the language work ctxgate leaves to the caller's indexer.
+// own worker; this one only does the language work ctxgate leaves to the caller's indexer, and
+// decodes each file once with ctxgate's content gate so the page thread never decodes a project.
 import { expose } from 'comlink';
-import { analyzeFile, linkImports, type FileFacts } from './analyze.ts';
+import { checkContent } from '../../src/index.ts';
+import { MAX_PARSE_BYTES, analyzeFile, linkImports, type FileFacts } from './analyze.ts';
+
+/** One analysed file: the toy indexer's facts and, when the content gate reads it as text, its text. */
+export interface AnalyzedFile {
+  facts: FileFacts;
+  text?: string;
+}
 
 /** What the page calls in this worker. */
 export interface AnalyzeApi {
-  analyze(files: { path: string; bytes: Uint8Array }[]): FileFacts[];
+  analyze(files: { path: string; bytes: Uint8Array }[]): AnalyzedFile[];
   link(paths: string[], facts: Pick<FileFacts, 'path' | 'imports'>[]): ReturnType<typeof linkImports>;
 }
 
 const api: AnalyzeApi = {
-  analyze: (files) => files.map((f) => analyzeFile(f.path, f.bytes)),
+  analyze: (files) =>
+    files.map((f) => {
+      // The gate's decoding (UTF-8, UTF-16 with a BOM, windows-1252), as the builder decodes the file.
+      const d = checkContent(f.bytes, { maxBytes: MAX_PARSE_BYTES });
+      return d.allowed ? { facts: analyzeFile(f.path, d.text), text: d.text } : { facts: analyzeFile(f.path, undefined) };
+    }),
   link: (paths, facts) => linkImports(paths, facts),
 };
 

@@ -225,30 +225,113 @@ function openBlock(i: number): EventListener {
   };
 }
 
-/** What to tell a person for each refusal. */
+/** What to tell a person for each refusal (SECRET_RISK and INVALID_PARAMS are worked out from their details). */
 const REFUSAL_HELP: Record<string, { title: string; narrow: string[] }> = {
   CONTEXT_TOO_LARGE: {
     title: 'Refused: the required context does not fit the budget',
     narrow: ['Target one file instead of several.', 'Name a target symbol so only its lines are sent.', 'Raise the input budget or pick a model with a larger window.', 'Lower the response reserve if the answer will be short.'],
   },
-  SECRET_RISK: {
-    title: 'Refused: a secret could not be removed safely',
-    narrow: ['Move the secret out of the file (into an environment variable or .env).', 'Or allow redaction of medium-confidence findings, if you accept the risk.', 'Or add a deny rule for the file.'],
-  },
   AMBIGUOUS_TARGET: { title: 'Refused: the target symbol is defined in more than one place', narrow: ['Choose the definition you mean below.'] },
-  INVALID_PARAMS: { title: 'The request is not valid', narrow: ['Fix the field named below and build again.'] },
   OUTSIDE_SANDBOX: { title: 'Refused: a path is outside the project', narrow: ['Name a path inside the project.'] },
   UNSUPPORTED_ENCODING: { title: 'Refused: a target is not text', narrow: ['Target a UTF-8 text file.'] },
-  READ_FAILED: { title: 'Refused: a file could not be read', narrow: ['Reload the project and try again.'] },
+  READ_FAILED: { title: 'Refused: a file could not be read', narrow: ['Load the project again (its files may have changed on disk), then build.'] },
+  WORKER_CRASHED: { title: 'The engine stopped', narrow: ['Build again: the page starts a new engine.', 'If it stops again, reload the page.'] },
+  WORKER_CLOSED: { title: 'The engine stopped', narrow: ['Build again: the page starts a new engine.', 'If it stops again, reload the page.'] },
 };
+
+/** The page's control for each field of the request the SDK may name (longest prefix first). */
+const FIELD_CONTROLS: [field: string, control: { id: string; label: string }][] = [
+  ['tokenBudget.maxInputTokens', { id: 'max-input', label: 'Input budget' }],
+  ['tokenBudget.responseTokenReserve', { id: 'reserve', label: 'Reserved for the response' }],
+  ['tokenBudget.softLimitThresholdPct', { id: 'soft-pct', label: 'Soft limit' }],
+  ['tokenBudget', { id: 'model', label: 'Model' }],
+  ['planStep.targetSymbols', { id: 'symbol-input', label: 'Target symbols' }],
+  ['userSelectedTargets', { id: 'symbol-input', label: 'Target symbols' }],
+  ['planStep', { id: 'target-input', label: 'Target files' }],
+  ['intent', { id: 'intent', label: 'Intent' }],
+  ['secrets.highConfidence', { id: 'secret-high', label: 'High confidence' }],
+  ['secrets', { id: 'secret-medium', label: 'Medium confidence' }],
+];
+
+/** The form control (its element id and label) for a request field an INVALID_PARAMS error names, if the page has one. */
+export function fieldControl(field: unknown): { id: string; label: string } | undefined {
+  if (typeof field !== 'string') return undefined;
+  return FIELD_CONTROLS.find(([f]) => field === f || field.startsWith(`${f}.`) || field.startsWith(`${f}[`))?.[1];
+}
+
+interface SecretFindingRef {
+  ruleId: string;
+  line: number;
+  column: number;
+  confidence: 'high' | 'medium';
+}
+
+/**
+ * The advice for a SECRET_RISK refusal, from what it says: a target on the never-send list
+ * (`rule`), findings the policy would not redact (each with its confidence), or a text whose
+ * redaction could not be proven (`target` only). Names rules and places, never values.
+ */
+function secretRiskHelp(d: Record<string, unknown>): { title: string; narrow: string[] } {
+  const where = typeof d.path === 'string' ? d.path : typeof d.target === 'string' ? d.target : 'the text';
+  if (typeof d.rule === 'string') {
+    return {
+      title: `Refused: ${where} is never sent`,
+      narrow: [
+        `${where} matches the never-send rule ${d.rule}: files like it hold credentials, so its contents stay out of every bundle.`,
+        'Target the code that reads it instead.',
+        'If it holds no secrets, an application can re-include it with an allow rule (the sandbox option of indexProject and buildContext); this page keeps the defaults.',
+      ],
+    };
+  }
+  const findings = Array.isArray(d.findings) ? (d.findings as SecretFindingRef[]) : [];
+  if (findings.length) {
+    const high = findings.some((f) => f.confidence === 'high');
+    const list = findings.slice(0, 5).map((f) => `${f.ruleId} at line ${f.line}, column ${f.column}`).join('; ');
+    const more = findings.length > 5 ? ` and ${findings.length - 5} more` : '';
+    return {
+      title: `Refused: ${where} holds ${findings.length === 1 ? 'a secret' : 'secrets'} the policy does not redact`,
+      narrow: [
+        `Found: ${list}${more}.`,
+        `Move ${findings.length === 1 ? 'it' : 'them'} out of the file (into an environment variable or a secrets manager) and load the project again.`,
+        high
+          ? 'Or set "High confidence" to "redact the span": the file is then sent with placeholders where the secrets were.'
+          : 'Or set "Medium confidence" to "redact the span", if you accept that a medium-confidence finding may be an ordinary value.',
+      ],
+    };
+  }
+  return {
+    title: 'Refused: a secret could not be removed safely',
+    narrow: [`Remove the secret from ${where} (the intent or a target's name, if you typed one there) and build again.`],
+  };
+}
+
+/** The advice for INVALID_PARAMS: a target the index left out, or the form control to correct. */
+function invalidParamsHelp(error: { message: string; details?: Record<string, unknown> }): { title: string; narrow: string[] } {
+  const d = error.details ?? {};
+  // The builder names a target the indexer excluded, with the reason at the end of its message.
+  const excluded = /was excluded by the indexer \(([^)]+)\)\s*$/.exec(error.message);
+  if (d.field === 'planStep.targetFiles' && typeof d.path === 'string' && excluded) {
+    return {
+      title: 'Refused: a target was left out of the project',
+      narrow: [`${d.path} was left out when the project was indexed (${excluded[1]}): binary files, files too large and ignored files cannot be targets.`, 'Target a text file of the project.'],
+    };
+  }
+  const control = fieldControl(d.field);
+  return { title: 'The request is not valid', narrow: [control ? `Correct "${control.label}" and build again.` : 'Correct the request and build again.'] };
+}
 
 /** A refusal or error, shown as what happened and what to narrow. */
 export function renderRefusal(
   error: { code: string; message: string; details?: Record<string, unknown> },
   onPick: (choice: { name: string; path: string }) => void,
 ): HTMLElement {
-  const help = REFUSAL_HELP[error.code] ?? { title: `Refused (${error.code})`, narrow: [] };
   const d = error.details ?? {};
+  const help =
+    error.code === 'SECRET_RISK'
+      ? secretRiskHelp(d)
+      : error.code === 'INVALID_PARAMS'
+        ? invalidParamsHelp(error)
+        : (REFUSAL_HELP[error.code] ?? { title: `Failed (${error.code})`, narrow: [] });
   const report = d.budgetReport as BudgetReport | undefined;
   const largest = d.largestBlocks as { title: string; priority: string; tokens: number; slicing: string | null }[] | undefined;
   const candidates = d.candidates as { name: string; path: string; startLine: number; kind: string | null }[] | undefined;
@@ -267,6 +350,6 @@ export function renderRefusal(
       ? h('ul', { class: 'choices' }, candidates.map((c) => h('li', {},
           h('button', { type: 'button', onclick: () => onPick({ name: c.name, path: c.path }) }, `${c.name} in ${c.path}, line ${c.startLine}${c.kind ? ` (${c.kind})` : ''}`))))
       : null,
-    error.code === 'INVALID_PARAMS' && typeof d.field === 'string' ? h('p', {}, 'Field: ', h('code', {}, d.field)) : null,
+    error.code === 'INVALID_PARAMS' && typeof d.field === 'string' && !fieldControl(d.field) ? h('p', {}, 'Field: ', h('code', {}, d.field)) : null,
   );
 }

@@ -1,138 +1,172 @@
 // Loading a project into the playground: from the sample, dropped files or folders, a folder
-// input, or the File System Access API. Files are read, analysed (page worker), indexed and
-// scanned (ctxgate's worker) in batches, with progress, so a large folder never freezes the page.
-import type { Remote } from 'comlink';
-import { indexProject, type DependencyEdge, type Engine, type IndexedFile, type IndexedSymbol, type ProjectIndex } from '../../src/index.ts';
-import type { FileFacts } from './analyze.ts';
-import type { AnalyzeApi } from './analyze.worker.ts';
+// input, or the File System Access API. Files and directories go to ctxgate's indexProject as
+// they are, so the SDK decides what is read, as the README promises: what the tree's .gitignore
+// files exclude is left out, never-send files are listed by size and never read. The page then
+// reads again only the files the index lets through, by the index's normalised paths, for its toy
+// indexer (page worker), the load-time secret scan (ctxgate's worker) and the builder's contents.
+import {
+  indexProject,
+  normalizeProjectPath,
+  type DependencyEdge,
+  type DirectoryHandleLike,
+  type Engine,
+  type FileHandleLike,
+  type IndexedFile,
+  type IndexedSymbol,
+  type ProjectIndex,
+  type ProjectSource,
+} from '../../src/index.ts';
+import { roleOf, type FileFacts } from './analyze.ts';
 import { nextFrame } from './dom.ts';
+import type { AnalyzerClient } from './workers.ts';
 
-/** One file to load: its project-relative path and how to read it. */
-export interface SourceFile {
-  path: string;
-  size: number;
-  read(): Promise<Uint8Array>;
+/** A project to load: what indexProject reads, and how to read one of its files again. */
+export interface ProjectInput {
+  name: string;
+  source: ProjectSource;
+  /** How many files were handed over, when the page knows (a walked directory says only after). */
+  given?: number;
+  /** The bytes of a file the index lists, by its index path; undefined if the SDK never opened it. */
+  read(path: string): Promise<Uint8Array> | undefined;
 }
 
 /** A loaded project. */
 export interface LoadedProject {
   name: string;
   index: ProjectIndex;
-  /** File bytes by path, handed to buildContext as `contents`. */
+  /** Bytes of the files that can be sent, by index path, handed to buildContext as `contents`. */
   contents: Map<string, Uint8Array>;
   /** Secret findings per file (count by confidence), from the load-time scan. */
   findings: Map<string, { high: number; medium: number }>;
-  /** Directories not read at all, with why. */
-  skipped: string[];
+  /** Files handed over that the index left out (.gitignore, `.git/`), when known. */
+  leftOut?: number;
   symbols: IndexedSymbol[];
   dependencies: DependencyEdge[];
 }
 
 /** Progress of a load. */
 export interface LoadProgress {
-  phase: 'reading' | 'indexing' | 'linking' | 'done';
+  phase: 'reading' | 'indexing' | 'scanning' | 'linking' | 'done';
   done: number;
   total: number;
 }
 
-/** Files per round trip: large enough to amortise messaging, small enough to report progress. */
+/** Bytes per indexProject batch: small enough that a project of a few MB reports progress. */
+const INDEX_BATCH_BYTES = 1024 * 1024;
+/** Files per analysis and scan round trip: amortises messaging, still reports progress. */
 const BATCH = 64;
-/** Directories never walked: their contents are never sent and can be huge. */
-const SKIP_DIRS = new Set(['.git', 'node_modules']);
+/** The builder's default per-file limit: larger files are never sent, so not worth scanning. */
 const SCAN_MAX_BYTES = 1024 * 1024;
 
-/** Sources from in-memory text (the sample). */
-export function fromTexts(files: readonly { path: string; text: string }[]): SourceFile[] {
+/** The path the index gives a file: normalised (NFC, no `./`), or as given when the jail refuses it. */
+function indexPath(path: string): string {
+  const n = normalizeProjectPath(path);
+  return n.ok ? n.path : path;
+}
+
+const bytesOf = async (blob: Blob): Promise<Uint8Array> => new Uint8Array(await blob.arrayBuffer());
+
+/** The sample: in-memory texts, indexed as given (it has no .gitignore). */
+export function fromTexts(name: string, files: readonly { path: string; text: string }[]): ProjectInput {
   const enc = new TextEncoder();
-  return files.map((f) => {
-    const bytes = enc.encode(f.text);
-    return { path: f.path, size: bytes.byteLength, read: async () => bytes };
-  });
+  const source = files.map((f) => ({ path: f.path, bytes: enc.encode(f.text) }));
+  const byPath = new Map(source.map((f) => [indexPath(f.path), f.bytes]));
+  return { name, source, given: source.length, read: (path) => (byPath.has(path) ? Promise.resolve(byPath.get(path)!) : undefined) };
 }
 
-/** Sources from a FileList (an `<input type=file>`, with `webkitdirectory` or `multiple`). */
-export function fromFileList(list: FileList | readonly File[]): { files: SourceFile[]; skipped: string[] } {
-  const all = Array.from(list);
-  const rel = all.map((f) => f.webkitRelativePath || f.name);
+/** Files from an `<input type=file>` (`webkitdirectory` or `multiple`), or a flat drop. */
+export function fromFileList(list: FileList | readonly File[], fallbackName?: string): ProjectInput {
+  const files = Array.from(list);
+  // The project-relative paths the SDK derives: a picked folder's own name is dropped.
+  const rel = files.map((f) => f.webkitRelativePath || f.name);
   const roots = new Set(rel.map((p) => (p.includes('/') ? p.slice(0, p.indexOf('/')) : '')));
-  const strip = roots.size === 1 && !roots.has('') ? [...roots][0]!.length + 1 : 0;
-  const skipped = new Set<string>();
-  const files: SourceFile[] = [];
-  all.forEach((f, i) => {
-    const path = rel[i]!.slice(strip);
-    const top = path.split('/').find((seg) => SKIP_DIRS.has(seg));
-    if (top) {
-      skipped.add(top);
-      return;
-    }
-    files.push({ path, size: f.size, read: async () => new Uint8Array(await f.arrayBuffer()) });
-  });
-  return { files, skipped: [...skipped].map((d) => `${d}/ (never sent; not read)`) };
+  const root = roots.size === 1 && !roots.has('') ? [...roots][0]! : '';
+  const strip = root ? root.length + 1 : 0;
+  const byPath = new Map(files.map((f, i) => [indexPath(rel[i]!.slice(strip)), f]));
+  return {
+    name: root || fallbackName || `${files.length} file(s)`,
+    source: files,
+    given: files.length,
+    read: (path) => {
+      const f = byPath.get(path);
+      return f && bytesOf(f);
+    },
+  };
 }
 
-/** Sources from a drop: files and folders, walked with webkitGetAsEntry. */
-export async function fromDataTransfer(dt: DataTransfer): Promise<{ files: SourceFile[]; skipped: string[]; name: string }> {
-  const entries = [...dt.items].map((i) => i.webkitGetAsEntry()).filter((e): e is FileSystemEntry => e !== null);
-  // Without entries (some browsers, synthetic drops) the plain file list still works, flat.
-  if (entries.length === 0) return { ...fromFileList(dt.files), name: `${dt.files.length} dropped file(s)` };
-  const files: SourceFile[] = [];
-  const skipped: string[] = [];
-  // One dropped folder is the project root; otherwise the dropped items are.
-  const single = entries.length === 1 && entries[0]!.isDirectory ? (entries[0] as FileSystemDirectoryEntry) : null;
-  const walk = async (entry: FileSystemEntry, prefix: string): Promise<void> => {
-    const path = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory) {
-      if (SKIP_DIRS.has(entry.name)) {
-        skipped.push(`${path}/ (never sent; not read)`);
-        return;
+/**
+ * A directory handle (`showDirectoryPicker`, or a drop). The SDK walks it, skipping ignored
+ * directories; the page remembers each File the SDK opens, by path, to read it again later.
+ */
+export function fromDirectoryHandle(root: DirectoryHandleLike, name = root.name): ProjectInput {
+  const opened = new Map<string, File>();
+  const record = (dir: DirectoryHandleLike, prefix: string): DirectoryHandleLike => ({
+    kind: 'directory',
+    name: dir.name,
+    async *values() {
+      for await (const child of dir.values()) {
+        const path = prefix ? `${prefix}/${child.name}` : child.name;
+        if (child.kind === 'directory') yield record(child, path);
+        else {
+          yield {
+            kind: 'file',
+            name: child.name,
+            getFile: async () => {
+              const file = await child.getFile();
+              opened.set(indexPath(path), file);
+              return file;
+            },
+          } satisfies FileHandleLike;
+        }
       }
+    },
+  });
+  return {
+    name,
+    source: record(root, ''),
+    read: (path) => {
+      const f = opened.get(path);
+      return f && bytesOf(f);
+    },
+  };
+}
+
+/** A drop entry as the SDK's directory-handle shape, read lazily as the SDK walks it. */
+function entryHandle(entry: FileSystemEntry): DirectoryHandleLike | FileHandleLike {
+  if (!entry.isDirectory) {
+    return { kind: 'file', name: entry.name, getFile: () => new Promise<File>((res, rej) => (entry as FileSystemFileEntry).file(res, rej)) };
+  }
+  return {
+    kind: 'directory',
+    name: entry.name,
+    async *values() {
       const reader = (entry as FileSystemDirectoryEntry).createReader();
       for (;;) {
         const batch = await new Promise<FileSystemEntry[]>((res, rej) => reader.readEntries(res, rej));
-        if (!batch.length) break;
-        for (const child of batch) await walk(child, path);
+        if (!batch.length) return;
+        yield* batch.map(entryHandle);
       }
-    } else {
-      const file = await new Promise<File>((res, rej) => (entry as FileSystemFileEntry).file(res, rej));
-      files.push({ path, size: file.size, read: async () => new Uint8Array(await file.arrayBuffer()) });
-    }
+    },
   };
-  if (single) {
-    const reader = single.createReader();
-    for (;;) {
-      const batch = await new Promise<FileSystemEntry[]>((res, rej) => reader.readEntries(res, rej));
-      if (!batch.length) break;
-      for (const child of batch) await walk(child, '');
-    }
-  } else for (const e of entries) await walk(e, '');
-  return { files, skipped, name: single?.name ?? `${files.length} dropped file(s)` };
 }
 
-/** Minimal File System Access API types (not in every TypeScript DOM lib). */
-interface DirHandle {
-  kind: 'directory';
-  name: string;
-  values(): AsyncIterable<DirHandle | { kind: 'file'; name: string; getFile(): Promise<File> }>;
-}
-
-/** Sources from a directory handle (`showDirectoryPicker`). */
-export async function fromDirectoryHandle(root: DirHandle): Promise<{ files: SourceFile[]; skipped: string[] }> {
-  const files: SourceFile[] = [];
-  const skipped: string[] = [];
-  const walk = async (dir: DirHandle, prefix: string): Promise<void> => {
-    for await (const child of dir.values()) {
-      const path = prefix ? `${prefix}/${child.name}` : child.name;
-      if (child.kind === 'directory') {
-        if (SKIP_DIRS.has(child.name)) skipped.push(`${path}/ (never sent; not read)`);
-        else await walk(child, path);
-      } else {
-        const file = await child.getFile();
-        files.push({ path, size: file.size, read: async () => new Uint8Array(await file.arrayBuffer()) });
-      }
-    }
+/**
+ * A drop: one folder is the project root, several items are its top level. Synchronous, since
+ * the drop's items are readable only during the event (the entries stay usable after it).
+ */
+export function fromDataTransfer(dt: DataTransfer): ProjectInput {
+  const entries = [...dt.items].map((i) => i.webkitGetAsEntry()).filter((e): e is FileSystemEntry => e !== null);
+  // Without entries (some browsers, synthetic drops) the plain file list still works, flat.
+  if (entries.length === 0) return fromFileList(dt.files, `${dt.files.length} dropped file(s)`);
+  if (entries.length === 1 && entries[0]!.isDirectory) return fromDirectoryHandle(entryHandle(entries[0]!) as DirectoryHandleLike);
+  const root: DirectoryHandleLike = {
+    kind: 'directory',
+    name: '',
+    async *values() {
+      yield* entries.map(entryHandle);
+    },
   };
-  await walk(root, '');
-  return { files, skipped };
+  return fromDirectoryHandle(root, `${entries.length} dropped item(s)`);
 }
 
 /** Whether this browser has the File System Access API's directory picker. */
@@ -141,63 +175,113 @@ export function hasDirectoryPicker(): boolean {
 }
 
 /** Opens the directory picker. */
-export async function pickDirectory(): Promise<DirHandle> {
-  return (window as unknown as { showDirectoryPicker(o?: object): Promise<DirHandle> }).showDirectoryPicker({ mode: 'read' });
+export async function pickDirectory(): Promise<DirectoryHandleLike> {
+  return (window as unknown as { showDirectoryPicker(o?: object): Promise<DirectoryHandleLike> }).showDirectoryPicker({ mode: 'read' });
 }
 
 /**
- * Reads, analyses, indexes and scans the files in batches. All hashing, encoding detection and
- * secret scanning runs in ctxgate's worker; the language analysis in the page's worker.
+ * Indexes the project with ctxgate (in its worker, in batches), then reads, analyses and scans
+ * the files the index lets through. Hashing, encoding detection and secret scanning run in
+ * ctxgate's worker; decoding and the language analysis in the page's worker.
  */
-export async function loadProject(
-  name: string,
-  sources: readonly SourceFile[],
-  skipped: string[],
-  deps: { engine: Engine; analyzer: Remote<AnalyzeApi>; onProgress(p: LoadProgress): void },
-): Promise<LoadedProject> {
+export async function loadProject(input: ProjectInput, deps: { engine: Engine; analyzer: AnalyzerClient; onProgress(p: LoadProgress): void }): Promise<LoadedProject> {
   const { engine, analyzer, onProgress } = deps;
-  const sorted = [...sources].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const total = sorted.length;
+  onProgress({ phase: 'reading', done: 0, total: input.given ?? 0 });
+  const indexed = await indexProject(input.source, {
+    engine,
+    batchBytes: INDEX_BATCH_BYTES,
+    onProgress: (done, total) => onProgress({ phase: 'indexing', done, total }),
+  });
+  // Ignored files are not in the index; never-send and binary ones are marked excluded. Neither
+  // is read again, nor kept.
+  const sendable = indexed.files.filter((f) => !f.excluded);
   const contents = new Map<string, Uint8Array>();
-  const facts: FileFacts[] = [];
-  const indexed: IndexedFile[] = [];
+  const facts = new Map<string, FileFacts>();
   const findings = new Map<string, { high: number; medium: number }>();
-  const decoder = new TextDecoder();
-  onProgress({ phase: 'reading', done: 0, total });
-  for (let i = 0; i < total; i += BATCH) {
-    const batch = sorted.slice(i, i + BATCH);
-    const bytes = await Promise.all(batch.map((s) => s.read()));
-    batch.forEach((s, k) => contents.set(s.path, bytes[k]!));
-    const batchFacts = await analyzer.analyze(batch.map((s, k) => ({ path: s.path, bytes: bytes[k]! })));
-    facts.push(...batchFacts);
-    const part = await indexProject(
-      batch.map((s, k) => {
-        const f = batchFacts[k]!;
-        return { path: s.path, bytes: bytes[k]!, role: f.role, ...(f.signatures ? { signatures: f.signatures } : {}), ...(f.summary ? { summary: f.summary } : {}) };
-      }),
-      { engine },
-    );
-    indexed.push(...part.files);
-    // Scan what could be sent: text files the never-send rules do not exclude.
-    const scannable = part.files.filter((f) => !f.excluded && f.byteSize <= SCAN_MAX_BYTES && contents.has(f.path));
+  for (let i = 0; i < sendable.length; i += BATCH) {
+    const batch = sendable.slice(i, i + BATCH);
+    const bytes = await Promise.all(batch.map((f) => readAgain(input, f.path)));
+    batch.forEach((f, k) => contents.set(f.path, bytes[k]!));
+    const analysed = await analyzer.analyze(batch.map((f, k) => ({ path: f.path, bytes: bytes[k]! })));
+    analysed.forEach((a, k) => facts.set(batch[k]!.path, a.facts));
     // With each file's path, as the builder scans it (source code reads unquoted names as code).
-    const results = await Promise.all(scannable.map((f) => engine.scanSecrets(decoder.decode(contents.get(f.path)!), { path: f.path })));
-    scannable.forEach((f, k) => {
-      const list = results[k]!;
-      if (list.length) findings.set(f.path, { high: list.filter((x) => x.confidence === 'high').length, medium: list.filter((x) => x.confidence === 'medium').length });
+    const results = await Promise.all(
+      analysed.map((a, k) => (a.text !== undefined && batch[k]!.byteSize <= SCAN_MAX_BYTES ? engine.scanSecrets(a.text, { path: batch[k]!.path }) : [])),
+    );
+    results.forEach((list, k) => {
+      if (list.length) findings.set(batch[k]!.path, { high: list.filter((x) => x.confidence === 'high').length, medium: list.filter((x) => x.confidence === 'medium').length });
     });
-    onProgress({ phase: 'indexing', done: Math.min(i + BATCH, total), total });
+    onProgress({ phase: 'scanning', done: Math.min(i + BATCH, sendable.length), total: sendable.length });
     await nextFrame();
   }
-  onProgress({ phase: 'linking', done: total, total });
+  onProgress({ phase: 'linking', done: sendable.length, total: sendable.length });
   const dependencies = await analyzer.link(
-    indexed.map((f) => f.path),
-    facts.map((f) => ({ path: f.path, imports: f.imports })),
+    indexed.files.map((f) => f.path),
+    [...facts.values()].map((f) => ({ path: f.path, imports: f.imports })),
   );
-  const symbols = facts.flatMap((f) => f.symbols);
-  indexed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  // The index of all batches; buildContext computes its fingerprint (order-independent).
-  const index: ProjectIndex = { files: indexed, symbols, dependencies };
-  onProgress({ phase: 'done', done: total, total });
-  return { name, index, contents, findings, skipped, symbols, dependencies };
+  const symbols = [...facts.values()].flatMap((f) => f.symbols);
+  // The toy indexer's roles, signatures and summaries join the entries, so the index's
+  // fingerprint is left for buildContext to compute over what it will use.
+  const files = indexed.files.map((f) => withFacts(f, facts.get(f.path)));
+  onProgress({ phase: 'done', done: files.length, total: files.length });
+  return {
+    name: input.name,
+    index: { files, symbols, dependencies },
+    contents,
+    findings,
+    ...(input.given !== undefined ? { leftOut: input.given - files.length } : {}),
+    symbols,
+    dependencies,
+  };
+}
+
+async function readAgain(input: ProjectInput, path: string): Promise<Uint8Array> {
+  const read = input.read(path);
+  if (!read) throw new Error(`${path} is in the index but the page cannot find its file; load the project again`);
+  return read;
+}
+
+/** An index entry with the toy indexer's facts; a file it never read still gets its role (a `.env` is configuration). */
+function withFacts(f: IndexedFile, facts: FileFacts | undefined): IndexedFile {
+  if (!facts) return { ...f, role: roleOf(f.path) };
+  return { ...f, role: facts.role, ...(facts.signatures ? { signatures: facts.signatures } : {}), ...(facts.summary ? { summary: facts.summary } : {}) };
+}
+
+/** Whether a typed target names a file of the project that can be sent; if not, why, and the closest paths. */
+export function checkTarget(p: LoadedProject, typed: string): { ok: true; path: string } | { ok: false; message: string; suggestions: string[] } {
+  const path = indexPath(typed);
+  const file = p.index.files.find((f) => f.path === path);
+  if (file && !file.excluded) return { ok: true, path };
+  if (file) return { ok: false, message: `${path} is in the project but is never sent (${file.excluded}), so it cannot be a target.`, suggestions: [] };
+  const suggestions = closestPaths(typed, p.index.files.filter((f) => !f.excluded).map((f) => f.path));
+  return { ok: false, message: `${typed} is not in the project.${suggestions.length ? ' Did you mean one of these?' : ''}`, suggestions };
+}
+
+/** Up to five paths nearest to `typed`: those it starts, then those it is part of, then by the edit distance of the file names. */
+function closestPaths(typed: string, paths: readonly string[]): string[] {
+  const t = typed.toLowerCase();
+  const name = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
+  const score = (p: string): number => {
+    const l = p.toLowerCase();
+    return l.startsWith(t) ? 0 : l.includes(t) ? 1 : 2 + editDistance(name(t), name(l));
+  };
+  // A name further than this from every file name suggests nothing useful.
+  const far = 2 + Math.max(3, Math.ceil(name(t).length / 2));
+  return paths
+    .map((p) => ({ p, s: score(p) }))
+    .filter((x) => x.s <= far)
+    .sort((a, b) => a.s - b.s || a.p.length - b.p.length || (a.p < b.p ? -1 : 1))
+    .slice(0, 5)
+    .map((x) => x.p);
+}
+
+/** Levenshtein distance, one row at a time (file names are short). */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
 }

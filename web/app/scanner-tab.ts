@@ -1,9 +1,12 @@
 // The scanner tab: text is scanned in ctxgate's worker as you type (debounced); findings are
-// listed by rule and position and shown in place as their placeholders, never as values.
-import type { Engine } from '../../src/index.ts';
+// listed by rule and position and shown in place as their placeholders, never as values. The
+// optional file name is the scan's `path`: it decides whether a line is read as configuration (a
+// value after a name is a secret) or as source code (a name followed by a type is code).
+import { checkContent, type RedactResult, type TextEncodingName } from '../../src/index.ts';
 import { $, debounce, fmt, h, replace } from './dom.ts';
 import { fakeChars } from './planted.mjs';
 import { scroller } from './build-view.ts';
+import { describeError, type EngineKeeper } from './workers.ts';
 
 interface Redaction {
   ruleId: string;
@@ -18,6 +21,8 @@ interface Redaction {
 /** Above this, the preview shows only the lines around each finding (a 4 MB <pre> is slow to lay out). */
 const FULL_PREVIEW_CHARS = 100_000;
 const MAX_EXCERPTS = 200;
+/** A picked file larger than this is not read (the page keeps the whole text in memory). */
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** An example with fake secrets, assembled at run time so the repository holds none. */
@@ -63,9 +68,15 @@ function redactedRange(text: string, found: readonly Redaction[], a: number, b: 
   return frag;
 }
 
+/** Says how a picked file was decoded, when it was not plain UTF-8. */
+function decodedAs(encoding: TextEncodingName): string {
+  return encoding === 'utf-8' || encoding === 'ascii' ? '' : `, decoded as ${encoding}`;
+}
+
 /** Wires the scanner tab. */
-export function setupScanner(engine: Engine): { scanNow(): Promise<void> } {
+export function setupScanner(engines: EngineKeeper): { scanNow(): Promise<void> } {
   const input = $<HTMLTextAreaElement>('scan-input');
+  const pathInput = $<HTMLInputElement>('scan-path');
   const status = $('scan-status');
   const list = $('scan-findings');
   const preview = $('scan-preview');
@@ -73,24 +84,36 @@ export function setupScanner(engine: Engine): { scanNow(): Promise<void> } {
   let seq = 0;
   // A generated or opened large input is scanned from memory: a multi-megabyte text box alone
   // costs the main thread hundreds of milliseconds of layout.
-  let large: { name: string; text: string; path?: string } | null = null;
-  const setLarge = (value: typeof large): void => {
+  let large: { name: string; text: string } | null = null;
+  const setLarge = (value: typeof large, note = ''): void => {
     large = value;
-    source.textContent = value ? `Scanning ${value.name} (${fmt(value.text.length)} characters, kept out of the text box). Type in the box to scan your own text again.` : '';
+    source.textContent = value ? `Scanning ${value.name} (${fmt(value.text.length)} characters${note}, kept out of the text box). Type in the box to scan your own text again.` : '';
+  };
+  const clearResults = (): void => {
+    replace(list);
+    replace(preview);
   };
 
   const scan = async (): Promise<void> => {
     const mine = ++seq;
     const text = large?.text ?? input.value;
     if (!text) {
-      replace(list);
-      replace(preview);
+      clearResults();
       status.textContent = '';
       return;
     }
+    const path = pathInput.value.trim();
     status.textContent = `Scanning ${fmt(text.length)} characters in the worker…`;
     const t0 = performance.now();
-    const result = await engine.redactSecrets(text, large?.path !== undefined ? { path: large.path } : {});
+    let result: RedactResult;
+    try {
+      result = await engines.run((engine) => engine.redactSecrets(text, path ? { path } : {}));
+    } catch (error) {
+      if (mine !== seq) return;
+      clearResults();
+      status.textContent = `The scan failed. ${describeError(error)}`;
+      return;
+    }
     if (mine !== seq) return; // a newer edit superseded this scan
     const ms = performance.now() - t0;
     const found = [...result.redactions].sort((x, y) => x.start - y.start) as Redaction[];
@@ -127,27 +150,49 @@ export function setupScanner(engine: Engine): { scanNow(): Promise<void> } {
     setLarge(null);
     debounced();
   });
+  pathInput.addEventListener('input', debounced);
   $('scan-example').addEventListener('click', () => {
     setLarge(null);
     input.value = example();
+    pathInput.value = 'deploy.sh';
     void scan();
   });
   $('scan-large').addEventListener('click', () => {
     input.value = '';
+    pathInput.value = '';
     setLarge({ name: 'a generated 4 MB input', text: largeInput() });
     void scan();
   });
   $<HTMLInputElement>('scan-file').addEventListener('change', async (e) => {
-    const file = (e.currentTarget as HTMLInputElement).files?.[0];
+    const picker = e.currentTarget as HTMLInputElement;
+    const file = picker.files?.[0];
+    // Emptied so that picking the same file again scans it again.
+    picker.value = '';
     if (!file) return;
+    const mine = ++seq;
     input.value = '';
-    // The file's name says whether it is source code (ScanOptions.path).
-    setLarge({ name: file.name, text: await file.text(), path: file.name });
+    // The file's name says how its lines are read (ScanOptions.path).
+    pathInput.value = file.name;
+    // ctxgate's content gate, as the builder reads a file: UTF-8, UTF-16 with a BOM or windows-1252;
+    // anything else is binary, and scanning its bytes as text would only find noise.
+    const d = file.size > MAX_FILE_BYTES ? null : checkContent(new Uint8Array(await file.arrayBuffer()), { maxBytes: MAX_FILE_BYTES });
+    if (mine !== seq) return;
+    if (!d?.allowed) {
+      setLarge(null);
+      clearResults();
+      status.textContent =
+        d?.reason === 'binary'
+          ? `${file.name} looks binary (${d.detail}), so it was not scanned: ctxgate never sends such a file to a model.`
+          : `${file.name} is larger than ${fmt(MAX_FILE_BYTES / 1024 / 1024)} MiB; not scanned here.`;
+      return;
+    }
+    setLarge({ name: file.name, text: d.text }, decodedAs(d.encoding));
     void scan();
   });
   $('scan-clear').addEventListener('click', () => {
     setLarge(null);
     input.value = '';
+    pathInput.value = '';
     void scan();
   });
   return { scanNow: scan };

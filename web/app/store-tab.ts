@@ -1,7 +1,7 @@
 // The store inspector: one agent context kept in IndexedDB. Each build is recorded as a run of
 // the `context_synthesizer` agent, through the permission checks (ContextValidator.safeSet), with
 // its diff (DiffTracker) appended to the audit trail (AuditTrail), and saved version-checked.
-// The store is not exported from src/index.ts yet; these imports name its files directly.
+// The page is built from the repository's sources, so these imports name the store's files.
 import { createIndexedDbStore } from '../../src/store/backends/indexeddb.ts';
 import { ContextValidator } from '../../src/store/access.ts';
 import { AuditTrail } from '../../src/store/audit.ts';
@@ -9,6 +9,7 @@ import { DiffTracker, summarizeDiff } from '../../src/store/diff.ts';
 import { DEFAULT_CONTEXT_LIMITS, getStats } from '../../src/store/limits.ts';
 import { NAMESPACES, createAgentContext, type AgentContext } from '../../src/store/model.ts';
 import type { ContextStore } from '../../src/store/context-store.ts';
+import { isCtxgateError } from '../../src/errors.ts';
 import { $, fmt, fmtBytes, h, replace } from './dom.ts';
 import { scroller } from './build-view.ts';
 
@@ -17,6 +18,20 @@ export const CONTEXT_ID = 'playground-session';
 const AGENT = 'context_synthesizer';
 /** How many facts/errors the playground keeps (the audit trail caps itself). */
 const KEEP = 50;
+/**
+ * Saves tried before a CONFLICT is reported: another tab of the page saved in between, and a
+ * record is re-applied to what is stored now, so trying again is safe.
+ */
+const SAVE_ATTEMPTS = 5;
+/** Targets a record keeps, and characters of each: a record must stay small (the store's size limits). */
+const MAX_TARGETS = 20;
+const MAX_TARGET_CHARS = 200;
+
+/**
+ * Replaces secrets in a text with placeholders (the engine's redactSecrets). Target names are
+ * typed by a person, and a pasted token must not be kept in IndexedDB.
+ */
+export type Redactor = (text: string) => Promise<string>;
 
 /** What a build did, as the store records it (no contents, no secrets). */
 export interface BuildRecord {
@@ -39,11 +54,42 @@ export class PlaygroundStore {
   private readonly audit = new AuditTrail();
   private queue: Promise<unknown> = Promise.resolve();
 
-  /** Records one build as an agent run plus its diff; saves are serialised. */
+  /**
+   * `redact`: how target names are cleaned of secrets before they are recorded; without it a
+   * record keeps only how many targets there were.
+   */
+  constructor(private readonly redact?: Redactor) {}
+
+  /**
+   * Records one build as an agent run plus its diff; saves are serialised within the page, and a
+   * save that meets another tab's (CONFLICT) is re-applied to the newer record.
+   */
   record(build: BuildRecord): Promise<void> {
-    const next = this.queue.then(() => this.recordNow(build));
+    const next = this.queue.then(async () => {
+      const clean = { ...build, targets: await this.cleanTargets(build.targets) };
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await this.recordNow(clean);
+        } catch (error) {
+          if (!isCtxgateError(error, 'CONFLICT') || attempt >= SAVE_ATTEMPTS) throw error;
+        }
+      }
+    });
     this.queue = next.catch(() => undefined);
     return next;
+  }
+
+  /** Target names as a record keeps them: bounded in number and length, secrets replaced. */
+  private async cleanTargets(targets: string[]): Promise<string[]> {
+    if (!this.redact) return targets.length ? [`${targets.length} target(s)`] : [];
+    const kept = targets.slice(0, MAX_TARGETS);
+    const out = await Promise.all(kept.map(async (t) => {
+      // Redacted whole, then cut: cutting first could leave part of a secret that no longer matches.
+      const clean = await this.redact!(t);
+      return clean.length > MAX_TARGET_CHARS ? `${clean.slice(0, MAX_TARGET_CHARS)}…` : clean;
+    }));
+    if (targets.length > kept.length) out.push(`and ${targets.length - kept.length} more`);
+    return out;
   }
 
   private async recordNow(build: BuildRecord): Promise<void> {

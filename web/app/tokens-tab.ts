@@ -1,31 +1,49 @@
 // The tokens tab: ctxgate's estimate next to the exact count for each encoding, with the
 // difference. Both run in the worker; the exact ranks load on first use.
-import type { Engine } from '../../src/index.ts';
+import type { TokenCount } from '../../src/index.ts';
 import { $, debounce, fmt, h, replace } from './dom.ts';
 import { scroller } from './build-view.ts';
+import { describeError, type EngineKeeper } from './workers.ts';
 
 const ENCODINGS = ['o200k_base', 'cl100k_base'] as const;
 const SAMPLE = 'ctxgate decides what an AI agent gets to see: context under token budgets, secret redaction and fingerprints.\n\nfunction add(a: number, b: number): number { return a + b; } // naïve café, Grüße, ½ × π ≈ 1.571';
 
 /** Wires the tokens tab. */
-export function setupTokens(engine: Engine): void {
+export function setupTokens(engines: EngineKeeper): void {
   const input = $<HTMLTextAreaElement>('tok-input');
   const out = $('tok-table');
   input.value = SAMPLE;
+  // Bumped by every edit: a count of an older text is never drawn.
   let seq = 0;
   let ranksLoaded = false;
+  /** The counting state, shown as soon as the text changes: the previous numbers no longer match it. */
+  const counting = (): void => {
+    out.setAttribute('aria-busy', 'true');
+    replace(out, h('p', {}, `Counting ${fmt(input.value.length)} characters…${ranksLoaded ? '' : ' (loading the exact tokenizer ranks the first time)'}`));
+  };
   const run = async (): Promise<void> => {
-    const mine = ++seq;
+    const mine = seq;
     const text = input.value;
-    if (!ranksLoaded) replace(out, h('p', {}, 'Counting… (loading the exact tokenizer ranks the first time)'));
-    const rows = await Promise.all(
-      ENCODINGS.map(async (encoding) => {
-        const [est, exact] = await Promise.all([engine.estimateTokens(text, { encoding }), engine.countTokens(text, { encoding })]);
-        return { encoding, est, exact };
-      }),
-    );
-    ranksLoaded = true;
+    counting();
+    let rows: { encoding: (typeof ENCODINGS)[number]; est: TokenCount; exact: TokenCount }[];
+    try {
+      rows = await engines.run((engine) =>
+        Promise.all(
+          ENCODINGS.map(async (encoding) => {
+            const [est, exact] = await Promise.all([engine.estimateTokens(text, { encoding }), engine.countTokens(text, { encoding })]);
+            return { encoding, est, exact };
+          }),
+        ),
+      );
+      ranksLoaded = true;
+    } catch (error) {
+      if (mine !== seq) return;
+      out.setAttribute('aria-busy', 'false');
+      replace(out, h('p', { class: 'error' }, `Counting failed. ${describeError(error)} Edit the text to count again.`));
+      return;
+    }
     if (mine !== seq) return;
+    out.setAttribute('aria-busy', 'false');
     replace(
       out,
       h('p', {}, `${fmt(text.length)} characters.`),
@@ -44,7 +62,12 @@ export function setupTokens(engine: Engine): void {
       )),
     );
   };
-  input.addEventListener('input', debounce(() => void run(), 300));
+  const debounced = debounce(() => void run(), 300);
+  input.addEventListener('input', () => {
+    seq++;
+    counting();
+    debounced();
+  });
   let started = false;
   // Counting starts when the tab is first shown, so the exact ranks load only if someone looks.
   new MutationObserver(() => {
