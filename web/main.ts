@@ -2,7 +2,7 @@
 // four tabs. The main thread only reads files, sends messages and draws.
 import { buildContext, isCtxgateError, type BuildContextInput, type BuildContextResult } from '../src/index.ts';
 import { BUILTIN_MODELS, type ModelInfo } from '../src/tokens/models.ts';
-import { renderRefusal, renderResult, scroller, type CountingLabel } from './app/build-view.ts';
+import { isRefusal, renderRefusal, renderResult, scroller, type CountingLabel } from './app/build-view.ts';
 import { $, fmt, fmtBytes, h, replace } from './app/dom.ts';
 import { checkTarget, fromDataTransfer, fromDirectoryHandle, fromFileList, fromTexts, hasDirectoryPicker, loadProject, pickDirectory, type LoadedProject, type LoadProgress, type ProjectInput } from './app/project.ts';
 import { SAMPLE_DEFAULTS, loadSampleProject } from './app/sample.ts';
@@ -21,8 +21,11 @@ const state: { project?: LoadedProject; targets: string[]; symbols: string[]; pi
 };
 const engines = new EngineKeeper(showEngine);
 const analyzer = new AnalyzerClient();
-// Target names are typed by people: a pasted token is redacted before the store keeps it.
-const store = new PlaygroundStore((text) => engines.run((engine) => engine.redactSecrets(text)).then((r) => r.text));
+// Target names are typed by people: a pasted token is redacted before the store keeps it, also
+// as a configuration line reads it (`NAME=value` is a secret in a .env, not in code).
+const store = new PlaygroundStore((text) =>
+  engines.run(async (engine) => (await engine.redactSecrets((await engine.redactSecrets(text)).text, { path: '.env' })).text),
+);
 const buildBtn = $<HTMLButtonElement>('build');
 const buildStatus = $('build-status');
 /** Bumped by every load and build: a late message of an earlier one must not overwrite a newer status. */
@@ -92,7 +95,6 @@ function addTarget(): void {
             h('li', {}, h('button', { type: 'button', class: 'small', 'aria-label': `Add target ${s}`, onclick: () => pickSuggestion(s) }, s))))
         : null);
     // The field keeps focus; the live status announces what the description now says.
-    actions++;
     buildStatus.textContent = verdict.message;
     return;
   }
@@ -164,7 +166,7 @@ function forgetProject(): void {
 function progressLine(p: LoadProgress): string {
   switch (p.phase) {
     case 'reading':
-      return p.total ? `Reading ${fmt(p.total)} files…` : 'Reading the folder…';
+      return p.total ? `Reading ${fmt(p.total)} files…` : p.done ? `Reading the folder: ${fmt(p.done)} files so far…` : 'Reading the folder…';
     case 'indexing':
       return `Reading and indexing: ${fmt(p.done)} of ${fmt(p.total)} files…`;
     case 'scanning':
@@ -178,28 +180,41 @@ function progressLine(p: LoadProgress): string {
 
 async function load(input: ProjectInput): Promise<boolean> {
   if (state.activity) return false;
-  forgetProject();
+  // Read before the controls are disabled, which takes focus from the one that started the load.
+  const from = document.activeElement;
   setActivity('loading');
+  // The result is of the project being replaced: it goes now. The project, targets and intent
+  // stay until the new project has loaded, so a load that fails loses none of them.
+  replace(resultBody);
+  resultBox.hidden = true;
   const mine = ++actions;
   buildStatus.textContent = 'Loading the project… Build is available once it is indexed.';
   progressBox.hidden = false;
   progressBar.value = 0;
   const onProgress = (p: LoadProgress): void => {
-    progressBar.max = Math.max(p.total, 1);
-    progressBar.value = p.done;
+    // While the SDK reads, nothing is counted yet: an indeterminate bar rather than a stuck 0.
+    if (p.phase === 'reading') progressBar.removeAttribute('value');
+    else {
+      progressBar.max = Math.max(p.total, 1);
+      progressBar.value = p.done;
+    }
     progressText.textContent = progressLine(p);
   };
   try {
-    state.project = await engines.run((engine) => loadProject(input, { engine, analyzer, onProgress }));
-    showProject(state.project);
+    const loaded = await engines.run((engine) => loadProject(input, { engine, analyzer, onProgress }));
+    // Only now: a load that fails keeps the project, targets and intent the person had.
+    forgetProject();
+    state.project = loaded;
+    showProject(loaded);
     if (mine === actions) buildStatus.textContent = canBuild(state.project) ? '' : 'Nothing in this project can be sent, so there is nothing to build.';
     return true;
   } catch (error) {
     progressText.textContent = `Loading failed: ${describeError(error)}`;
-    if (mine === actions) buildStatus.textContent = 'Load a project first.';
+    if (mine === actions) buildStatus.textContent = state.project ? `The previous project, ${state.project.name}, is still loaded.` : 'Load a project first.';
     return false;
   } finally {
     setActivity(null);
+    if (from instanceof HTMLElement && from.isConnected && !document.activeElement?.closest('main')) from.focus();
   }
 }
 
@@ -233,7 +248,9 @@ function showProject(p: LoadedProject): void {
     ? [`secrets found in ${withSecrets.length} file(s)`,
         ` (${withSecrets.slice(0, 5).map(([f]) => f).join(', ')}${withSecrets.length > 5 ? ', …' : ''})`,
         ': they will be redacted or refused when sent.']
-    : 'no secrets found in the files that can be sent.';
+    : p.unscanned
+      ? `no secrets found in the files scanned (${fmt(p.unscanned)} not scanned: over 1 MB or not text; the builder scans what it sends).`
+      : 'no secrets found in the files that can be sent.';
   replace(
     $('project-summary'),
     files.length === 0
@@ -243,6 +260,7 @@ function showProject(p: LoadedProject): void {
           `${p.symbols.length} symbols and ${p.dependencies.length} import edges found by the page's toy indexer; `,
           `${excluded.length} never sent (deny rules, binary); `, secrets),
     p.leftOut ? h('p', { class: 'help' }, `${fmt(p.leftOut)} file(s) left out by the folder's .gitignore files or .git/, and not read.`) : null,
+    p.notRead ? h('p', { class: 'help', id: 'not-read' }, `Not read: ${p.notRead}.`) : null,
     files.length ? details : null,
   );
 }
@@ -290,6 +308,11 @@ drop.addEventListener('drop', (e) => {
     buildStatus.textContent = `Still ${state.activity === 'loading' ? 'loading a project' : 'building'}: drop again when it is done.`;
     return;
   }
+  // Text or a link dropped here holds no file: nothing to load, and the project stays.
+  if (![...e.dataTransfer.items].some((i) => i.kind === 'file')) {
+    buildStatus.textContent = 'Drop files or a folder to load them.';
+    return;
+  }
   void load(fromDataTransfer(e.dataTransfer));
 });
 
@@ -302,12 +325,17 @@ function budgetFor(m: ModelInfo): { maxInputTokens: number; responseTokenReserve
   const max = Number(maxInput.value);
   const res = Number(reserve.value);
   const t = m.tokenizer;
-  // Values the builder refuses are passed as typed, so its error names the field.
-  if (t.kind === 'exact' || !(max > 0) || !(res >= 0)) return { maxInputTokens: max, responseTokenReserve: res };
+  // Values the builder refuses (not whole numbers, a reserve above the input) are passed as typed,
+  // so its error names the field.
+  if (t.kind === 'exact' || !Number.isInteger(max) || !Number.isInteger(res) || max < 1 || res < 0 || res > max) {
+    return { maxInputTokens: max, responseTokenReserve: res };
+  }
   // The builder counts the encoding's estimates and has no factor of its own: given the model's
-  // limits divided by the factor, what fits leaves the margin the model registry asks for.
-  const maxInputTokens = Math.max(1, Math.floor(max / t.factor));
-  const responseTokenReserve = Math.min(maxInputTokens, Math.ceil(res / t.factor));
+  // limits divided by the factor, what fits leaves the margin the model registry asks for. In
+  // whole per-mille steps, as the registry applies the factor (4,600 / 1.15 is 4,000, not 4,001).
+  const permille = Math.round(t.factor * 1000);
+  const maxInputTokens = Math.max(1, Math.floor((max * 1000) / permille));
+  const responseTokenReserve = Math.min(maxInputTokens, Math.ceil((res * 1000) / permille));
   return {
     maxInputTokens,
     responseTokenReserve,
@@ -379,7 +407,7 @@ async function build(): Promise<void> {
     // A stopped engine refused nothing: it is not recorded as a refusal.
     if (engineStopped(error)) buildStatus.textContent = describeError(error);
     else {
-      buildStatus.textContent = `Refused (${e.code}).`;
+      buildStatus.textContent = isRefusal(e.code) ? `Refused (${e.code}).` : `Failed (${e.code}).`;
       record(mine, { ok: false, code: e.code, targets, model: input.tokenBudget.model, durationMs: ms });
     }
   } finally {

@@ -109,6 +109,18 @@ for (const [path, text] of [
   mkdirSync(join(FOLDER, dirname(path)), { recursive: true });
   writeFileSync(join(FOLDER, path), text);
 }
+// A folder without a .gitignore whose installed packages sit below the root, where the SDK's
+// never-send default (node_modules at the root) does not reach.
+const NESTED = join(fixtures, 'nested-project');
+const PACKAGE_TOKEN = 'gh' + 'p_' + fakeChars(ALNUM, 36, 0x0de);
+for (const [path, text] of [
+  ['apps/web/src/main.ts', 'export const main = 1;\n'],
+  ['apps/web/node_modules/left-pad/index.js', `module.exports = { token: "${PACKAGE_TOKEN}" };\n`],
+  ['apps/web/node_modules/left-pad/package.json', '{ "name": "left-pad" }\n'],
+]) {
+  mkdirSync(join(NESTED, dirname(path)), { recursive: true });
+  writeFileSync(join(NESTED, path), text);
+}
 const DB_PASSWORD = plantedDbPassword();
 // Two animation frames first, so a just-scrolled region is fully painted in the screenshot.
 const shot = async (name, opts = {}) => {
@@ -453,6 +465,25 @@ try {
     await noSecretInDom();
   });
 
+  await check('node_modules below the root is not handed over or read, and the page says so; a failed drop keeps the project', async () => {
+    await loadFolder(NESTED);
+    await page.click('#files-details summary');
+    await page.waitForSelector('#files-table');
+    const rows = await page.locator('#files-table tbody tr td:first-child').allTextContents();
+    assert(rows.length === 1 && rows[0] === 'apps/web/src/main.ts', `indexed: ${rows.join(', ')}`);
+    assert(/Not read: 2 file\(s\) in node_modules/.test(await statusOf('not-read')), `not read: ${await statusOf('not-read')}`);
+    const html = await page.evaluate(() => document.documentElement.outerHTML);
+    assert(!html.includes(PACKAGE_TOKEN), 'the package token reached the DOM');
+    // Text dropped on the drop zone holds no file: the project stays loaded.
+    await page.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.setData('text/plain', 'just some text');
+      document.querySelector('#dropzone').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    });
+    assert(/Drop files or a folder/.test(await statusOf('build-status')), `after a text drop: ${await statusOf('build-status')}`);
+    assert((await statusOf('project-line')).includes('nested-project'), `project after a text drop: ${await statusOf('project-line')}`);
+  });
+
   await check("dropped files go through the SDK too: the dropped .gitignore leaves out what it ignores", async () => {
     await page.evaluate(() => {
       document.querySelector('#load-text').textContent = '';
@@ -599,13 +630,19 @@ try {
       const out = document.querySelector('#tok-table');
       new MutationObserver(() => window.__tok.push({ busy: out.getAttribute('aria-busy'), text: out.textContent })).observe(out, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['aria-busy'] });
     });
-    await page.fill('#tok-input', 'x'.repeat(400_000));
+    // Many short words: counted in well under a second (one 400,000-character word would take
+    // js-tiktoken's merges minutes).
+    await page.fill('#tok-input', 'word '.repeat(80_000));
     await page.waitForFunction(() => document.querySelector('#tok-table').getAttribute('aria-busy') === 'true' && /Counting/.test(document.querySelector('#tok-table').textContent), null, { timeout: 15_000 });
-    // Typed over while the long text is still counted: its numbers must never be drawn.
+    // Typed over while the long text is being counted in the worker (past the debounce): its
+    // numbers must not be drawn after the new text was typed.
+    await page.waitForFunction(() => document.querySelector('#tok-table').dataset.counting === '400000', null, { timeout: 15_000 });
+    await page.evaluate(() => window.__tok.push({ typed: true }));
     await page.fill('#tok-input', 'short text');
     await page.waitForFunction(() => /^10 characters/.test(document.querySelector('#tok-table p')?.textContent ?? '') && document.querySelector('#tok-table').getAttribute('aria-busy') !== 'true', null, { timeout: 60_000 });
     const seen = await page.evaluate(() => window.__tok);
-    assert(!seen.some((s) => /^400,000 characters\./.test(s.text)), 'the superseded run was drawn');
+    const after = seen.slice(seen.findIndex((s) => s.typed));
+    assert(!after.some((s) => /^400,000 characters\./.test(s.text ?? '')), 'the superseded run was drawn after the new text was typed');
   });
 
   await check('a crashed engine stops no tab: each says so, the header follows, and a new engine takes over', async () => {

@@ -239,6 +239,14 @@ const REFUSAL_HELP: Record<string, { title: string; narrow: string[] }> = {
   WORKER_CLOSED: { title: 'The engine stopped', narrow: ['Build again: the page starts a new engine.', 'If it stops again, reload the page.'] },
 };
 
+/** Codes that are the builder declining a request (what the page calls a refusal); others are failures. */
+const REFUSALS = new Set(['CONTEXT_TOO_LARGE', 'SECRET_RISK', 'AMBIGUOUS_TARGET', 'OUTSIDE_SANDBOX', 'UNSUPPORTED_ENCODING', 'INVALID_PARAMS', 'READ_FAILED']);
+
+/** Whether an error code is a refusal of the request rather than a failure of the page or engine. */
+export function isRefusal(code: string): boolean {
+  return REFUSALS.has(code);
+}
+
 /** The page's control for each field of the request the SDK may name (longest prefix first). */
 const FIELD_CONTROLS: [field: string, control: { id: string; label: string }][] = [
   ['tokenBudget.maxInputTokens', { id: 'max-input', label: 'Input budget' }],
@@ -284,6 +292,20 @@ function secretRiskHelp(d: Record<string, unknown>): { title: string; narrow: st
     };
   }
   const findings = Array.isArray(d.findings) ? (d.findings as SecretFindingRef[]) : [];
+  // The builder names the request's own texts as these (assemble.ts's safe()); anything else is a file.
+  const requestText = typeof d.target === 'string' && /^(task|project|system rules|last error|constraints\b)/.test(d.target);
+  if (findings.length && requestText) {
+    // Not a file's: text the request gave (the task from the intent, a constraint, a target's name).
+    const list = findings.slice(0, 5).map((f) => `${f.ruleId} at line ${f.line}, column ${f.column}`).join('; ');
+    return {
+      title: 'Refused: the request holds a secret the policy does not redact',
+      narrow: [
+        `Found in ${where}: ${list}${findings.length > 5 ? ` and ${findings.length - 5} more` : ''}.`,
+        'Remove it from what you typed (the intent, or a target or symbol name) and build again.',
+        'Or set "Medium confidence" to "redact the span": it is then sent as a placeholder.',
+      ],
+    };
+  }
   if (findings.length) {
     const high = findings.some((f) => f.confidence === 'high');
     const list = findings.slice(0, 5).map((f) => `${f.ruleId} at line ${f.line}, column ${f.column}`).join('; ');
@@ -331,7 +353,7 @@ export function renderRefusal(
       ? secretRiskHelp(d)
       : error.code === 'INVALID_PARAMS'
         ? invalidParamsHelp(error)
-        : (REFUSAL_HELP[error.code] ?? { title: `Failed (${error.code})`, narrow: [] });
+        : (REFUSAL_HELP[error.code] ?? { title: `${isRefusal(error.code) ? 'Refused' : 'Failed'} (${error.code})`, narrow: [] });
   const report = d.budgetReport as BudgetReport | undefined;
   const largest = d.largestBlocks as { title: string; priority: string; tokens: number; slicing: string | null }[] | undefined;
   const candidates = d.candidates as { name: string; path: string; startLine: number; kind: string | null }[] | undefined;

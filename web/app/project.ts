@@ -28,6 +28,10 @@ export interface ProjectInput {
   given?: number;
   /** The bytes of a file the index lists, by its index path; undefined if the SDK never opened it. */
   read(path: string): Promise<Uint8Array> | undefined;
+  /** What the page did not hand to the SDK (`node_modules` folders), as a phrase; undefined: nothing. */
+  notRead(): string | undefined;
+  /** Calls `onFile` with the count of files opened so far, as the SDK opens them (walked directories only). */
+  watch?(onFile: (opened: number) => void): void;
 }
 
 /** A loaded project. */
@@ -40,6 +44,10 @@ export interface LoadedProject {
   findings: Map<string, { high: number; medium: number }>;
   /** Files handed over that the index left out (.gitignore, `.git/`), when known. */
   leftOut?: number;
+  /** What the page did not hand over (`node_modules`), as a phrase. */
+  notRead?: string;
+  /** Files that can be sent but were not scanned at load (over 1 MB, or not text). */
+  unscanned: number;
   symbols: IndexedSymbol[];
   dependencies: DependencyEdge[];
 }
@@ -66,17 +74,26 @@ function indexPath(path: string): string {
 
 const bytesOf = async (blob: Blob): Promise<Uint8Array> => new Uint8Array(await blob.arrayBuffer());
 
+/**
+ * Installed packages are not the project: `node_modules` directories are not handed to the SDK at
+ * any depth (its never-send default covers only the root's), nor read.
+ */
+const SKIPPED_DIR = 'node_modules';
+const inSkippedDir = (path: string): boolean => path.split('/').includes(SKIPPED_DIR);
+
 /** The sample: in-memory texts, indexed as given (it has no .gitignore). */
 export function fromTexts(name: string, files: readonly { path: string; text: string }[]): ProjectInput {
   const enc = new TextEncoder();
   const source = files.map((f) => ({ path: f.path, bytes: enc.encode(f.text) }));
   const byPath = new Map(source.map((f) => [indexPath(f.path), f.bytes]));
-  return { name, source, given: source.length, read: (path) => (byPath.has(path) ? Promise.resolve(byPath.get(path)!) : undefined) };
+  return { name, source, given: source.length, read: (path) => (byPath.has(path) ? Promise.resolve(byPath.get(path)!) : undefined), notRead: () => undefined };
 }
 
 /** Files from an `<input type=file>` (`webkitdirectory` or `multiple`), or a flat drop. */
 export function fromFileList(list: FileList | readonly File[], fallbackName?: string): ProjectInput {
-  const files = Array.from(list);
+  const all = Array.from(list);
+  const files = all.filter((f) => !inSkippedDir(f.webkitRelativePath || f.name));
+  const skipped = all.length - files.length;
   // The project-relative paths the SDK derives: a picked folder's own name is dropped.
   const rel = files.map((f) => f.webkitRelativePath || f.name);
   const roots = new Set(rel.map((p) => (p.includes('/') ? p.slice(0, p.indexOf('/')) : '')));
@@ -91,6 +108,7 @@ export function fromFileList(list: FileList | readonly File[], fallbackName?: st
       const f = byPath.get(path);
       return f && bytesOf(f);
     },
+    notRead: () => (skipped ? `${skipped} file(s) in ${SKIPPED_DIR}` : undefined),
   };
 }
 
@@ -100,20 +118,25 @@ export function fromFileList(list: FileList | readonly File[], fallbackName?: st
  */
 export function fromDirectoryHandle(root: DirectoryHandleLike, name = root.name): ProjectInput {
   const opened = new Map<string, File>();
+  let skippedDirs = 0;
+  let onFile: ((opened: number) => void) | undefined;
   const record = (dir: DirectoryHandleLike, prefix: string): DirectoryHandleLike => ({
     kind: 'directory',
     name: dir.name,
     async *values() {
       for await (const child of dir.values()) {
         const path = prefix ? `${prefix}/${child.name}` : child.name;
-        if (child.kind === 'directory') yield record(child, path);
-        else {
+        if (child.kind === 'directory') {
+          if (child.name === SKIPPED_DIR) skippedDirs++;
+          else yield record(child, path);
+        } else {
           yield {
             kind: 'file',
             name: child.name,
             getFile: async () => {
               const file = await child.getFile();
               opened.set(indexPath(path), file);
+              onFile?.(opened.size);
               return file;
             },
           } satisfies FileHandleLike;
@@ -127,6 +150,10 @@ export function fromDirectoryHandle(root: DirectoryHandleLike, name = root.name)
     read: (path) => {
       const f = opened.get(path);
       return f && bytesOf(f);
+    },
+    notRead: () => (skippedDirs ? `${skippedDirs} ${SKIPPED_DIR} folder(s)` : undefined),
+    watch: (cb) => {
+      onFile = cb;
     },
   };
 }
@@ -187,6 +214,7 @@ export async function pickDirectory(): Promise<DirectoryHandleLike> {
 export async function loadProject(input: ProjectInput, deps: { engine: Engine; analyzer: AnalyzerClient; onProgress(p: LoadProgress): void }): Promise<LoadedProject> {
   const { engine, analyzer, onProgress } = deps;
   onProgress({ phase: 'reading', done: 0, total: input.given ?? 0 });
+  input.watch?.((opened) => onProgress({ phase: 'reading', done: opened, total: 0 }));
   const indexed = await indexProject(input.source, {
     engine,
     batchBytes: INDEX_BATCH_BYTES,
@@ -198,6 +226,7 @@ export async function loadProject(input: ProjectInput, deps: { engine: Engine; a
   const contents = new Map<string, Uint8Array>();
   const facts = new Map<string, FileFacts>();
   const findings = new Map<string, { high: number; medium: number }>();
+  let unscanned = 0;
   for (let i = 0; i < sendable.length; i += BATCH) {
     const batch = sendable.slice(i, i + BATCH);
     const bytes = await Promise.all(batch.map((f) => readAgain(input, f.path)));
@@ -205,9 +234,9 @@ export async function loadProject(input: ProjectInput, deps: { engine: Engine; a
     const analysed = await analyzer.analyze(batch.map((f, k) => ({ path: f.path, bytes: bytes[k]! })));
     analysed.forEach((a, k) => facts.set(batch[k]!.path, a.facts));
     // With each file's path, as the builder scans it (source code reads unquoted names as code).
-    const results = await Promise.all(
-      analysed.map((a, k) => (a.text !== undefined && batch[k]!.byteSize <= SCAN_MAX_BYTES ? engine.scanSecrets(a.text, { path: batch[k]!.path }) : [])),
-    );
+    const scannable = analysed.map((a, k) => a.text !== undefined && batch[k]!.byteSize <= SCAN_MAX_BYTES);
+    unscanned += scannable.filter((x) => !x).length;
+    const results = await Promise.all(analysed.map((a, k) => (scannable[k] ? engine.scanSecrets(a.text!, { path: batch[k]!.path }) : [])));
     results.forEach((list, k) => {
       if (list.length) findings.set(batch[k]!.path, { high: list.filter((x) => x.confidence === 'high').length, medium: list.filter((x) => x.confidence === 'medium').length });
     });
@@ -229,7 +258,9 @@ export async function loadProject(input: ProjectInput, deps: { engine: Engine; a
     index: { files, symbols, dependencies },
     contents,
     findings,
+    unscanned,
     ...(input.given !== undefined ? { leftOut: input.given - files.length } : {}),
+    ...(input.notRead() ? { notRead: input.notRead() } : {}),
     symbols,
     dependencies,
   };

@@ -25,6 +25,8 @@ export function setupTokens(engines: EngineKeeper): void {
     const mine = seq;
     const text = input.value;
     counting();
+    // Which text the worker is counting now (the end-to-end test waits for a run in flight).
+    out.dataset.counting = String(text.length);
     let rows: { encoding: (typeof ENCODINGS)[number]; est: TokenCount; exact: TokenCount }[];
     try {
       rows = await engines.run((engine) =>
@@ -39,11 +41,13 @@ export function setupTokens(engines: EngineKeeper): void {
     } catch (error) {
       if (mine !== seq) return;
       out.setAttribute('aria-busy', 'false');
+      delete out.dataset.counting;
       replace(out, h('p', { class: 'error' }, `Counting failed. ${describeError(error)} Edit the text to count again.`));
       return;
     }
     if (mine !== seq) return;
     out.setAttribute('aria-busy', 'false');
+    delete out.dataset.counting;
     replace(
       out,
       h('p', {}, `${fmt(text.length)} characters.`),
