@@ -750,6 +750,29 @@ try {
     await page.click(`button[aria-label="Remove symbol ${token}"]`);
   });
 
+  await check('a secret typed into the intent is refused with advice about what was typed, not about a file', async () => {
+    const intent = await page.inputValue('#intent');
+    await page.fill('#intent', 'Fix the login check. db_password = "' + fakeChars(ALNUM, 18, 0x1d) + '"');
+    await page.click('#build');
+    const refusal = page.locator('.refusal[data-code=SECRET_RISK]');
+    await refusal.waitFor({ timeout: 30_000 });
+    const text = await refusal.innerText();
+    assert(/the request holds a secret/.test(text) && /Found in task: generic-password at line 1/.test(text), `refusal: ${text.slice(0, 300)}`);
+    assert(/Remove it from what you typed/.test(text) && !/load the project again/.test(text), `advice: ${text.slice(0, 500)}`);
+    await page.fill('#intent', intent);
+  });
+
+  await check("a model without a public tokenizer: a reserve above the input is the builder's refusal, naming the field", async () => {
+    await page.selectOption('#model', 'claude-opus-4-1');
+    await page.fill('#max-input', '100');
+    await page.fill('#reserve', '200');
+    await page.click('#build');
+    const refusal = page.locator('.refusal[data-code=INVALID_PARAMS]');
+    await refusal.waitFor({ timeout: 30_000 });
+    assert(/Correct "Reserved for the response"/.test(await refusal.innerText()), `refusal: ${(await refusal.innerText()).slice(0, 300)}`);
+    await page.selectOption('#model', 'gpt-4o');
+  });
+
   await check('no uncaught errors on the page', async () => {
     assert(pageErrors.length === 0, pageErrors.join('\n'));
   });
