@@ -28,6 +28,15 @@ const REASON_TEXT: Record<string, string> = {
   duplicate: 'duplicate of another candidate',
 };
 
+/** The redaction report's reasons (spec 001's codes) as a person reads them; the code is shown under them. */
+const REDACTION_REASON_TEXT: Record<string, string> = {
+  secret: 'a secret in the text',
+  deny_rule: 'never-send rule',
+  budget: 'to fit the token budget',
+  binary: 'binary or unknown encoding',
+  policy: 'the secret policy you chose',
+};
+
 /** The budget as a bar: used tokens against the input window, soft and hard limits marked. */
 export function budgetBar(report: BudgetReport): HTMLElement {
   const max = Math.max(report.maxInputTokens, 1);
@@ -197,7 +206,7 @@ export function renderResult(result: BuildContextResult, counting: CountingLabel
               return h('tr', { class: r.type },
                 h('td', {}, badge(r.type.replace('_', ' '), r.type === 'pattern_redacted' ? 'warn' : r.type === 'content_sliced' ? 'info' : 'bad')),
                 h('td', {}, at >= 0 ? h('a', { href: `#block-${at}`, onclick: openBlock(at) }, r.target) : h('code', {}, r.target)),
-                h('td', {}, r.reason),
+                h('td', {}, REDACTION_REASON_TEXT[r.reason] ?? r.reason, h('span', { class: 'help' }, h('br'), h('code', {}, r.reason))),
                 h('td', {}, withPlaceholders(r.details)));
             })),
           )),
@@ -207,7 +216,7 @@ export function renderResult(result: BuildContextResult, counting: CountingLabel
       scroller('All candidates', h('table', {},
         h('thead', {}, h('tr', {}, ['File', 'Outcome', 'Reason', 'Tier', 'Score', 'Hops', 'Tokens', 'Slicing'].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, result.explain.map((e) => h('tr', {},
-          h('td', {}, h('code', {}, e.path)), h('td', {}, e.outcome), h('td', {}, e.reason), h('td', {}, e.priority ?? '—'),
+          h('td', {}, h('code', {}, e.path)), h('td', {}, e.outcome), h('td', {}, REASON_TEXT[e.reason] ?? e.reason), h('td', {}, e.priority ?? '—'),
           h('td', { class: 'num' }, e.score ?? '—'), h('td', { class: 'num' }, e.hops), h('td', { class: 'num' }, e.tokens === null ? '—' : fmt(e.tokens)), h('td', {}, e.slicing ?? '—'))))),
       )),
   );
