@@ -152,6 +152,13 @@ async function loadFolder(dir) {
   const text = await statusOf('load-text');
   assert(/Indexed/.test(text), `loading the folder: ${text}`);
 }
+/** Clicks Build and returns the text of the refusal with `code` (waiting for it). */
+async function buildRefused(code) {
+  await page.click('#build');
+  const refusal = page.locator(`.refusal[data-code=${code}]`);
+  await refusal.waitFor({ timeout: 30_000 });
+  return refusal.innerText();
+}
 async function buildAndWait() {
   await page.evaluate(() => (document.querySelector('#build-status').textContent = ''));
   await page.click('#build');
@@ -709,10 +716,7 @@ try {
     await page.selectOption('#secret-high', 'exclude');
     await page.fill('#target-input', 'src/services/ai-client.ts');
     await page.press('#target-input', 'Enter');
-    await page.click('#build');
-    const refusal = page.locator('.refusal[data-code=SECRET_RISK]');
-    await refusal.waitFor({ timeout: 30_000 });
-    const text = await refusal.innerText();
+    const text = await buildRefused('SECRET_RISK');
     assert(/src\/services\/ai-client\.ts holds a secret the policy does not redact/.test(text), `title: ${text.slice(0, 200)}`);
     assert(/anthropic[\w-]* at line \d+, column \d+/.test(text), `no rule and place: ${text.slice(0, 400)}`);
     assert(/"High confidence" to "redact the span"/.test(text) && !/Medium confidence/.test(text), `advice: ${text.slice(0, 600)}`);
@@ -724,8 +728,7 @@ try {
     const token = 'gh' + 'p_' + fakeChars(ALNUM, 36, 0x7e57);
     await page.fill('#symbol-input', token);
     await page.press('#symbol-input', 'Enter');
-    await page.click('#build');
-    await page.locator('.refusal[data-code=INVALID_PARAMS]').waitFor({ timeout: 30_000 });
+    await buildRefused('INVALID_PARAMS');
     const dump = () =>
       page.evaluate(
         () =>
@@ -753,10 +756,7 @@ try {
   await check('a secret typed into the intent is refused with advice about what was typed, not about a file', async () => {
     const intent = await page.inputValue('#intent');
     await page.fill('#intent', 'Fix the login check. db_password = "' + fakeChars(ALNUM, 18, 0x1d) + '"');
-    await page.click('#build');
-    const refusal = page.locator('.refusal[data-code=SECRET_RISK]');
-    await refusal.waitFor({ timeout: 30_000 });
-    const text = await refusal.innerText();
+    const text = await buildRefused('SECRET_RISK');
     assert(/the request holds a secret/.test(text) && /Found in task: generic-password at line 1/.test(text), `refusal: ${text.slice(0, 300)}`);
     assert(/Remove it from what you typed/.test(text) && !/load the project again/.test(text), `advice: ${text.slice(0, 500)}`);
     await page.fill('#intent', intent);
@@ -766,10 +766,8 @@ try {
     await page.selectOption('#model', 'claude-opus-4-1');
     await page.fill('#max-input', '100');
     await page.fill('#reserve', '200');
-    await page.click('#build');
-    const refusal = page.locator('.refusal[data-code=INVALID_PARAMS]');
-    await refusal.waitFor({ timeout: 30_000 });
-    assert(/Correct "Reserved for the response"/.test(await refusal.innerText()), `refusal: ${(await refusal.innerText()).slice(0, 300)}`);
+    const text = await buildRefused('INVALID_PARAMS');
+    assert(/Correct "Reserved for the response"/.test(text), `refusal: ${text.slice(0, 300)}`);
     await page.selectOption('#model', 'gpt-4o');
   });
 
