@@ -3,7 +3,7 @@
 import { buildContext, isCtxgateError, type BuildContextInput, type BuildContextResult } from '../src/index.ts';
 import { BUILTIN_MODELS, type ModelInfo } from '../src/tokens/models.ts';
 import { isRefusal, renderRefusal, renderResult, scroller, type CountingLabel } from './app/build-view.ts';
-import { $, fmt, fmtBytes, h, replace } from './app/dom.ts';
+import { $, fmt, fmtBytes, h, pathCode, replace } from './app/dom.ts';
 import { checkTarget, fromDataTransfer, fromDirectoryHandle, fromFileList, fromTexts, hasDirectoryPicker, loadProject, pickDirectory, type LoadedProject, type LoadProgress, type ProjectInput } from './app/project.ts';
 import { SAMPLE_DEFAULTS, loadSampleProject } from './app/sample.ts';
 import { setupScanner } from './app/scanner-tab.ts';
@@ -236,7 +236,7 @@ function showProject(p: LoadedProject): void {
         h('tbody', {}, files.slice(0, 2000).map((f) => {
           const s = p.findings.get(f.path);
           return h('tr', {},
-            h('td', {}, h('code', {}, f.path)), h('td', { class: 'num' }, fmtBytes(f.byteSize)), h('td', {}, f.role ?? '—'), h('td', {}, f.encoding),
+            h('td', {}, pathCode(f.path)), h('td', { class: 'num' }, fmtBytes(f.byteSize)), h('td', {}, f.role ?? '—'), h('td', {}, f.encoding),
             h('td', {}, h('span', { class: `badge ${f.excluded ? 'bad' : 'ok'}` }, status(f))),
             h('td', {}, s ? `${s.high} high, ${s.medium} medium` : '—'));
         })),

@@ -2,7 +2,7 @@
 // left out and why, the redaction report, the fingerprints. Everything is text nodes: block
 // content is shown as data, and redacted spans appear only as their placeholders.
 import type { BudgetReport, BuildContextResult, ContextBlock, ExplainEntry } from '../../src/index.ts';
-import { PLACEHOLDER, copyText, fmt, fmtBytes, h, withPlaceholders } from './dom.ts';
+import { PLACEHOLDER, copyText, fmt, fmtBytes, h, pathCode, withPlaceholders } from './dom.ts';
 
 /** How the block token counts were made, for the label. */
 export interface CountingLabel {
@@ -34,7 +34,8 @@ const REDACTION_REASON_TEXT: Record<string, string> = {
   deny_rule: 'never-send rule',
   budget: 'to fit the token budget',
   binary: 'binary or unknown encoding',
-  policy: 'the secret policy you chose',
+  // The builder's catch-all: a file over the size limit, a duplicate, the secret policy's choice.
+  policy: "the build's limits or settings",
 };
 
 /** The budget as a bar: used tokens against the input window, soft and hard limits marked. */
@@ -189,7 +190,7 @@ export function renderResult(result: BuildContextResult, counting: CountingLabel
         : scroller('Excluded and dropped candidates', h('table', {},
             h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'File'), h('th', { scope: 'col' }, 'Outcome'), h('th', { scope: 'col' }, 'Why'), h('th', { scope: 'col' }, 'Size'))),
             h('tbody', {}, left.map((e) => h('tr', { class: e.outcome },
-              h('td', {}, h('code', {}, e.path)),
+              h('td', {}, pathCode(e.path)),
               h('td', {}, badge(e.outcome, e.outcome === 'dropped' ? 'warn' : 'bad')),
               h('td', {}, REASON_TEXT[e.reason] ?? e.reason, e.detail ? h('span', { class: 'help' }, ` — ${e.detail}`) : null),
               h('td', { class: 'num' }, fmtBytes(e.byteSize))))),
@@ -205,8 +206,8 @@ export function renderResult(result: BuildContextResult, counting: CountingLabel
               const at = blocks.findIndex((blk) => blk.meta.path === r.target);
               return h('tr', { class: r.type },
                 h('td', {}, badge(r.type.replace('_', ' '), r.type === 'pattern_redacted' ? 'warn' : r.type === 'content_sliced' ? 'info' : 'bad')),
-                h('td', {}, at >= 0 ? h('a', { href: `#block-${at}`, onclick: openBlock(at) }, r.target) : h('code', {}, r.target)),
-                h('td', {}, REDACTION_REASON_TEXT[r.reason] ?? r.reason, h('span', { class: 'help' }, h('br'), h('code', {}, r.reason))),
+                h('td', {}, at >= 0 ? h('a', { href: `#block-${at}`, onclick: openBlock(at) }, r.target) : pathCode(r.target)),
+                h('td', {}, REDACTION_REASON_TEXT[r.reason] ?? r.reason, h('span', { class: 'help' }, h('br'), h('code', { class: 'nb' }, r.reason))),
                 h('td', {}, withPlaceholders(r.details)));
             })),
           )),
@@ -216,7 +217,7 @@ export function renderResult(result: BuildContextResult, counting: CountingLabel
       scroller('All candidates', h('table', {},
         h('thead', {}, h('tr', {}, ['File', 'Outcome', 'Reason', 'Tier', 'Score', 'Hops', 'Tokens', 'Slicing'].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, result.explain.map((e) => h('tr', {},
-          h('td', {}, h('code', {}, e.path)), h('td', {}, e.outcome), h('td', {}, REASON_TEXT[e.reason] ?? e.reason), h('td', {}, e.priority ?? '—'),
+          h('td', {}, pathCode(e.path)), h('td', {}, e.outcome), h('td', {}, REASON_TEXT[e.reason] ?? e.reason), h('td', {}, e.priority ?? '—'),
           h('td', { class: 'num' }, e.score ?? '—'), h('td', { class: 'num' }, e.hops), h('td', { class: 'num' }, e.tokens === null ? '—' : fmt(e.tokens)), h('td', {}, e.slicing ?? '—'))))),
       )),
   );

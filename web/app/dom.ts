@@ -26,6 +26,15 @@ export function append(el: Node, children: readonly Children[]): void {
   }
 }
 
+/**
+ * A path as code that a narrow table breaks after its slashes, not between any two letters
+ * (`src/da/ta/…`): a line-break opportunity follows each `/`, and the CSS breaks inside a segment
+ * only when it alone is wider than the cell.
+ */
+export function pathCode(path: string): HTMLElement {
+  return h('code', { class: 'path' }, path.split('/').map((part, i, all) => (i < all.length - 1 ? [part, '/', h('wbr')] : part)));
+}
+
 /** Replaces an element's children. */
 export function replace(el: Element, ...children: Children[]): void {
   el.replaceChildren();
