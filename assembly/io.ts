@@ -64,6 +64,11 @@ export function ioRelease(): void {
 @inline
 function grow(current: usize, needed: usize): usize {
   let cap: usize = current < 65536 ? 65536 : current;
-  while (cap < needed) cap <<= 1;
+  while (cap < needed) {
+    // Doubling past 2 GiB would wrap to 0 and loop for ever: take exactly what is needed (the
+    // allocator then refuses it, a trap the host reports; the host refuses such sizes first).
+    if (cap >= (<usize>1 << 31)) return needed;
+    cap <<= 1;
+  }
   return cap;
 }

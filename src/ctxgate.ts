@@ -37,12 +37,30 @@ export async function createCtxgate(options: CtxgateOptions = {}): Promise<Engin
         ? createWorkerEngine(options.worker, { transferInputs: options.transferInputs ?? false })
         : createDefaultEngine();
   try {
-    await engine.init(options.wasm);
+    await engine.init(sendableSource(options.wasm));
   } catch (error) {
     await engine.close();
     throw error;
   }
   return engine;
+}
+
+/**
+ * The wasm source as the engine receives it. A `URL` cannot be structured-cloned to a worker, so it
+ * goes as its `href`; a relative URL string is resolved here, against the page, since in the
+ * worker it would resolve against the worker's script.
+ */
+function sendableSource(wasm: TransferableWasmSource | undefined): TransferableWasmSource | undefined {
+  if (wasm instanceof URL) return wasm.href;
+  const base = (globalThis as { location?: { href?: unknown } }).location?.href;
+  if (typeof wasm === 'string' && typeof base === 'string' && !/^[a-z][a-z0-9+.-]*:/i.test(wasm)) {
+    try {
+      return new URL(wasm, base).href;
+    } catch {
+      return wasm; // refused when it is loaded, with the source named
+    }
+  }
+  return wasm;
 }
 
 /**

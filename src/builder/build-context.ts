@@ -7,6 +7,7 @@ import { CtxgateError, invalidParams, isCtxgateError } from '../errors.ts';
 import { sharedEngine } from '../ctxgate.ts';
 import type { Engine } from '../worker/engine.ts';
 import { establishCandidates } from './candidates.ts';
+import { isFreshReader } from './fresh-reader.ts';
 import { createPathGates } from './default-gates.ts';
 import { validateBuildInput } from './schema.ts';
 import type { BuildContextInput, BuildContextResult, ExplainEntry, IndexedFile } from './types.ts';
@@ -64,6 +65,7 @@ export async function buildContext(input: BuildContextInput, options: BuildConte
   const given = options.contents instanceof Map ? options.contents : new Map(Object.entries(options.contents ?? {}));
   const entries: [string, Uint8Array | string][] = [];
   const owned: ArrayBuffer[] = [];
+  const fresh = isFreshReader(options.readFile);
   for (const path of needed) {
     const have = given.get(path);
     if (have !== undefined) {
@@ -79,13 +81,14 @@ export async function buildContext(input: BuildContextInput, options: BuildConte
       throw new CtxgateError('READ_FAILED', `Reading ${path} failed; the bundle cannot be built deterministically without it.`, { cause, details: { path } });
     }
     checkContent(content, 'options.readFile', path);
-    if (content instanceof Uint8Array && content.byteOffset === 0 && content.byteLength === content.buffer.byteLength && content.buffer instanceof ArrayBuffer) {
+    if (fresh && content instanceof Uint8Array && content.byteOffset === 0 && content.byteLength === content.buffer.byteLength && content.buffer instanceof ArrayBuffer) {
       owned.push(content.buffer);
     }
     entries.push([path, content]);
   }
   const engine = options.engine ?? (await sharedEngine());
-  // What we read ourselves is ours to transfer; the caller's buffers are copied.
+  // What ctxgate's own reader read is ours to transfer; the caller's buffers (given, or returned
+  // by a reader of theirs, which may keep them) are copied.
   let result: BuildContextResult;
   try {
     result = await engine.buildContext(valid, transfer(entries, owned));

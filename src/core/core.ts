@@ -17,6 +17,31 @@ const encoder = new TextEncoder();
 const UTF16_MIN_UNITS = 256;
 
 /**
+ * The most the core takes in one call: its allocator refuses a block of 1 GiB, and the input
+ * window grows in powers of two. A string needs room for 3 bytes per UTF-16 code unit.
+ */
+export const MAX_INPUT_BYTES = 512 * 1024 * 1024;
+
+/** INVALID_PARAMS for an input the core cannot take at once, with what to do instead. */
+function tooLarge(bytes: number): CtxgateError {
+  return new CtxgateError(
+    'INVALID_PARAMS',
+    `The input needs ${bytes.toLocaleString('en-US')} bytes in the ctxgate core, which takes at most ${MAX_INPUT_BYTES.toLocaleString('en-US')} bytes (512 MiB; a string at most ${Math.floor(MAX_INPUT_BYTES / 3).toLocaleString('en-US')} UTF-16 code units) in one call. Split it into parts: crc32 takes a seed to continue from, and sha256Hex a stream.`,
+    { details: { field: 'input', bytes, maxBytes: MAX_INPUT_BYTES } },
+  );
+}
+
+/**
+ * The exports every operation needs. A .wasm that lacks one is not this version's core: it would
+ * instantiate, then fail every call with a TypeError, so it is refused when it loads.
+ */
+const REQUIRED_EXPORTS = [
+  'memory', 'ioInput', 'ioOutput', 'ioOutputLen', 'ioRelease', 'crc32', 'utf8Validate', 'textFacts', 'utf16ToUtf8',
+  'sha256', 'sha256Batch', 'sha256Init', 'sha256Update', 'sha256Final', 'sha256Drop', 'sortBlocks',
+  'secretScan', 'secretScanSteps', 'secretRuleCount', 'secretPositions', 'tokensEstimate', 'tokensEstimatorVersion',
+] as const satisfies readonly (keyof CoreExports | 'memory')[];
+
+/**
  * One instance of the WebAssembly core with the only code that touches its memory. Inputs are
  * copied into the core's I/O window right before a call and outputs copied out with `slice()`
  * right after; no view into `memory.buffer` outlives a call, because `memory.grow` detaches it.
@@ -41,12 +66,18 @@ export class Core {
 
   /** Reserves an input window of `len` bytes without writing it; returns its address. */
   reserve(len: number): number {
+    return this.#input(len);
+  }
+
+  /** The input window of at least `len` bytes, or INVALID_PARAMS when the core cannot take that much. */
+  #input(len: number): number {
+    if (len > MAX_INPUT_BYTES) throw tooLarge(len);
     return this.#exports.ioInput(len);
   }
 
   /** Copies bytes into the input window; returns their address. */
   writeBytes(bytes: Uint8Array): number {
-    const ptr = this.#exports.ioInput(bytes.byteLength);
+    const ptr = this.#input(bytes.byteLength);
     new Uint8Array(this.#memory.buffer, ptr, bytes.byteLength).set(bytes);
     return ptr;
   }
@@ -57,7 +88,7 @@ export class Core {
    */
   writeString(text: string): { ptr: number; len: number } {
     // A UTF-16 code unit encodes to at most 3 UTF-8 bytes.
-    const ptr = this.#exports.ioInput(text.length * 3);
+    const ptr = this.#input(text.length * 3);
     return { ptr, len: this.#encodeAt(text, ptr) };
   }
 
@@ -101,7 +132,7 @@ export class Core {
    */
   writeStrings(first: string, second: string | Uint8Array): { ptr: number; len: number } {
     const cap = first.length * 3 + (typeof second === 'string' ? second.length * 3 : second.byteLength);
-    const ptr = this.#exports.ioInput(cap);
+    const ptr = this.#input(cap);
     const a = this.#encodeAt(first, ptr);
     if (typeof second !== 'string') {
       new Uint8Array(this.#memory.buffer, ptr + a, second.byteLength).set(second);
@@ -141,7 +172,16 @@ let ready: Core | undefined;
 /** The runtime's default module, compiled once per thread and cached as one promise. */
 function loadDefault(): Promise<WebAssembly.Module> {
   if (!defaultModule) {
-    const pending = loadDefaultModule();
+    const pending = loadDefaultModule().catch((cause: unknown) => {
+      if (cause instanceof CtxgateError) throw cause;
+      // A missing file or a denied read (Deno without --allow-read) is still a load failure.
+      const what = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+      throw new CtxgateError(
+        'WASM_LOAD_FAILED',
+        `The ctxgate core's .wasm could not be read (${what}). Check that the package's dist/core/wasm/ctxgate.wasm is installed and readable (Deno: --allow-read), or pass the core's location as \`wasm\`.`,
+        { cause },
+      );
+    });
     // A failed load is not cached: a later call may succeed (network back, file served).
     pending.catch(() => {
       if (defaultModule === pending) defaultModule = undefined;
@@ -178,6 +218,15 @@ export function initCore(source?: WasmSource): Promise<Core> {
 const moduleOf = new WeakMap<Core, WebAssembly.Module>();
 
 async function instantiateCore(module: WebAssembly.Module): Promise<Core> {
+  const names = new Set(WebAssembly.Module.exports(module).map((e) => e.name));
+  const missing = REQUIRED_EXPORTS.filter((name) => !names.has(name));
+  if (missing.length) {
+    throw new CtxgateError(
+      'WASM_LOAD_FAILED',
+      `The .wasm is not this version's ctxgate core: it lacks ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` and ${missing.length - 5} more` : ''}. Load the ctxgate.wasm that ships with this version; the current core stays.`,
+      { details: { missing } },
+    );
+  }
   try {
     const core = new Core(await instantiate(module, {}));
     moduleOf.set(core, module);

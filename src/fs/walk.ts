@@ -11,6 +11,7 @@ import { createPathGates } from '../builder/default-gates.ts';
 import { enterDirectory, gitIgnored, withGitignore, type GitignoreLevel } from '../builder/gitignore.ts';
 import type { ProjectFile } from '../builder/project-index.ts';
 import { MAX_PATH_SEGMENTS } from '../secrets/paths.ts';
+import { markFreshReader } from '../builder/fresh-reader.ts';
 
 /** Options of {@link readProjectFiles}. */
 export interface WalkOptions {
@@ -107,7 +108,7 @@ const SLICE_MS = 10;
  */
 export function projectFileReader(root: string): (path: string) => Promise<Uint8Array> {
   const gates = createPathGates();
-  return async (path) => {
+  return markFreshReader(async (path: string) => {
     const n = gates.normalizePath(path);
     if (!n.ok) throw new CtxgateError('OUTSIDE_SANDBOX', `${JSON.stringify(path)} is outside the project root (${n.detail}).`, { details: { path } });
     const top = await realpath(root);
@@ -116,5 +117,5 @@ export function projectFileReader(root: string): (path: string) => Promise<Uint8
       throw new CtxgateError('OUTSIDE_SANDBOX', `${JSON.stringify(path)} resolves outside the project root through a link.`, { details: { path } });
     }
     return new Uint8Array(await readFile(full));
-  };
+  });
 }

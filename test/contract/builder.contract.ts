@@ -26,6 +26,21 @@ export function builderContract({ describe, it, expect, runtime }: Harness): voi
       });
     }
 
+    it("leaves the buffers a caller's readFile returns intact (copied to the engine, not transferred)", async () => {
+      await using engine = await createCtxgate();
+      const files = projectFiles();
+      const projectIndex = await engine.indexProject(files, { symbols, dependencies });
+      // A reader that serves the caller's own cache: each buffer whole, as a transfer would take it.
+      const cache = new Map(files.map((f) => [f.path, f.bytes!.slice()]));
+      const sizes = new Map([...cache].map(([p, b]) => [p, b.byteLength]));
+      const readFile = async (path: string): Promise<Uint8Array> => cache.get(path)!;
+      const input = { ...baseInput(), projectIndex } as BuildContextInput;
+      const first = await buildContext(input, { readFile, engine });
+      for (const [path, bytes] of cache) expect([path, bytes.byteLength]).toEqual([path, sizes.get(path)]);
+      const second = await buildContext(input, { readFile, engine });
+      expect(second.manifest.fingerprints).toEqual(first.manifest.fingerprints);
+    });
+
     it('refuses a too-small budget the same way everywhere', async () => {
       await using engine = await createCtxgate();
       const files = projectFiles();

@@ -104,6 +104,28 @@ export function coreContract({ describe, it, expect, runtime }: Harness): void {
       expect((error as CtxgateError).message).toMatch(/init\(\)/);
     });
 
+    it("a .wasm that is not this version's core is WASM_LOAD_FAILED naming what it lacks, and the current core stays", async () => {
+      // A valid module with memory and _initialize only: it instantiates, and before the check
+      // became the thread's core, failing every later call with a TypeError.
+      const foreign = new Uint8Array([
+        0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
+        0x01, 0x04, 0x01, 0x60, 0x00, 0x00, // type: () -> ()
+        0x03, 0x02, 0x01, 0x00, // function 0 of type 0
+        0x05, 0x03, 0x01, 0x00, 0x01, // memory: 1 page
+        0x07, 0x18, 0x02, 0x06, ...[...'memory'].map((c) => c.charCodeAt(0)), 0x02, 0x00, 0x0b, ...[...'_initialize'].map((c) => c.charCodeAt(0)), 0x00, 0x00,
+        0x0a, 0x04, 0x01, 0x02, 0x00, 0x0b, // code: an empty body
+      ]);
+      const error = await createCtxgate({ wasm: foreign }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(isCtxgateError(error, 'WASM_LOAD_FAILED')).toBe(true);
+      expect((error as CtxgateError).message).toMatch(/not this version's ctxgate core: it lacks ioInput/);
+      expect((error as CtxgateError).details.missing).toContain('secretScan');
+      await using cg = await createCtxgate();
+      expect(await cg.crc32('123456789')).toBe(0xcbf43926);
+    });
+
     it('synchronous helpers fail loudly before the core is loaded', async () => {
       resetCore();
       let thrown: unknown;
