@@ -1,6 +1,6 @@
 import { detachedBytes, expectArray, expectText, isDetached, kindOf, wrongItem, wrongKind } from '../args.ts';
 import { CtxgateError, invalidParams } from '../errors.ts';
-import { withCore, type Core } from './core.ts';
+import { getCore, withCore, type Core } from './core.ts';
 import { toHex, toHexRecords } from './hex.ts';
 
 /** Inputs above this size are hashed in chunks through a fixed window instead of copied whole. */
@@ -143,7 +143,12 @@ function hashGroup(inputs: readonly HashInput[], from: number, to: number, capac
 
 /**
  * An incremental SHA-256 in the core for inputs that arrive in pieces. Call `digestHex()` once; it
- * releases the core state. `dispose()` releases it without a digest.
+ * releases the core state. `dispose()` releases it without a digest, and never throws.
+ *
+ * The state lives in the core instance the hasher started on. If that instance is replaced before
+ * the digest (`loadCore(source)`, or a reset after a core failure in any call on this thread),
+ * the state is gone: `update()` and `digestHex()` then fail with CORE_FAILURE (`details.reason`
+ * `'core-replaced'`) instead of hashing into the new instance; hash the input again from the start.
  */
 export interface Sha256Hasher {
   update(chunk: HashInput): Sha256Hasher;
@@ -151,11 +156,44 @@ export interface Sha256Hasher {
   dispose(): void;
 }
 
+/** The current core if it is `owner`, else undefined (replaced, or its replacement still loading). */
+function currentIf(owner: Core): Core | undefined {
+  try {
+    return getCore() === owner ? owner : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CORE_FAILURE for a hasher whose core instance was replaced while it was hashing. */
+function coreReplaced(): CtxgateError {
+  return new CtxgateError(
+    'CORE_FAILURE',
+    'The ctxgate core was replaced while this SHA-256 was in progress (loadCore(source), or a reset after a core failure), ' +
+      'so its state is gone and no digest was produced. Hash the input again from the start with a new hasher.',
+    { details: { reason: 'core-replaced' } },
+  );
+}
+
 /** Starts an incremental SHA-256 in the core. Synchronous: needs the core loaded. */
 export function createSha256Sync(): Sha256Hasher {
-  let state = withCore((core) => core.raw.sha256Init());
+  // The state is an address in the memory of the instance it started on: meaningless in any other.
+  let owner: Core | undefined;
+  let state = withCore((core) => {
+    owner = core;
+    return core.raw.sha256Init();
+  });
+  let lost = false;
+  /** The live state, or the error that says why there is none. */
   const live = (): number => {
+    if (lost) throw coreReplaced();
     if (state === 0) throw new CtxgateError('INVALID_PARAMS', 'This SHA-256 hasher is finished; create a new one with createSha256Sync().');
+    if (currentIf(owner!) === undefined) {
+      // The state went with the old instance: nothing to release, and never a digest from here on.
+      state = 0;
+      lost = true;
+      throw coreReplaced();
+    }
     return state;
   };
   const hasher: Sha256Hasher = {
@@ -181,8 +219,16 @@ export function createSha256Sync(): Sha256Hasher {
       });
     },
     dispose() {
-      if (state !== 0) withCore((core) => core.raw.sha256Drop(state));
+      const s = state;
       state = 0;
+      // Replaced (or never started): the state went with the old instance, nothing to release.
+      if (s === 0 || currentIf(owner!) === undefined) return;
+      try {
+        withCore((core) => core.raw.sha256Drop(s));
+      } catch {
+        // Best effort: dispose() runs in cleanup paths, where throwing would mask the error being
+        // handled. A trap here has already had withCore discard the instance, state and all.
+      }
     },
   };
   return hasher;

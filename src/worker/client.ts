@@ -1,4 +1,4 @@
-import { releaseProxy, transfer, wrap, type Remote } from 'comlink';
+import { releaseProxy, transfer, wrap, type Endpoint, type Remote } from 'comlink';
 import { CtxgateError, deserializeError, isDataCloneError } from '../errors.ts';
 import { closedError } from './inline.ts';
 import { asyncDispose, type Engine } from './engine.ts';
@@ -35,6 +35,50 @@ function unsendable(method: string, error: unknown): unknown {
 }
 
 /**
+ * The worker as Comlink's endpoint, mending a leak in Comlink (4.4): a call records its pending
+ * reply (message id -> resolver) before it posts the message, and when postMessage throws (an
+ * argument structured clone refuses) the call rejects with that error but the record stays for
+ * good, holding the call's arguments. Here a postMessage that throws still throws the same error
+ * (so the call rejects exactly as before), and a reply to that message id, carrying nothing, is
+ * then handed to Comlink's message listeners: Comlink deletes the record, and its resolver, of a
+ * promise already rejected, does nothing.
+ */
+function endpointOf(worker: Worker): Endpoint {
+  const listeners = new Set<EventListenerOrEventListenerObject>();
+  const forget = (id: unknown): void => {
+    const event = { data: { id } } as MessageEvent;
+    for (const listener of listeners) {
+      if (typeof listener === 'function') listener(event);
+      else listener.handleEvent(event);
+    }
+  };
+  const endpoint: Endpoint = {
+    postMessage(message: unknown, transfer?: Transferable[]) {
+      try {
+        worker.postMessage(message, transfer as Transferable[]);
+      } catch (error) {
+        const id = (message as { id?: unknown } | null)?.id;
+        // After the throw has rejected the call: a reply now would resolve it instead.
+        if (id !== undefined) queueMicrotask(() => forget(id));
+        throw error;
+      }
+    },
+    addEventListener(type, listener, options) {
+      if (type === 'message') listeners.add(listener);
+      worker.addEventListener(type, listener, options);
+    },
+    removeEventListener(type, listener, options) {
+      if (type === 'message') listeners.delete(listener);
+      worker.removeEventListener(type, listener, options);
+    },
+  };
+  // A Worker has no start(); a MessagePort-like endpoint may need one to deliver messages.
+  const start = (worker as { start?: unknown }).start;
+  if (typeof start === 'function') endpoint.start = () => start.call(worker);
+  return endpoint;
+}
+
+/**
  * Drives the core in a module Web Worker through Comlink.
  *
  * Comlink never rejects pending calls when a worker dies, so this client listens for the worker's
@@ -42,7 +86,7 @@ function unsendable(method: string, error: unknown): unknown {
  * nothing hangs.
  */
 export function createWorkerEngine(worker: Worker, options: WorkerEngineOptions = {}): Engine {
-  const remote: Remote<WireApi> = wrap<WireApi>(worker);
+  const remote: Remote<WireApi> = wrap<WireApi>(endpointOf(worker));
   const pending = new Set<(error: Error) => void>();
   let failure: CtxgateError | undefined;
 
