@@ -2,9 +2,8 @@
 // engine factory and the error helpers: INVALID_PARAMS naming the parameter (never echoing the
 // value), or a typed error where the value cannot be represented; never a TypeError from inside.
 // The package-level functions check in the caller's thread, before anything goes to a worker.
-import { MessageChannel } from 'node:worker_threads';
-import { expose } from 'comlink';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { channelWorker } from './channel-worker.ts';
 import {
   blockGroup,
   compareUtf8,
@@ -30,8 +29,6 @@ import {
   utf8CheckSync,
   type BlockSortKey,
 } from '../../src/index.ts';
-import { createCoreApi } from '../../src/worker/api.ts';
-import { toWire } from '../../src/worker/wire.ts';
 import { thrown } from '../fixtures/thrown.ts';
 
 const ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
@@ -178,24 +175,6 @@ describe('package-level async functions check their arguments', () => {
     expect(await sha256Many(['abc'])).toEqual([ABC]);
   });
 });
-
-/**
- * A "Web Worker" in this thread: the core API exposed with Comlink on one end of a MessageChannel,
- * as the real worker exposes it, so the engine talks to it through structured clone.
- */
-function channelWorker(): Worker {
-  const { port1, port2 } = new MessageChannel();
-  expose(toWire(createCoreApi('worker')), port2 as unknown as MessagePort);
-  return {
-    postMessage: (message: unknown, transfer?: Transferable[]) => port1.postMessage(message, transfer as never),
-    addEventListener: (type: string, listener: (event: Event) => void) => port1.addEventListener(type as 'message', listener as never),
-    removeEventListener: (type: string, listener: (event: Event) => void) => port1.removeEventListener(type as 'message', listener as never),
-    terminate: () => {
-      port1.close();
-      port2.close();
-    },
-  } as unknown as Worker;
-}
 
 describe('with the shared engine in a worker, bad arguments fail in the caller thread', () => {
   beforeAll(async () => {

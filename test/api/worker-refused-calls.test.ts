@@ -3,34 +3,13 @@
 // threw: every refused call leaked its record and, through it, its arguments (the heap grew by
 // about 2.6 KB a call, for good). These tests count Comlink's pending replies directly: the map it
 // keeps them in is the one Map its wrap() makes, captured here while the engine is created.
-import { MessageChannel } from 'node:worker_threads';
-import { expose } from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
+import { channelWorker } from './channel-worker.ts';
 import { CtxgateError } from '../../src/errors.ts';
-import { createCoreApi } from '../../src/worker/api.ts';
 import { createWorkerEngine } from '../../src/worker/client.ts';
 import type { Engine } from '../../src/worker/engine.ts';
-import { toWire } from '../../src/worker/wire.ts';
 
 const ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
-
-/**
- * A "Web Worker" in this thread: the core API exposed with Comlink on one end of a MessageChannel,
- * as the real worker exposes it, so the engine talks to it through structured clone.
- */
-function channelWorker(): Worker {
-  const { port1, port2 } = new MessageChannel();
-  expose(toWire(createCoreApi('worker')), port2 as unknown as MessagePort);
-  return {
-    postMessage: (message: unknown, transfer?: Transferable[]) => port1.postMessage(message, transfer as never),
-    addEventListener: (type: string, listener: (event: Event) => void) => port1.addEventListener(type as 'message', listener as never),
-    removeEventListener: (type: string, listener: (event: Event) => void) => port1.removeEventListener(type as 'message', listener as never),
-    terminate: () => {
-      port1.close();
-      port2.close();
-    },
-  } as unknown as Worker;
-}
 
 /** Runs `create` and returns what it made with every Map constructed meanwhile (Comlink's pending replies). */
 function withMaps<T>(create: () => T): { made: T; maps: Map<unknown, unknown>[] } {
