@@ -120,8 +120,12 @@ export function coreContract({ describe, it, expect, runtime }: Harness): void {
         (e: unknown) => e,
       );
       expect(isCtxgateError(error, 'WASM_LOAD_FAILED')).toBe(true);
-      expect((error as CtxgateError).message).toMatch(/not this version's ctxgate core: it lacks ioInput/);
-      expect((error as CtxgateError).details.missing).toContain('secretScan');
+      // workerd refuses to compile wasm from bytes at run time, so there the load fails before the
+      // exports are looked at (still WASM_LOAD_FAILED); everywhere else they are checked.
+      if (runtime !== 'workerd') {
+        expect((error as CtxgateError).message).toMatch(/not this version's ctxgate core: it lacks ioInput/);
+        expect((error as CtxgateError).details.missing).toContain('secretScan');
+      }
       await using cg = await createCtxgate();
       expect(await cg.crc32('123456789')).toBe(0xcbf43926);
     });
