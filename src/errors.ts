@@ -295,8 +295,10 @@ const MAX_DETAILS_DEPTH = 16;
  * throws makes the whole of `details` `{ omitted: '…' }`, so the error itself still serialises.
  */
 function jsonSafeDetails(details: unknown): Record<string, unknown> {
-  if (details === null || typeof details !== 'object' || Array.isArray(details)) return {};
+  if (details === null || typeof details !== 'object') return {};
   try {
+    // Inside the try: Array.isArray throws on a revoked Proxy.
+    if (Array.isArray(details)) return {};
     const safe = jsonSafe(details, 0, new Set());
     return safe !== null && typeof safe === 'object' && !Array.isArray(safe) ? (safe as Record<string, unknown>) : { value: safe };
   } catch {

@@ -1,4 +1,5 @@
 import { releaseProxy, transfer, wrap, type Endpoint, type Remote } from 'comlink';
+import { detachedBytes, isDetached } from '../args.ts';
 import { CtxgateError, deserializeError, isDataCloneError } from '../errors.ts';
 import { closedError } from './inline.ts';
 import { asyncDispose, type Engine } from './engine.ts';
@@ -78,6 +79,14 @@ function endpointOf(worker: Worker): Endpoint {
   return endpoint;
 }
 
+/** Whether `bytes` views the whole of an ArrayBuffer (not a part of one, nor a SharedArrayBuffer). */
+function wholeArrayBuffer(bytes: Uint8Array): boolean {
+  return bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+}
+
+/** The field the in-thread engine names for a method's bytes argument (checksum.ts, sha256.ts). */
+const BYTES_FIELD: Partial<Record<keyof CoreApi, string>> = { crc32: 'input', utf8Check: 'bytes', sha256Hex: 'input' };
+
 /**
  * Drives the core in a module Web Worker through Comlink.
  *
@@ -116,6 +125,9 @@ export function createWorkerEngine(worker: Worker, options: WorkerEngineOptions 
 
   const call = (name: keyof CoreApi, args: unknown[]): Promise<unknown> => {
     if (failure) return Promise.reject(failure);
+    // A detached buffer cannot be cloned either; refused as the in-thread engine refuses it.
+    const detached = args.findIndex((a) => a instanceof Uint8Array && isDetached(a));
+    if (detached >= 0) return Promise.reject(detachedBytes(BYTES_FIELD[name] ?? `arguments[${detached}]`));
     return new Promise((resolve, reject) => {
       pending.add(reject);
       const settle = (fn: () => void): void => {
@@ -132,11 +144,13 @@ export function createWorkerEngine(worker: Worker, options: WorkerEngineOptions 
     });
   };
 
-  // Streams cannot be cloned, only transferred; bytes are transferred only when the caller agreed.
+  // Streams cannot be cloned, only transferred; bytes are transferred only when the caller agreed,
+  // and only a view of a whole ArrayBuffer: transferring a subarray's buffer would detach the rest
+  // of the caller's buffer, and a SharedArrayBuffer cannot be transferred (it is shared as it is).
   const prepare = (arg: unknown): unknown =>
     typeof ReadableStream !== 'undefined' && arg instanceof ReadableStream
       ? transfer(arg, [arg as unknown as Transferable])
-      : options.transferInputs && arg instanceof Uint8Array && arg.byteLength > 0
+      : options.transferInputs && arg instanceof Uint8Array && arg.byteLength > 0 && wholeArrayBuffer(arg)
         ? transfer(arg, [arg.buffer])
         : arg;
 

@@ -10,13 +10,36 @@ import { asyncDispose, type Engine } from './engine.ts';
 export function createInlineEngine(): Engine {
   const api = createCoreApi('inline');
   let closed = false;
+  // Calls still running: close() rejects them with WORKER_CLOSED, as the worker engine does (their
+  // work finishes in this thread, and its result is dropped).
+  const pending = new Set<(error: Error) => void>();
   const engine = { mode: 'inline' } as Engine & Record<string, unknown>;
   for (const name of coreMethods) {
     const method = api[name] as (...args: unknown[]) => Promise<unknown>;
-    (engine as Record<string, unknown>)[name] = (...args: unknown[]) => (closed ? Promise.reject(closedError()) : method(...args));
+    (engine as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      if (closed) return Promise.reject(closedError());
+      return new Promise((resolve, reject) => {
+        pending.add(reject);
+        const settle = (fn: () => void): void => {
+          if (pending.delete(reject)) fn();
+        };
+        let running: Promise<unknown>;
+        try {
+          running = method(...args);
+        } catch (error) {
+          running = Promise.reject(error);
+        }
+        running.then(
+          (value) => settle(() => resolve(value)),
+          (error: unknown) => settle(() => reject(error)),
+        );
+      });
+    };
   }
   engine.close = async () => {
     closed = true;
+    for (const reject of pending) reject(closedError());
+    pending.clear();
   };
   engine[asyncDispose] = () => engine.close();
   return engine;
