@@ -1,5 +1,5 @@
 import { expectMethods, expectOptions, wrongKind } from './args.ts';
-import { CtxgateError } from './errors.ts';
+import { CtxgateError, invalidParams } from './errors.ts';
 import { createDefaultEngine } from '#engine';
 import { createWorkerEngine } from './worker/client.ts';
 import type { Engine } from './worker/engine.ts';
@@ -85,15 +85,54 @@ let shared: Promise<Engine> | undefined;
  * the core's source (for example a CDN URL) or to fail early. The synchronous helpers
  * (`scanSecrets`, `sha256HexSync`, …) run in the calling thread, which in browsers and Deno is not
  * the engine's: they need `await loadCore()` (with the same source, if you override it).
+ *
+ * Once it runs, `init()` returns it; options other than those it was started with are
+ * INVALID_PARAMS (`shutdown()` first). Closing it, like `shutdown()`, lets the next call start anew.
  */
 export function init(options: CtxgateOptions = {}): Promise<Engine> {
-  if (shared) return shared;
-  const pending = createCtxgate(options);
+  if (shared) {
+    // Options other than the running engine's would be ignored silently (a CDN core never loaded).
+    if (!sameOptions(options, sharedOptions)) {
+      return Promise.reject(
+        invalidParams('options', 'differ from those the shared engine was started with; call shutdown() first to start it with these, or use createCtxgate(options) for an engine of your own.'),
+      );
+    }
+    return shared;
+  }
+  const pending = createCtxgate(options).then((engine) => {
+    // Closing the shared engine (not only shutdown()) lets the next package-level call start a
+    // new one, instead of failing with WORKER_CLOSED until shutdown().
+    const close = engine.close.bind(engine);
+    engine.close = async () => {
+      if (shared === pending) shared = undefined;
+      await close();
+    };
+    return engine;
+  });
   pending.catch(() => {
     if (shared === pending) shared = undefined;
   });
   shared = pending;
+  sharedOptions = options ?? {};
   return pending;
+}
+
+/** The options the shared engine was started with. */
+let sharedOptions: CtxgateOptions = {};
+
+/**
+ * Whether `given` asks for nothing the running engine was not started with: no option (the
+ * package-level calls), or the same ones (a repeated `init` at start-up). A URL and its href are
+ * the same source.
+ */
+function sameOptions(given: CtxgateOptions | undefined, running: CtxgateOptions): boolean {
+  if (given === undefined || given === null || typeof given !== 'object') return true;
+  const source = (w: unknown): unknown => (w instanceof URL ? w.href : w);
+  return (
+    (given.wasm === undefined || source(given.wasm) === source(running.wasm)) &&
+    (given.worker === undefined || given.worker === running.worker) &&
+    (given.transferInputs === undefined || given.transferInputs === (running.transferInputs ?? false))
+  );
 }
 
 /** The shared engine behind the package-level functions. */
