@@ -368,11 +368,12 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     if (list !== undefined) maskedConstraints[key] = list.map(masked);
   }
   const intent = input.intent ? { id: masked(input.intent.id), text: masked(input.intent.text) } : input.intent;
-  // The fingerprinted plan step carries its targets as resolved (see `selection`), not as spelled;
-  // its id and description are kept as given (masked), since they are the task's text.
-  const planStep = input.planStep
-    ? { id: masked(input.planStep.id), description: maskedOptional(input.planStep.description), targetFiles: uniqueSorted(targetFiles), targetSymbols: uniqueSorted(targetSymbols) }
-    : input.planStep;
+  // Targets as resolved: normalised, each once, sorted. `./src/a.ts`, `src//a.ts` and `src/a.ts`
+  // name one file; spelling or order must change neither the manifest nor the fingerprint.
+  const resolved = { targetFiles: uniqueSorted(targetFiles), targetSymbols: uniqueSorted(targetSymbols) };
+  // The fingerprinted plan step carries its targets as resolved (as `selection` does), not as
+  // spelled; its id and description are kept as given (masked), since they are the task's text.
+  const planStep = input.planStep ? { id: masked(input.planStep.id), description: maskedOptional(input.planStep.description), ...resolved } : input.planStep;
   // Recomputed from the index, and a fingerprint the caller gave must match it: the manifest's
   // reproducibility claim (INV-CONTEXT-2) cannot rest on a value nobody checked. Metadata only.
   const projectFp = verifiedProjectIndexFingerprint(input.projectIndex);
@@ -443,9 +444,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     .map((w) => ({ path: w.ranked!.path, hash: w.meta.hash!, encoding: w.meta.encoding, byteSize: w.meta.byteSize, reason: w.ranked!.reason }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   excluded.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : 0));
-  // Targets as resolved: normalised, each once, sorted. `./src/a.ts`, `src//a.ts` and `src/a.ts`
-  // name one file; spelling or order must change neither the manifest nor the fingerprint.
-  const selection = { targetFiles: uniqueSorted(targetFiles), targetSymbols: uniqueSorted(targetSymbols), includedFiles, excludedCandidates: excluded };
+  const selection = { ...resolved, includedFiles, excludedCandidates: excluded };
   const bundleFingerprint = fingerprintSync({
     purpose: input.purpose,
     model: input.tokenBudget,

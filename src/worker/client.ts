@@ -2,6 +2,7 @@ import { releaseProxy, transfer, wrap, type Endpoint, type Remote } from 'comlin
 import { detachedBytes, isDetached } from '../args.ts';
 import { CtxgateError, deserializeError, isDataCloneError } from '../errors.ts';
 import { closedError } from './inline.ts';
+import { PendingCalls } from './pending.ts';
 import { asyncDispose, type Engine } from './engine.ts';
 import { coreMethods, type CoreApi, type Envelope, type WireApi } from './protocol.ts';
 
@@ -96,14 +97,13 @@ const BYTES_FIELD: Partial<Record<keyof CoreApi, string>> = { crc32: 'input', ut
  */
 export function createWorkerEngine(worker: Worker, options: WorkerEngineOptions = {}): Engine {
   const remote: Remote<WireApi> = wrap<WireApi>(endpointOf(worker));
-  const pending = new Set<(error: Error) => void>();
+  const pending = new PendingCalls();
   let failure: CtxgateError | undefined;
 
   const fail = (error: CtxgateError): void => {
     if (failure) return;
     failure = error;
-    for (const reject of pending) reject(error);
-    pending.clear();
+    pending.rejectAll(error);
     worker.terminate();
   };
 
@@ -128,19 +128,16 @@ export function createWorkerEngine(worker: Worker, options: WorkerEngineOptions 
     // A detached buffer cannot be cloned either; refused as the in-thread engine refuses it.
     const detached = args.findIndex((a) => a instanceof Uint8Array && isDetached(a));
     if (detached >= 0) return Promise.reject(detachedBytes(BYTES_FIELD[name] ?? `arguments[${detached}]`));
-    return new Promise((resolve, reject) => {
-      pending.add(reject);
-      const settle = (fn: () => void): void => {
-        if (!pending.delete(reject)) return; // already rejected by a crash
-        fn();
-      };
-      const method = remote[name] as unknown as (...a: unknown[]) => Promise<Envelope<unknown>>;
-      const failed = (error: unknown): void => settle(() => reject(unsendable(name, error)));
+    const method = remote[name] as unknown as (...a: unknown[]) => Promise<Envelope<unknown>>;
+    return pending.track(async () => {
+      let envelope: Envelope<unknown>;
       try {
-        method(...args.map(prepare)).then((envelope) => settle(() => (envelope.ok ? resolve(envelope.value) : reject(deserializeError(envelope.error)))), failed);
+        envelope = await method(...args.map(prepare));
       } catch (error) {
-        failed(error);
+        throw unsendable(name, error);
       }
+      if (!envelope.ok) throw deserializeError(envelope.error);
+      return envelope.value;
     });
   };
 

@@ -2,6 +2,7 @@ import { CtxgateError } from '../errors.ts';
 import { createCoreApi } from './api.ts';
 import { coreMethods } from './protocol.ts';
 import { asyncDispose, type Engine } from './engine.ts';
+import { PendingCalls } from './pending.ts';
 
 /**
  * Runs the core in the caller's thread with the same async API as the worker. Used on workerd,
@@ -12,34 +13,15 @@ export function createInlineEngine(): Engine {
   let closed = false;
   // Calls still running: close() rejects them with WORKER_CLOSED, as the worker engine does (their
   // work finishes in this thread, and its result is dropped).
-  const pending = new Set<(error: Error) => void>();
+  const pending = new PendingCalls();
   const engine = { mode: 'inline' } as Engine & Record<string, unknown>;
   for (const name of coreMethods) {
     const method = api[name] as (...args: unknown[]) => Promise<unknown>;
-    (engine as Record<string, unknown>)[name] = (...args: unknown[]) => {
-      if (closed) return Promise.reject(closedError());
-      return new Promise((resolve, reject) => {
-        pending.add(reject);
-        const settle = (fn: () => void): void => {
-          if (pending.delete(reject)) fn();
-        };
-        let running: Promise<unknown>;
-        try {
-          running = method(...args);
-        } catch (error) {
-          running = Promise.reject(error);
-        }
-        running.then(
-          (value) => settle(() => resolve(value)),
-          (error: unknown) => settle(() => reject(error)),
-        );
-      });
-    };
+    (engine as Record<string, unknown>)[name] = (...args: unknown[]) => (closed ? Promise.reject(closedError()) : pending.track(() => method(...args)));
   }
   engine.close = async () => {
     closed = true;
-    for (const reject of pending) reject(closedError());
-    pending.clear();
+    pending.rejectAll(closedError());
   };
   engine[asyncDispose] = () => engine.close();
   return engine;
