@@ -220,7 +220,7 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /** A value that is not JSON data: where it is, what it is (`NaN`, `a Date`) and what to do instead. */
-export interface NonJsonValue {
+interface NonJsonValue {
   path: string;
   what: string;
   problem: string;
@@ -233,7 +233,7 @@ export interface NonJsonValue {
  * none. Only called after the schema failed, so valid data is never walked twice. Messages name
  * the kind, never the value (it may be user content).
  */
-export function findNonJson(value: unknown, base: string): NonJsonValue | null {
+function findNonJson(value: unknown, base: string): NonJsonValue | null {
   const open = new Set<object>();
   const visit = (v: unknown, path: string): NonJsonValue | null => {
     if (v === null || typeof v === 'string' || typeof v === 'boolean') return null;

@@ -57,7 +57,7 @@ export interface StepRecord {
  * The largest step number accepted: its successor, which numbering the next step gives, must
  * still be a safe integer (2^53 would compare equal to 2^53 + 1).
  */
-export const MAX_STEP_NUM = Number.MAX_SAFE_INTEGER - 1;
+const MAX_STEP_NUM = Number.MAX_SAFE_INTEGER - 1;
 
 const stepSchema = z.strictObject({
   stepNum: z.int().min(1).max(MAX_STEP_NUM, `must be at most ${MAX_STEP_NUM}, so the next step can be numbered`).optional(),

@@ -149,7 +149,7 @@ function assertAppendOnly(context: AgentContext, agentId: string, key: string, v
   const recorded = (context.audit as unknown as Record<string, unknown> | undefined)?.[key];
   if (!Array.isArray(recorded) || recorded.length === 0) return;
   const next = Array.isArray(value) ? value : [];
-  const kept = next.length >= recorded.length && recorded.every((entry, i) => entry === next[i] || jsonEqual(entry, next[i]));
+  const kept = next.length >= recorded.length && recorded.every((entry, i) => jsonEqual(entry, next[i]));
   if (kept) return;
   throw new ContextViolationError(
     `agent "${agentId}" may not remove or change recorded audit.${key} entries (the audit trail is append-only); add entries after the ${recorded.length} recorded, or record through AuditTrail`,

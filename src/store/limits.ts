@@ -254,11 +254,7 @@ export class ContextSizeChecker {
    */
   check(ctx: AgentContext): void {
     expectObject(ctx, 'ctx');
-    try {
-      checkContext(this.limits, ctx);
-    } catch (error) {
-      throw measureFailure(error, { ctx });
-    }
+    checkSerializedSize(this.limits, ctx, undefined);
   }
 
   /**

@@ -11,6 +11,7 @@ import type { AgentContext } from '../../src/store/model.ts';
 import { createAgentContext } from '../../src/store/model.ts';
 import type { StoredRecord } from '../../src/store/record.ts';
 import { recordChecksum } from '../../src/store/record.ts';
+import { rejection } from '../fixtures/thrown.ts';
 
 /** The matchers the suite uses. */
 export interface ContractMatchers {
@@ -198,16 +199,6 @@ export function storeContract(t: ContractHarness, makeStore: () => Promise<Conte
       expect(await store.load('bad')).toEqual({ context: v1, version: 1 });
     }));
 
-  /** What `call` rejects with; fails the test if it resolves. */
-  async function rejectionOf(call: Promise<unknown>): Promise<{ code?: unknown; message: string; details: Record<string, unknown> }> {
-    try {
-      await call;
-    } catch (error) {
-      return error as { code?: unknown; message: string; details: Record<string, unknown> };
-    }
-    throw new Error('expected a rejection, but the call resolved');
-  }
-
   it('a context over a size limit (spec defaults: 10 MB total, 2 MB a namespace, 1,000 items) is CONTEXT_SIZE, and nothing is written', () =>
     withStore(async (store) => {
       const v1 = sampleContext('sized');
@@ -222,7 +213,7 @@ export function storeContract(t: ContractHarness, makeStore: () => Promise<Conte
       total.llm.cache = { big };
       total.diagnostics.warnings = [{ timestamp: '2026-01-02T03:04:05.000Z', agentId: 'a', message: big }];
       total.audit.agentRuns = [{ timestamp: '2026-01-02T03:04:05.000Z', agentId: 'a', status: 'ok', durationMs: 1, keysWritten: [], error: big }];
-      const overTotal = await rejectionOf(store.save('sized', total, { expectedVersion: 1 }));
+      const overTotal = await rejection(() => store.save('sized', total, { expectedVersion: 1 }));
       expect(overTotal).toMatchObject({ name: 'ContextSizeError', code: 'CONTEXT_SIZE', details: { limit: 'maxTotalSize', maximum: 10_485_760 } });
       expect((overTotal.details.current as number) > 10_485_760).toBe(true);
       expect(overTotal.message.includes('limit maxTotalSize is 10485760')).toBe(true);
@@ -254,7 +245,7 @@ export function storeContract(t: ContractHarness, makeStore: () => Promise<Conte
       await store.save('versioned', v1, { expectedVersion: 0 });
       const record = await store.exportRecord('versioned');
       for (const version of ['banana', '2.0.0', '0.9.0', '']) {
-        const error = await rejectionOf(store.save('versioned', { ...sampleContext('other'), version }, { expectedVersion: 1 }));
+        const error = await rejection(() => store.save('versioned', { ...sampleContext('other'), version }, { expectedVersion: 1 }));
         expect(error).toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'context.version', expected: '1.0.0' } });
         expect(error.message.includes(`schema version "${version}" cannot be loaded back`)).toBe(true);
         expect(error.message.includes('set version to "1.0.0"')).toBe(true);
@@ -278,7 +269,7 @@ export function storeContract(t: ContractHarness, makeStore: () => Promise<Conte
         { ...kept, extra: secret },
         { ...kept, id: 'other', version: secret },
       ]) {
-        const error = await rejectionOf(store.importRecord(record as unknown as StoredRecord));
+        const error = await rejection(() => store.importRecord(record as unknown as StoredRecord));
         expect(error).toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'record' } });
         expect(error.message.includes('cannot be stored')).toBe(true);
         expect(JSON.stringify(serializeError(error)).includes('SECRET-in-source')).toBe(false);

@@ -745,15 +745,7 @@ describe('measuring while recording', () => {
         // A namespace JSON leaves out (a function) still counts as a member in the total: left out here, as above.
         if (!NAMESPACES.every((ns) => typeof ctx[ns] !== 'function' && typeof ctx[ns] !== 'symbol')) return;
         const size = referenceBytes(ctx[p.ns]);
-        const around = (exact: number, choice: number | string, fallback: number) =>
-          choice === 'default' ? fallback : choice === 'bound' ? Math.max(1, 3 * exact) : Math.max(1, exact + (choice as number));
-        const limits: ContextLimits = {
-          maxTotalSize: around(total, p.totalLimit, 10 * 1024 * 1024),
-          maxNamespaceSize: around(size, p.nsLimit, 2 * 1024 * 1024),
-          maxArrayItems: p.items,
-          artifactExternalizationThreshold: 100 * 1024,
-          maxInlineArtifactSize: 50 * 1024,
-        };
+        const limits = limitsAround(total, size, p);
         const expected = referenceCheck(ctx, limits);
         const fresh = structuredCloneOrSelf(ctx);
         // First call, again (memos proven), after the exact sizes are known, after serialising and edits.
@@ -817,15 +809,7 @@ describe('measuring while recording', () => {
         } catch {
           return;
         }
-        const around = (exact: number, choice: number | string, fallback: number) =>
-          choice === 'default' ? fallback : choice === 'bound' ? Math.max(1, 3 * exact) : Math.max(1, exact + (choice as number));
-        const limits: ContextLimits = {
-          maxTotalSize: around(total, p.totalLimit, 10 * 1024 * 1024),
-          maxNamespaceSize: around(size, p.nsLimit, 2 * 1024 * 1024),
-          maxArrayItems: p.items,
-          artifactExternalizationThreshold: 100 * 1024,
-          maxInlineArtifactSize: 50 * 1024,
-        };
+        const limits = limitsAround(total, size, p);
         // A never-serialised context, then the same one again (its memos proven unchanged).
         const first = await sealOutcome(fresh, limits);
         if (first === 'invalid') return;
@@ -872,6 +856,22 @@ function referenceBytes(value: unknown): number {
   return text === undefined ? 0 : new TextEncoder().encode(text).length;
 }
 
+
+/**
+ * Limits around a context's exact sizes, as a property draws them: each limit the spec's default,
+ * three times the size (`'bound'`), or the size plus a drawn offset (at, just under or over it).
+ */
+function limitsAround(total: number, nsSize: number, p: { totalLimit: number | string; nsLimit: number | string; items: number }): ContextLimits {
+  const around = (exact: number, choice: number | string, fallback: number): number =>
+    choice === 'default' ? fallback : choice === 'bound' ? Math.max(1, 3 * exact) : Math.max(1, exact + (choice as number));
+  return {
+    maxTotalSize: around(total, p.totalLimit, 10 * 1024 * 1024),
+    maxNamespaceSize: around(nsSize, p.nsLimit, 2 * 1024 * 1024),
+    maxArrayItems: p.items,
+    artifactExternalizationThreshold: 100 * 1024,
+    maxInlineArtifactSize: 50 * 1024,
+  };
+}
 /** The details of the error spec 004's size check reports for `ctx` under `limits`, counted by JSON.stringify; undefined if none. */
 function referenceCheck(ctx: AgentContext, limits: ContextLimits): Record<string, unknown> | undefined {
   for (const ns of NAMESPACES) {
