@@ -172,7 +172,10 @@ export function defineToolLimits<const T extends Record<string, ToolLimits>>(tab
     checkToolLimits(limits, `limits["${name}"]`);
     copy[name] = structuredClone(limits);
   }
-  return deepFreeze(copy) as Readonly<T>;
+  deepFreeze(copy);
+  // The frozen copies are what callers pass on: checked above, so never parsed again.
+  for (const limits of Object.values(copy)) checkedLimits.add(limits);
+  return copy as Readonly<T>;
 }
 
 const LIMITS_HINT = `Give maxItems (positive integer), maxBytes (integer >= ${MIN_MAX_BYTES}) and a truncation strategy (head, topN, summarizeMiddle or bounded)`;

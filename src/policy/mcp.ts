@@ -33,7 +33,7 @@ import type { Redactor } from './sanitize.ts';
 import { createErrorMeta, isToolErrorOutput, toToolError } from './tool-error.ts';
 import type { ToolErrorOutput } from './tool-error.ts';
 import { truncateText } from './truncate-text.ts';
-import { selectItems, wrapOutput, wrapOutputMulti, wrapScalarOutput } from './wrap.ts';
+import { selectItems, withDataPaths, wrapOutput, wrapOutputMulti, wrapScalarOutput } from './wrap.ts';
 import { wrapTextOutput } from './wrap-text.ts';
 
 /** Options of the MCP adapter. */
@@ -266,15 +266,9 @@ function scrubData(data: Record<string, unknown>, options: McpPolicyOptions, lim
     const kept = keptPositions(list, limits);
     if (kept) defineEntry(visible, key, list.map((item, i) => (kept(i) ? item : null)));
   }
-  let text: string;
-  try {
-    text = toJsonText(visible);
-  } catch (error) {
-    // `visible` is a copy, so a back-reference to `data` (`data.me = data`) would be reported one
-    // step further in (`$.me.me`): report the fault from `data` itself.
-    if (isCtxgateError(error, 'UNSUPPORTED_VALUE')) toJsonText(data);
-    throw error;
-  }
+  // `visible` is a copy, so a back-reference to `data` (`data.me = data`) would be reported one
+  // step further in (`$.me.me`): the fault is reported from `data` itself.
+  const text = withDataPaths(data, () => toJsonText(visible));
   return scrubJson(JSON.parse(text), scrubberFor(options) as Scrubber) as Record<string, unknown>;
 }
 

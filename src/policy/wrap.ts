@@ -74,7 +74,7 @@ function resolve(options: WrapOptions): Resolved {
  * from `data` itself, at the path the caller can find; one that `data` alone does not cause (a
  * BigInt in stats a `summarize` callback returned) passes through as it was.
  */
-function withDataPaths<R>(data: Data, wrap: () => R): R {
+export function withDataPaths<R>(data: Data, wrap: () => R): R {
   try {
     return wrap();
   } catch (error) {

@@ -50,3 +50,12 @@ export function expectCtxgateError(fn: () => unknown, code: CtxgateErrorCode, fi
  * nullsec systems, the lowest Sys14 at -0.9: the route summaries' known answer.
  */
 export const SPEC_ROUTE_SYSTEMS: readonly { name: string; security: number }[] = [1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, -0.2, 0.2, 0.1, 0.0, 0.45, 0.04, -0.9, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 0.9, 0.8, 0.7, 0.5].map((security, i) => ({ name: `Sys${i}`, security }));
+
+/** The summary of SPEC_ROUTE_SYSTEMS' middle (Sys5..Sys19) that the route limits produce: the known answer. */
+export const SPEC_ROUTE_MIDDLE_SUMMARY = {
+  omitted: 15,
+  fromIndex: 5,
+  toIndex: 19,
+  security: { highsec: 7, lowsec: 5, nullsec: 3 },
+  lowestSecurity: { name: 'Sys14', security: -0.9 },
+} as const;

@@ -15,7 +15,7 @@ import type { LogRecord } from '../../src/policy/log-context.ts';
 import { applyToolPolicy, boundToolResult, withToolPolicy } from '../../src/policy/mcp.ts';
 import type { McpPolicyOptions } from '../../src/policy/mcp.ts';
 import { resetAllSingletons } from '../../src/policy/singletons.ts';
-import { expectCtxgateError, fixedClock, SPEC_ROUTE_SYSTEMS } from './helpers.ts';
+import { expectCtxgateError, fixedClock, SPEC_ROUTE_MIDDLE_SUMMARY, SPEC_ROUTE_SYSTEMS } from './helpers.ts';
 
 // Results are scanned for secrets by default: boundToolResult needs the scanner loaded.
 beforeAll(() => initCore());
@@ -525,13 +525,7 @@ describe("routes bounded by per-tool limits carry spec 000 §4's statistics", ()
     });
     const r = boundToolResult('universe.route', route, { limits, budget: false, clock: fixedClock });
     expect(r.structuredContent).toEqual((({ _meta, ...rest }) => rest)(summarizeRoute(route, { clock: fixedClock })));
-    expect((r.structuredContent as { systemsSummary: unknown }).systemsSummary).toEqual({
-      omitted: 15,
-      fromIndex: 5,
-      toIndex: 19,
-      security: { highsec: 7, lowsec: 5, nullsec: 3 },
-      lowestSecurity: { name: 'Sys14', security: -0.9 },
-    });
+    expect((r.structuredContent as { systemsSummary: unknown }).systemsSummary).toEqual(SPEC_ROUTE_MIDDLE_SUMMARY);
   });
 });
 

@@ -4,7 +4,7 @@ import { isCtxgateError } from '../../src/errors.ts';
 import { aggregateDaily } from '../../src/policy/aggregate-history.ts';
 import { groupByCategory } from '../../src/policy/group-tree.ts';
 import { routeStats, securityClass, summarizeRoute, summarizeSequence, truncateList } from '../../src/policy/summarize.ts';
-import { encodedBytes, expectCtxgateError, fixedClock, SPEC_ROUTE_SYSTEMS } from './helpers.ts';
+import { encodedBytes, expectCtxgateError, fixedClock, SPEC_ROUTE_MIDDLE_SUMMARY, SPEC_ROUTE_SYSTEMS } from './helpers.ts';
 
 const route = [...SPEC_ROUTE_SYSTEMS];
 
@@ -13,13 +13,7 @@ describe('spec 000 §4 route summarisation', () => {
     const out = summarizeRoute({ origin: 'Sys0', systems: route }, { clock: fixedClock });
     expect(out.systems.map((s) => s.name)).toEqual(['Sys0', 'Sys1', 'Sys2', 'Sys3', 'Sys4', 'Sys20', 'Sys21', 'Sys22', 'Sys23', 'Sys24']);
     // Middle = Sys5..Sys19: 0.5 0.4 0.3 -0.2 0.2 0.1 0.0 0.45 0.04 -0.9 0.5 0.6 0.7 0.8 0.9
-    expect((out as Record<string, unknown>).systemsSummary).toEqual({
-      omitted: 15,
-      fromIndex: 5,
-      toIndex: 19,
-      security: { highsec: 7, lowsec: 5, nullsec: 3 },
-      lowestSecurity: { name: 'Sys14', security: -0.9 },
-    });
+    expect((out as Record<string, unknown>).systemsSummary).toEqual(SPEC_ROUTE_MIDDLE_SUMMARY);
     expect(out._meta).toEqual({
       count: 10,
       truncated: true,
