@@ -262,7 +262,9 @@ export function getCore(): Core {
 export function withCore<T>(op: (core: Core) => T): T {
   const core = getCore();
   try {
-    return op(core);
+    const result = op(core);
+    if (core.memoryBytes > recycleAbove) recycle(core);
+    return result;
   } catch (cause) {
     if (cause instanceof WebAssembly.RuntimeError || cause instanceof RangeError) {
       replace(core);
@@ -275,6 +277,84 @@ export function withCore<T>(op: (core: Core) => T): T {
     }
     throw cause;
   }
+}
+
+/**
+ * Linear memory above which an instance is swapped for a fresh one from the same module after a
+ * call. WebAssembly memory never shrinks: without this, one 50 MB text would leave the thread (a
+ * tab's worker, a long-lived server) holding the ~150 MiB window it grew for until it exits.
+ * Ordinary inputs stay far below it (a whole source tree's files, one at a time: about 22 MiB).
+ */
+export const RECYCLE_ABOVE_BYTES = 64 * 1024 * 1024;
+let recycleAbove = RECYCLE_ABOVE_BYTES;
+
+/** Work that keeps state in an instance's memory (a streaming SHA-256), by instance. */
+const pins = new Map<Core, number>();
+/** The instance a fresh one is being made for, and that fresh one once it is ready. */
+let retiring: Core | undefined;
+let spare: Core | undefined;
+
+/**
+ * Keeps `core` from being recycled while work holds state in its memory; returns the release,
+ * which is idempotent. A pinned instance is swapped once its last pin is released.
+ */
+export function pinCore(core: Core): () => void {
+  pins.set(core, (pins.get(core) ?? 0) + 1);
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    const n = pins.get(core)! - 1;
+    if (n > 0) pins.set(core, n);
+    else {
+      pins.delete(core);
+      swapIfIdle();
+    }
+  };
+}
+
+/**
+ * Starts making a fresh instance to replace `core`, whose memory grew past the threshold. The
+ * current instance keeps serving every call (synchronous ones included) until the fresh one is
+ * ready and nothing is pinned to the old one; then the old one, and its memory, are let go.
+ * `initCore()` (and so `loadCore()`) waits for the swap.
+ */
+function recycle(core: Core): void {
+  if (ready !== core || retiring === core) return;
+  retiring = core;
+  const pending: Promise<Core> = instantiateCore(moduleOf.get(core)!).then(
+    (next) => {
+      if (retiring === core) spare = next;
+      swapIfIdle();
+      return ready ?? next;
+    },
+    // The module instantiated before; if it cannot now, the grown instance is still sound.
+    () => {
+      if (retiring === core) retiring = undefined;
+      return core;
+    },
+  );
+  corePromise = pending;
+}
+
+/** Swaps in the spare instance when the one it replaces is still current and nothing is pinned to it. */
+function swapIfIdle(): void {
+  if (spare === undefined || retiring === undefined || pins.has(retiring)) return;
+  if (ready === retiring) {
+    ready = spare;
+    corePromise = Promise.resolve(spare);
+  }
+  retiring = spare = undefined;
+}
+
+/**
+ * Sets the recycling threshold (tests: a small one makes recycling observable with small inputs);
+ * returns the previous one. @internal
+ */
+export function setRecycleThreshold(bytes: number): number {
+  const previous = recycleAbove;
+  recycleAbove = bytes;
+  return previous;
 }
 
 /** Discards a failed instance and starts making its replacement from the same module. */
@@ -305,6 +385,8 @@ export async function withCoreAsync<T>(op: (core: Core) => T): Promise<T> {
 
 /** Forgets the loaded instance and module (tests, or to switch the source). */
 export function resetCore(): void {
+  retiring = spare = undefined;
+  pins.clear();
   ready = undefined;
   corePromise = undefined;
   defaultModule = undefined;

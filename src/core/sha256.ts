@@ -1,6 +1,6 @@
 import { detachedBytes, expectArray, expectText, isDetached, kindOf, wrongItem, wrongKind } from '../args.ts';
 import { CtxgateError, invalidParams } from '../errors.ts';
-import { getCore, withCore, type Core } from './core.ts';
+import { getCore, pinCore, withCore, type Core } from './core.ts';
 import { toHex, toHexRecords } from './hex.ts';
 
 /** Inputs above this size are hashed in chunks through a fixed window instead of copied whole. */
@@ -183,6 +183,9 @@ export function createSha256Sync(): Sha256Hasher {
     owner = core;
     return core.raw.sha256Init();
   });
+  // The instance is not recycled for its memory while the state lives in it (see pinCore); a
+  // hasher neither finished nor disposed keeps it, as it keeps its state.
+  const unpin = pinCore(owner!);
   let lost = false;
   /** The live state, or the error that says why there is none. */
   const live = (): number => {
@@ -192,6 +195,7 @@ export function createSha256Sync(): Sha256Hasher {
       // The state went with the old instance: nothing to release, and never a digest from here on.
       state = 0;
       lost = true;
+      unpin();
       throw coreReplaced();
     }
     return state;
@@ -213,21 +217,27 @@ export function createSha256Sync(): Sha256Hasher {
     digestHex() {
       const s = live();
       state = 0;
-      return withCore((core) => {
-        core.raw.sha256Final(s);
-        return toHex(core.readOutput());
-      });
+      try {
+        return withCore((core) => {
+          core.raw.sha256Final(s);
+          return toHex(core.readOutput());
+        });
+      } finally {
+        unpin();
+      }
     },
     dispose() {
       const s = state;
       state = 0;
       // Replaced (or never started): the state went with the old instance, nothing to release.
-      if (s === 0 || currentIf(owner!) === undefined) return;
+      if (s === 0 || currentIf(owner!) === undefined) return unpin();
       try {
         withCore((core) => core.raw.sha256Drop(s));
       } catch {
         // Best effort: dispose() runs in cleanup paths, where throwing would mask the error being
         // handled. A trap here has already had withCore discard the instance, state and all.
+      } finally {
+        unpin();
       }
     },
   };

@@ -1,6 +1,7 @@
 import { createCtxgate, isCtxgateError, CtxgateError } from '../../src/index.ts';
 import { crc32, utf8Check } from '../../src/core/checksum.ts';
-import { initCore, resetCore, withCore } from '../../src/core/core.ts';
+import { getCore, initCore, resetCore, setRecycleThreshold, withCore } from '../../src/core/core.ts';
+import { createSha256Sync } from '../../src/core/sha256.ts';
 import type { Harness } from './harness.ts';
 
 const enc = new TextEncoder();
@@ -130,6 +131,42 @@ export function coreContract({ describe, it, expect, runtime }: Harness): void {
       }
       await using cg = await createCtxgate();
       expect(await cg.crc32('123456789')).toBe(0xcbf43926);
+    });
+
+    it('an instance whose memory grew past the threshold is swapped for a fresh one, once no hasher holds state in it', async () => {
+      await initCore();
+      const threshold = 8 * 1024 * 1024;
+      const previous = setRecycleThreshold(threshold);
+      try {
+        const big = new Uint8Array(12 * 1024 * 1024);
+        for (let i = 0; i < big.length; i++) big[i] = (i * 7) & 0xff;
+        const first = getCore();
+        const hasher = createSha256Sync().update('ab');
+        const sum = crc32(big);
+        expect(first.memoryBytes).toBeGreaterThan(threshold);
+        // Synchronous calls keep working while the fresh instance is made.
+        expect(crc32('123456789')).toBe(0xcbf43926);
+        await initCore();
+        // The hasher's state lives in the grown instance: it is kept, and the hash completes.
+        expect(getCore()).toBe(first);
+        expect(hasher.update('c').digestHex()).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+        await initCore();
+        const second = getCore();
+        expect(second).not.toBe(first);
+        expect(second.memoryBytes).toBeLessThan(threshold);
+        // The fresh instance answers as the old one did, and is recycled in its turn.
+        expect(crc32(big)).toBe(sum);
+        await initCore();
+        expect(getCore()).not.toBe(second);
+        expect(getCore().memoryBytes).toBeLessThan(threshold);
+        // Below the threshold an instance is kept.
+        const third = getCore();
+        expect(crc32(new Uint8Array(1024 * 1024))).toBe(crc32(new Uint8Array(1024 * 1024)));
+        await initCore();
+        expect(getCore()).toBe(third);
+      } finally {
+        setRecycleThreshold(previous);
+      }
     });
 
     it('synchronous helpers fail loudly before the core is loaded', async () => {
