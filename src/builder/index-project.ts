@@ -2,6 +2,8 @@ import { transfer } from 'comlink';
 import { expectMethods, expectObject, expectOptionalArray, expectOptionalNumber, expectOptions, wrongKind } from '../args.ts';
 import { sharedEngine } from '../ctxgate.ts';
 import { CtxgateError, invalidParams, isCtxgateError, isDataCloneError } from '../errors.ts';
+import { findNonJson } from '../json-data.ts';
+import { checkIndexEntry } from './schema.ts';
 import type { Engine } from '../worker/engine.ts';
 import { filesFromDirectoryHandle, filesFromFileList, type BrowserReadOptions, type DirectoryHandleLike } from './browser-files.ts';
 import { checkDuplicatePaths, checkProjectFile, projectIndexIdentity, type IndexExtras, type ProjectFile } from './project-index.ts';
@@ -45,7 +47,8 @@ export interface IndexProjectOptions extends IndexExtras {
  *
  * Errors: `source` or `options` of the wrong kind is INVALID_PARAMS naming the field (`source`,
  * `source[3].path`, `options.batchBytes`, …), checked in the caller's thread before anything goes
- * to the engine; so is a list in which two files have the same path after normalisation (`a.ts`
+ * to the engine; so is a symbol or edge the builder would refuse (`options.symbols[2].startLine`),
+ * or one holding what is not JSON data (a function, a Date: `options.symbols[2].render`); so is a list in which two files have the same path after normalisation (`a.ts`
  * and `./a.ts`): INVALID_PARAMS naming the path and both indexes, never one kept silently. A File
  * or directory handle that cannot be read is READ_FAILED (with the cause).
  */
@@ -119,7 +122,7 @@ function checkOptions(options: unknown): asserts options is IndexProjectOptions 
   for (const name of ['symbols', 'dependencies'] as const) {
     const list = o[name];
     expectOptionalArray(list, `options.${name}`);
-    if (list) for (let i = 0; i < list.length; i++) expectObject(list[i], `options.${name}[${i}]`);
+    if (list) for (let i = 0; i < list.length; i++) checkEntry(name, list[i], `options.${name}[${i}]`);
   }
   const sandbox = o.sandbox;
   if (sandbox !== undefined) {
@@ -129,6 +132,22 @@ function checkOptions(options: unknown): asserts options is IndexProjectOptions 
       expectOptionalArray(list, `options.sandbox.${name}`);
       if (list) for (let i = 0; i < list.length; i++) if (typeof list[i] !== 'string') throw wrongKind(`options.sandbox.${name}[${i}]`, 'a string', list[i]);
     }
+  }
+}
+
+/**
+ * INVALID_PARAMS unless `entry` is a symbol or edge the builder accepts, holding only JSON data:
+ * members it does not read may be any data, but not a function, a symbol or a class instance,
+ * which an in-thread engine would keep and a worker could not be sent.
+ */
+function checkEntry(list: 'symbols' | 'dependencies', entry: unknown, field: string): void {
+  expectObject(entry, field);
+  checkIndexEntry(list, entry, field);
+  for (const key of Object.keys(entry)) {
+    const value = entry[key];
+    if (value === undefined) continue; // an optional member left unset, as JSON leaves it out
+    const fault = findNonJson(value, `${field}.${key}`);
+    if (fault !== null) throw invalidParams(fault.path, fault.problem, { got: fault.what });
   }
 }
 

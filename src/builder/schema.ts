@@ -34,6 +34,8 @@ const symbol = z
   })
   .refine((s) => s.endLine >= s.startLine, { message: 'endLine must be ≥ startLine', path: ['endLine'] });
 
+const dependency = z.object({ from: z.string().min(1), to: z.string().min(1), kind: z.enum(['import', 'interface', 'base_type', 'call']) });
+
 const strings = z.array(z.string());
 
 const inputSchema = z.object({
@@ -46,7 +48,7 @@ const inputSchema = z.object({
   projectIndex: z.object({
     files: z.array(indexedFile),
     symbols: z.array(symbol).optional(),
-    dependencies: z.array(z.object({ from: z.string().min(1), to: z.string().min(1), kind: z.enum(['import', 'interface', 'base_type', 'call']) })).optional(),
+    dependencies: z.array(dependency).optional(),
     projectIndexFingerprint: sha.optional(),
   }),
   constraints: z.object({ system: strings.optional(), project: strings.optional(), session: strings.optional(), user: strings.optional() }).strict(),
@@ -108,6 +110,25 @@ export function validateBuildInput(value: unknown): BuildContextInput {
   const issue = result.error.issues[0]!;
   const field = issue.path.length ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : 'input';
   throw invalidParams(field, issue.message, { issues: result.error.issues.slice(0, 10).map((i) => ({ path: i.path.map(String), message: i.message })) });
+}
+
+/**
+ * INVALID_PARAMS unless `value` is an indexer's symbol (`list` 'symbols') or dependency edge as
+ * the builder reads it, named from `field` (`options.symbols[2].startLine`). indexProject checks
+ * its options with it, so a bad entry is refused where it is given, not by a later build, and the
+ * same way whichever engine runs.
+ */
+export function checkIndexEntry(list: 'symbols' | 'dependencies', value: unknown, field: string): void {
+  let result: { success: boolean; error?: z.ZodError };
+  try {
+    result = (list === 'symbols' ? symbol : dependency).safeParse(value);
+  } catch (cause) {
+    const at = throwingField(value);
+    throw invalidParams(at ? `${field}.${at}` : field, `reading it threw (${cause instanceof Error ? cause.name : typeof cause}); pass plain data.`, { reason: 'threw on read' });
+  }
+  if (result.success) return;
+  const issue = result.error!.issues[0]!;
+  throw invalidParams(`${field}${issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}`, issue.message);
 }
 
 /**

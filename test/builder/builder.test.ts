@@ -617,6 +617,16 @@ describe('indexProject and projectIndexFingerprint refuse arguments of the wrong
     invalid(await refusal(indexProject(list, { engine, onProgress: 1 as never })), 'options.onProgress');
     invalid(await refusal(indexProject(list, { engine, symbols: {} as never })), 'options.symbols');
     invalid(await refusal(indexProject(list, { engine, dependencies: [null] as never })), 'options.dependencies[0]');
+    // Each entry as the builder will read it, refused here rather than by a later build.
+    invalid(await refusal(indexProject(list, { engine, symbols: [{ name: 'a', path: 'a.ts', startLine: 0, endLine: 1 }] })), 'options.symbols[0].startLine');
+    invalid(await refusal(indexProject(list, { engine, symbols: [{ name: 'a', path: 'a.ts', startLine: 3, endLine: 2 }] })), 'options.symbols[0].endLine');
+    invalid(await refusal(indexProject(list, { engine, dependencies: [{ from: 'a.ts', to: 'b.ts', kind: 'uses' }] as never })), 'options.dependencies[0].kind');
+    const fn = await refusal(indexProject(list, { engine, symbols: [{ name: 'a', path: 'a.ts', startLine: 1, endLine: 1, meta: { at: new Date(0) } }] as never }));
+    invalid(fn, 'options.symbols[0].meta.at');
+    expect(fn.message).toBe('options.symbols[0].meta.at: is a Date, not a plain object or array, which JSON cannot represent as is; convert it first (dates as ISO-8601 strings, maps as plain objects)');
+    // Members the builder does not read may be any JSON data; an optional member may be left undefined.
+    const index = await indexProject(list, { engine, symbols: [{ name: 'a', path: 'a.ts', startLine: 1, endLine: 1, kind: undefined, docs: { lines: [1, 2] } } as never] });
+    expect(index.symbols).toEqual([{ name: 'a', path: 'a.ts', startLine: 1, endLine: 1, kind: undefined, docs: { lines: [1, 2] } }]);
     invalid(await refusal(indexProject(list, { engine, sandbox: { deny: [1] } as never })), 'options.sandbox.deny[0]');
     invalid(await refusal(indexProject(list, { engine, gitignore: 'yes' as never })), 'options.gitignore');
     invalid(await refusal(indexProject(list, { engine, ignoreCase: 1 as never })), 'options.ignoreCase');

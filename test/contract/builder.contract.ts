@@ -1,4 +1,4 @@
-import { buildContext, createCtxgate, isCtxgateError, type BuildContextInput } from '../../src/index.ts';
+import { buildContext, createCtxgate, indexProject, isCtxgateError, type BuildContextInput } from '../../src/index.ts';
 import { baseInput, contentsOf, dependencies, FAKE_GITHUB_TOKEN, projectFiles, symbols } from '../fixtures/project.ts';
 import golden from '../vectors/bundle-golden.json' with { type: 'json' };
 import type { Harness } from './harness.ts';
@@ -39,6 +39,17 @@ export function builderContract({ describe, it, expect, runtime }: Harness): voi
       for (const [path, bytes] of cache) expect([path, bytes.byteLength]).toEqual([path, sizes.get(path)]);
       const second = await buildContext(input, { readFile, engine });
       expect(second.manifest.fingerprints).toEqual(first.manifest.fingerprints);
+    });
+
+    it('a function among the symbols is INVALID_PARAMS naming it, whether the engine is a worker or in-thread', async () => {
+      await using engine = await createCtxgate();
+      const symbol = { name: 'a', path: 'src/a.ts', startLine: 1, endLine: 1, render: () => 'a' };
+      const error = await indexProject(projectFiles(), { engine, symbols: [symbol] }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(isCtxgateError(error, 'INVALID_PARAMS')).toBe(true);
+      expect((error as Error).message).toBe('options.symbols[0].render: is a function, which is not data; pass plain JSON data (strings, numbers, booleans, null, arrays, plain objects)');
     });
 
     it('refuses a too-small budget the same way everywhere', async () => {
