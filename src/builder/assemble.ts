@@ -113,17 +113,20 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     }
     files.set(n.path, { ...f, path: n.path });
   }
+  // A caller's string that a refusal names (a target as typed) is shown with secrets masked: a
+  // token pasted into the wrong field must not come back in an error that gets logged.
+  const mask = (text: string): string => gates.redactSecrets(text).text;
   const normalize = (p: string): string => {
     const n = gates.normalizePath(p);
-    if (!n.ok) throw new CtxgateError('OUTSIDE_SANDBOX', `${JSON.stringify(p)} is outside the project root (${n.detail}); name a path inside the project.`, { details: { path: p } });
+    if (!n.ok) throw new CtxgateError('OUTSIDE_SANDBOX', `${JSON.stringify(mask(p))} is outside the project root (${n.detail}); name a path inside the project.`, { details: { path: mask(p) } });
     return n.path;
   };
 
   // ---- Step 0: candidates.
-  const { candidates, targetFiles, targetSymbols, unresolved } = establishCandidates(input, files, normalize);
+  const { candidates, targetFiles, targetSymbols, unresolved } = establishCandidates(input, files, normalize, mask);
   if (unresolved.length) {
     const u = unresolved[0]!;
-    throw invalidParams(u.field, `${JSON.stringify(u.path)} is not in the project index; index it or correct the path`, { path: u.path });
+    throw invalidParams(u.field, `${JSON.stringify(mask(u.path))} is not in the project index; index it or correct the path`, { path: mask(u.path) });
   }
   if (input.purpose !== 'intent' && candidates.filter((c) => c.target).length === 0 && (input.planStep?.targetFiles?.length || input.planStep?.targetSymbols?.length)) {
     throw invalidParams('planStep', 'no target could be resolved');

@@ -167,7 +167,15 @@ export function neededPaths(input: BuildContextInput): string[] {
     const n = gates.normalizePath(p);
     return n.ok ? n.path : p;
   };
-  const { candidates } = establishCandidates(input, files, normalize);
+  let candidates: ReturnType<typeof establishCandidates>['candidates'];
+  try {
+    ({ candidates } = establishCandidates(input, files, normalize));
+  } catch (error) {
+    // Nothing is needed for a build that step 0 refuses: the engine refuses it the same way, before
+    // reading any content, with the caller's strings in the message masked (it holds the scanner).
+    if (isCtxgateError(error)) return [];
+    throw error;
+  }
   return candidates
     .filter((c) => !gates.isDenied(c.path).denied && !c.file.excluded)
     .map((c) => c.path)

@@ -55,6 +55,7 @@ export function establishCandidates(
   input: BuildContextInput,
   files: ReadonlyMap<string, IndexedFile>,
   normalize: (path: string) => string,
+  mask: (text: string) => string = (text) => text,
 ): { candidates: Candidate[]; targetFiles: string[]; targetSymbols: string[]; unresolved: { path: string; field: string }[] } {
   // Both sides of a build (the caller's neededPaths and the engine's assembly) come through here,
   // so an index listing one file twice with different members is refused before either picks one.
@@ -130,22 +131,22 @@ export function establishCandidates(
     // is the only one, the target is outside and refused below.
     const inside = matches.map((m) => ({ m, path: tryNormalize(normalize, m.path) })).filter((d): d is { m: IndexedSymbol; path: string } => d.path !== undefined);
     if (inside.length === 0 && matches.length > 0 && chosen.size === 0) {
-      const path = matches.map((m) => m.path).sort()[0]!;
+      const path = mask(matches.map((m) => m.path).sort()[0]!);
       throw new CtxgateError(
         'OUTSIDE_SANDBOX',
-        `planStep.targetSymbols[${i}]: symbol ${JSON.stringify(name)} is defined only outside the project root (${JSON.stringify(path)}); target a symbol defined inside the project.`,
-        { details: { field: `planStep.targetSymbols[${i}]`, symbol: name, path } },
+        `planStep.targetSymbols[${i}]: symbol ${JSON.stringify(mask(name))} is defined only outside the project root (${JSON.stringify(path)}); target a symbol defined inside the project.`,
+        { details: { field: `planStep.targetSymbols[${i}]`, symbol: mask(name), path } },
       );
     }
     const defs = (chosen.size ? inside.filter((d) => chosen.has(d.path)) : inside).map((d) => d.m);
     if (defs.length === 0) {
-      throw invalidParams(`planStep.targetSymbols[${i}]`, `symbol ${JSON.stringify(name)} is not in the project index; index it or name the file instead`);
+      throw invalidParams(`planStep.targetSymbols[${i}]`, `symbol ${JSON.stringify(mask(name))} is not in the project index; index it or name the file instead`);
     }
     if (defs.length > 1) {
       const list = defs.map((d) => ({ name: d.name, path: d.path, startLine: d.startLine, kind: d.kind ?? null }));
       throw new AmbiguousTargetError(
-        `The step targets symbol ${JSON.stringify(name)}, which is defined in ${defs.length} places; choose one (userSelectedTargets.symbols) and retry.`,
-        { details: { symbol: name, candidates: list } },
+        `The step targets symbol ${JSON.stringify(mask(name))}, which is defined in ${defs.length} places; choose one (userSelectedTargets.symbols) and retry.`,
+        { details: { symbol: mask(name), candidates: list } },
       );
     }
     const def = defs[0]!;

@@ -1,4 +1,4 @@
-import { buildContext, createCtxgate, indexProject, isCtxgateError, type BuildContextInput } from '../../src/index.ts';
+import { buildContext, createCtxgate, indexProject, isCtxgateError, serializeError, type BuildContextInput } from '../../src/index.ts';
 import { baseInput, contentsOf, dependencies, FAKE_GITHUB_TOKEN, projectFiles, symbols } from '../fixtures/project.ts';
 import golden from '../vectors/bundle-golden.json' with { type: 'json' };
 import type { Harness } from './harness.ts';
@@ -50,6 +50,26 @@ export function builderContract({ describe, it, expect, runtime }: Harness): voi
       );
       expect(isCtxgateError(error, 'INVALID_PARAMS')).toBe(true);
       expect((error as Error).message).toBe('options.symbols[0].render: is a function, which is not data; pass plain JSON data (strings, numbers, booleans, null, arrays, plain objects)');
+    });
+
+    it('a token typed as a target comes back masked in the refusal, never as typed', async () => {
+      await using engine = await createCtxgate();
+      const files = projectFiles();
+      const projectIndex = await engine.indexProject(files, { symbols, dependencies });
+      const steps: [NonNullable<BuildContextInput['planStep']>, string, string][] = [
+        [{ id: 's', targetSymbols: [FAKE_GITHUB_TOKEN] }, 'INVALID_PARAMS', 'planStep.targetSymbols[0]: symbol "[REDACTED:github-pat:1]" is not in the project index; index it or name the file instead'],
+        [{ id: 's', targetFiles: [`src/${FAKE_GITHUB_TOKEN}.ts`] }, 'INVALID_PARAMS', 'planStep.targetFiles[0]: "src/[REDACTED:github-pat:1].ts" is not in the project index; index it or correct the path'],
+        [{ id: 's', targetFiles: [`../${FAKE_GITHUB_TOKEN}`] }, 'OUTSIDE_SANDBOX', '"../[REDACTED:github-pat:1]" is outside the project root (parent-directory segment (..) in path); name a path inside the project.'],
+      ];
+      for (const [planStep, code, message] of steps) {
+        const error = await buildContext({ ...baseInput(), projectIndex, planStep } as BuildContextInput, { contents: contentsOf(files), engine }).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(isCtxgateError(error, code as never)).toBe(true);
+        expect((error as Error).message).toBe(message);
+        expect(JSON.stringify(serializeError(error))).not.toContain(FAKE_GITHUB_TOKEN);
+      }
     });
 
     it('refuses a too-small budget the same way everywhere', async () => {
