@@ -429,6 +429,31 @@ try {
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
+  await check('the tab bar is one row at every width, with short labels where the full ones do not fit', async () => {
+    const bar = () =>
+      page.evaluate(() => {
+        const list = document.querySelector('[role=tablist]');
+        const tabs = [...list.querySelectorAll('[role=tab]')];
+        return { tops: new Set(tabs.map((t) => Math.round(t.getBoundingClientRect().top))).size, overflow: list.scrollWidth - list.clientWidth, labels: tabs.map((t) => t.innerText.trim()).join('|') };
+      });
+    const seen = {};
+    for (const width of [320, 375, 560, 600, 1280]) {
+      await page.setViewportSize({ width, height: 780 });
+      const b = await bar();
+      assert(b.tops === 1, `at ${width} px the tabs take ${b.tops} rows`);
+      assert(b.overflow <= 0, `at ${width} px the tab bar overflows by ${b.overflow} px`);
+      seen[width] = b.labels;
+    }
+    assert(seen[375] === 'Build|Scanner|Tokens|Store', `labels at 375 px: ${seen[375]}`);
+    assert(seen[1280] === 'Build a context|Secret scanner|Tokens|Store', `labels at 1280 px: ${seen[1280]}`);
+    // The accessible names are the full labels at any width.
+    await page.setViewportSize({ width: 375, height: 780 });
+    const names = await page.getByRole('tab').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? e.textContent.trim()).join('|'));
+    assert(names === 'Build a context|Secret scanner|Tokens|Store', `tab names at 375 px: ${names}`);
+    assert((await page.getByRole('tab', { name: 'Secret scanner' }).count()) === 1, 'no tab is named Secret scanner at 375 px');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
   await check('exact counting labels every block as exact', async () => {
     await page.check('input[name=counting][value=exact]');
     await page.click('#build');
