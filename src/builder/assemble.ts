@@ -330,7 +330,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
       variants,
       level: 'FULL_FILE',
       ranked: r,
-      meta: { path: r.path, symbol: r.symbols.length ? r.symbols.map((s) => s.name).join(',') : null, hash: p.hash, encoding: p.encoding, byteSize: p.byteSize, source: p.current ? 'index' : 'filesystem' },
+      meta: { path: r.path, symbol: r.symbols.length ? mask(r.symbols.map((s) => s.name).join(',')) : null, hash: p.hash, encoding: p.encoding, byteSize: p.byteSize, source: p.current ? 'index' : 'filesystem' },
     });
   }
 
@@ -373,7 +373,9 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
   const intent = input.intent ? { id: masked(input.intent.id), text: masked(input.intent.text) } : input.intent;
   // Targets as resolved: normalised, each once, sorted. `./src/a.ts`, `src//a.ts` and `src/a.ts`
   // name one file; spelling or order must change neither the manifest nor the fingerprint.
-  const resolved = { targetFiles: uniqueSorted(targetFiles), targetSymbols: uniqueSorted(targetSymbols) };
+  // A symbol's name is the caller's text (an indexer's, or typed), published and fingerprinted as
+  // the other texts are: with secrets masked, as in each block's meta.
+  const resolved = { targetFiles: uniqueSorted(targetFiles), targetSymbols: uniqueSorted(targetSymbols.map(mask)) };
   // The fingerprinted plan step carries its targets as resolved (as `selection` does), not as
   // spelled; its id and description are kept as given (masked), since they are the task's text.
   const planStep = input.planStep ? { id: masked(input.planStep.id), description: maskedOptional(input.planStep.description), ...resolved } : input.planStep;

@@ -143,7 +143,7 @@ export function establishCandidates(
       throw invalidParams(`planStep.targetSymbols[${i}]`, `symbol ${JSON.stringify(mask(name))} is not in the project index; index it or name the file instead`);
     }
     if (defs.length > 1) {
-      const list = defs.map((d) => ({ name: d.name, path: d.path, startLine: d.startLine, kind: d.kind ?? null }));
+      const list = defs.map((d) => ({ name: mask(d.name), path: d.path, startLine: d.startLine, kind: d.kind ?? null }));
       throw new AmbiguousTargetError(
         `The step targets symbol ${JSON.stringify(mask(name))}, which is defined in ${defs.length} places; choose one (userSelectedTargets.symbols) and retry.`,
         { details: { symbol: mask(name), candidates: list } },

@@ -72,6 +72,20 @@ export function builderContract({ describe, it, expect, runtime }: Harness): voi
       }
     });
 
+    it('a symbol whose name reads as a secret is published masked, in block meta and the selection', async () => {
+      await using engine = await createCtxgate();
+      const text = `export function ${FAKE_GITHUB_TOKEN}(): string {\n  return 'x';\n}\n`;
+      const projectIndex = await indexProject([{ path: 'keys.ts', text }], {
+        engine,
+        symbols: [{ name: FAKE_GITHUB_TOKEN, path: 'keys.ts', startLine: 1, endLine: 3, kind: 'function' }],
+      });
+      const result = await buildContext({ ...baseInput(), projectIndex, planStep: { id: 's', targetSymbols: [FAKE_GITHUB_TOKEN] } } as BuildContextInput, { contents: { 'keys.ts': text }, engine });
+      expect(JSON.stringify(result)).not.toContain(FAKE_GITHUB_TOKEN);
+      expect(result.manifest.selection.targetSymbols).toEqual(['[REDACTED:github-pat:1]']);
+      expect(result.bundle.blocks.find((b) => b.meta.path === 'keys.ts')?.meta.symbol).toBe('[REDACTED:github-pat:1]');
+      expect(result.bundle.blocks.find((b) => b.meta.path === 'keys.ts')?.content).toBe("export function [REDACTED:github-pat:1](): string {\n  return 'x';\n}\n");
+    });
+
     it('refuses a too-small budget the same way everywhere', async () => {
       await using engine = await createCtxgate();
       const files = projectFiles();
