@@ -4,7 +4,7 @@ import { buildContext, isCtxgateError, type BuildContextInput, type BuildContext
 import { BUILTIN_MODELS, type ModelInfo } from '../src/tokens/models.ts';
 import { isRefusal, renderRefusal, renderResult, scroller, type CountingLabel } from './app/build-view.ts';
 import { $, fmt, fmtBytes, h, pathCode, replace } from './app/dom.ts';
-import { checkTarget, fromDataTransfer, fromDirectoryHandle, fromFileList, fromTexts, hasDirectoryPicker, loadProject, pickDirectory, type LoadedProject, type LoadProgress, type ProjectInput } from './app/project.ts';
+import { checkSymbol, checkTarget, type Verdict, fromDataTransfer, fromDirectoryHandle, fromFileList, fromTexts, hasDirectoryPicker, loadProject, pickDirectory, type LoadedProject, type LoadProgress, type ProjectInput } from './app/project.ts';
 import { SAMPLE_DEFAULTS, loadSampleProject } from './app/sample.ts';
 import { setupScanner } from './app/scanner-tab.ts';
 import { PlaygroundStore, type BuildRecord } from './app/store-tab.ts';
@@ -80,44 +80,54 @@ function chips(listId: string, values: string[], label: string): void {
 }
 const targetInput = $<HTMLInputElement>('target-input');
 const targetSuggest = $('target-suggest');
+const symbolInput = $<HTMLInputElement>('symbol-input');
+const symbolSuggest = $('symbol-suggest');
 
-/** Adds the typed target if the loaded index has it as a file that can be sent; otherwise says why and offers the closest paths. */
-function addTarget(): void {
-  const typed = targetInput.value.trim();
-  if (!typed) return;
-  const verdict = state.project ? checkTarget(state.project, typed) : { ok: false as const, message: 'Load a project first: targets are checked against its files.', suggestions: [] };
+/**
+ * Adds what was typed in `input` to `values` if the verdict allows it; otherwise marks the field
+ * invalid, says why under it and offers the closest items of the project as buttons.
+ */
+function addChecked(input: HTMLInputElement, suggest: HTMLElement, verdict: Verdict, values: string[], chipsId: string, label: string, what: string): void {
   if (!verdict.ok) {
-    targetInput.setAttribute('aria-invalid', 'true');
-    replace(targetSuggest,
+    input.setAttribute('aria-invalid', 'true');
+    replace(suggest,
       h('p', { class: 'help error' }, verdict.message),
       verdict.suggestions.length
-        ? h('ul', { class: 'suggestions', 'aria-label': 'Closest files of the project' }, verdict.suggestions.map((s) =>
-            h('li', {}, h('button', { type: 'button', class: 'small', 'aria-label': `Add target ${s}`, onclick: () => pickSuggestion(s) }, s))))
+        ? h('ul', { class: 'suggestions', 'aria-label': `Closest ${what} of the project` }, verdict.suggestions.map((s) =>
+            h('li', {}, h('button', { type: 'button', class: 'small', 'aria-label': `Add ${label} ${s}`, onclick: () => {
+              input.value = s;
+              addChecked(input, suggest, { ok: true, value: s }, values, chipsId, label, what);
+              input.focus();
+            } }, s))))
         : null);
     // The field keeps focus; the live status announces what the description now says.
     buildStatus.textContent = verdict.message;
     return;
   }
-  if (!state.targets.includes(verdict.path)) state.targets.push(verdict.path);
-  targetInput.value = '';
-  clearTargetMessage();
-  chips('target-chips', state.targets, 'target');
-}
-function pickSuggestion(path: string): void {
-  targetInput.value = path;
-  addTarget();
-  targetInput.focus();
-}
-function clearTargetMessage(): void {
-  targetInput.removeAttribute('aria-invalid');
-  replace(targetSuggest);
-}
-function addSymbol(): void {
-  const input = $<HTMLInputElement>('symbol-input');
-  const v = input.value.trim();
-  if (v && !state.symbols.includes(v)) state.symbols.push(v);
+  if (!values.includes(verdict.value)) values.push(verdict.value);
   input.value = '';
-  chips('symbol-chips', state.symbols, 'symbol');
+  clearMessage(input, suggest);
+  chips(chipsId, values, label);
+}
+function clearMessage(input: HTMLInputElement, suggest: HTMLElement): void {
+  input.removeAttribute('aria-invalid');
+  replace(suggest);
+}
+const noProject = (what: string): Verdict => ({ ok: false, message: `Load a project first: ${what} are checked against it.`, suggestions: [] });
+
+/** Adds the typed target if the loaded index has it as a file that can be sent; otherwise says why and offers the closest paths. */
+function addTarget(): void {
+  const typed = targetInput.value.trim();
+  if (!typed) return;
+  const v = state.project ? checkTarget(state.project, typed) : noProject('targets');
+  addChecked(targetInput, targetSuggest, v, state.targets, 'target-chips', 'target', 'files');
+}
+/** Adds the typed symbol if the project defines it; otherwise says so and offers the closest names. */
+function addSymbol(): void {
+  const typed = symbolInput.value.trim();
+  if (!typed) return;
+  const v = state.project ? checkSymbol(state.project, typed) : noProject('symbols');
+  addChecked(symbolInput, symbolSuggest, v, state.symbols, 'symbol-chips', 'symbol', 'symbols');
 }
 $('target-add').addEventListener('click', addTarget);
 $('symbol-add').addEventListener('click', addSymbol);
@@ -155,7 +165,8 @@ function forgetProject(): void {
   $<HTMLTextAreaElement>('intent').value = '';
   chips('target-chips', state.targets, 'target');
   chips('symbol-chips', state.symbols, 'symbol');
-  clearTargetMessage();
+  clearMessage(targetInput, targetSuggest);
+  clearMessage(symbolInput, symbolSuggest);
   replace($('file-list'));
   replace($('symbol-list'));
   replace($('project-summary'));

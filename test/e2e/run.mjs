@@ -553,11 +553,33 @@ try {
     assert((await page.locator('#target-chips li').count()) === before, 'the partial path was added');
     assert(!(await page.locator('#target-chips code').allTextContents()).includes('src/lib/mo'), 'a chip says src/lib/mo');
     const said = await statusOf('target-suggest');
-    assert(/not in the project/.test(said) && said.includes('src/lib/money.ts'), `message: ${said}`);
+    assert(/No file of the project has that path/.test(said) && said.includes('src/lib/money.ts'), `message: ${said}`);
     assert((await page.getAttribute('#target-input', 'aria-invalid')) === 'true', 'the field is not marked invalid');
     await page.locator('#target-suggest button', { hasText: 'src/lib/money.ts' }).click();
     assert((await page.locator('#target-chips').innerText()).includes('src/lib/money.ts'), 'the suggestion did not add the target');
     assert((await page.getAttribute('#target-input', 'aria-invalid')) !== 'true', 'the field stays invalid');
+  });
+
+  await check('a symbol the project does not define is refused with the closest names, not added', async () => {
+    const before = await page.locator('#symbol-chips li').count();
+    await page.fill('#symbol-input', 'formatMony');
+    await page.press('#symbol-input', 'Enter');
+    assert((await page.locator('#symbol-chips li').count()) === before, 'the misspelt symbol was added');
+    const said = await statusOf('symbol-suggest');
+    assert(/No symbol of that name is defined in the project\. Did you mean/.test(said) && said.includes('formatMoney'), `message: ${said}`);
+    assert(!said.includes('formatMony'), `the message repeats what was typed: ${said}`);
+    assert((await page.getAttribute('#symbol-input', 'aria-invalid')) === 'true', 'the field is not marked invalid');
+    await page.locator('#symbol-suggest button', { hasText: 'formatMoney' }).click();
+    assert((await page.locator('#symbol-chips code').allTextContents()).includes('formatMoney'), 'the suggestion did not add the symbol');
+    assert((await page.getAttribute('#symbol-input', 'aria-invalid')) !== 'true', 'the field stays invalid');
+    await page.click('button[aria-label="Remove symbol formatMoney"]');
+    // A token pasted into the field is refused like any unknown name, and not shown back.
+    const token = 'gh' + 'p_' + fakeChars(ALNUM, 36, 0x5e);
+    await page.fill('#symbol-input', token);
+    await page.press('#symbol-input', 'Enter');
+    assert((await page.locator('#symbol-chips li').count()) === before, 'the token was added as a symbol');
+    assert(!(await statusOf('symbol-suggest')).includes(token) && !(await statusOf('build-status')).includes(token), 'the token is shown back');
+    await page.fill('#symbol-input', '');
   });
 
   await check('Build and the load controls are disabled, and say so, while a project loads', async () => {
@@ -749,11 +771,16 @@ try {
     await page.selectOption('#secret-high', 'redact');
   });
 
-  await check('a token pasted as a target symbol is recorded in the store redacted, never as typed', async () => {
+  await check('a symbol whose name reads as a token is recorded in the store redacted, never as written', async () => {
+    // The project defines it, so it passes the field's check; its name is code, and a secret.
     const token = 'gh' + 'p_' + fakeChars(ALNUM, 36, 0x7e57);
+    await page.setInputFiles('#pick-files', [{ name: 'keys.ts', mimeType: 'text/plain', buffer: Buffer.from(`export function ${token}(): string {\n  return 'rotate me';\n}\n`) }]);
+    await page.waitForFunction(() => /Indexed 1 file/.test(document.querySelector('#load-text')?.textContent ?? ''), null, { timeout: 60_000 });
+    await page.fill('#intent', 'Rename the function.');
     await page.fill('#symbol-input', token);
     await page.press('#symbol-input', 'Enter');
-    await buildRefused('INVALID_PARAMS');
+    assert((await page.locator('#symbol-chips li').count()) === 1, 'the defined symbol was not added');
+    await buildAndWait();
     const dump = () =>
       page.evaluate(
         () =>
@@ -767,15 +794,16 @@ try {
             };
           }),
       );
-    // The record is written after the refusal is shown: wait for the refusal's entry.
+    // The record is written after the result is shown: wait for its entry.
     let stored = '';
     for (let i = 0; i < 100 && !/REDACTED:github/.test(stored); i++) {
       stored = await dump();
       if (!/REDACTED:github/.test(stored)) await page.waitForTimeout(100);
     }
-    assert(/REDACTED:github/.test(stored), 'the refusal was not recorded with the symbol redacted');
-    assert(!stored.includes(token), 'the pasted token is stored in IndexedDB');
-    await page.click(`button[aria-label="Remove symbol ${token}"]`);
+    assert(/REDACTED:github/.test(stored), 'the build was not recorded with the symbol redacted');
+    assert(!stored.includes(token), 'the token is stored in IndexedDB');
+    assert(!(await page.locator('#result-body').innerText()).includes(token), 'the token is shown in the result');
+    await loadSample();
   });
 
   await check('a secret typed into the intent is refused with advice about what was typed, not about a file', async () => {

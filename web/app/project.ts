@@ -278,17 +278,35 @@ function withFacts(f: IndexedFile, facts: FileFacts | undefined): IndexedFile {
   return { ...f, role: facts.role, ...(facts.signatures ? { signatures: facts.signatures } : {}), ...(facts.summary ? { summary: facts.summary } : {}) };
 }
 
-/** Whether a typed target names a file of the project that can be sent; if not, why, and the closest paths. */
-export function checkTarget(p: LoadedProject, typed: string): { ok: true; path: string } | { ok: false; message: string; suggestions: string[] } {
+/** What a typed target or symbol came to: the item to add, or why not and the closest ones. */
+export type Verdict = { ok: true; value: string } | { ok: false; message: string; suggestions: string[] };
+
+/**
+ * Whether a typed target names a file of the project that can be sent; if not, why, and the
+ * closest paths. A path the project does not have is not repeated (see checkSymbol).
+ */
+export function checkTarget(p: LoadedProject, typed: string): Verdict {
   const path = indexPath(typed);
   const file = p.index.files.find((f) => f.path === path);
-  if (file && !file.excluded) return { ok: true, path };
+  if (file && !file.excluded) return { ok: true, value: path };
   if (file) return { ok: false, message: `${path} is in the project but is never sent (${file.excluded}), so it cannot be a target.`, suggestions: [] };
   const suggestions = closestPaths(typed, p.index.files.filter((f) => !f.excluded).map((f) => f.path));
-  return { ok: false, message: `${typed} is not in the project.${suggestions.length ? ' Did you mean one of these?' : ''}`, suggestions };
+  return { ok: false, message: `No file of the project has that path.${suggestions.length ? ' Did you mean one of these?' : ''}`, suggestions };
 }
 
-/** Up to five paths nearest to `typed`: those it starts, then those it is part of, then by the edit distance of the file names. */
+/**
+ * Whether a typed symbol is defined in the project, inside its root (several definitions are
+ * fine: the build asks which one); if not, the closest names. The message does not repeat what was
+ * typed: a token pasted into the field would be shown back on the page.
+ */
+export function checkSymbol(p: LoadedProject, typed: string): Verdict {
+  const names = [...new Set(p.symbols.map((s) => s.name))];
+  if (names.includes(typed)) return { ok: true, value: typed };
+  const suggestions = closestPaths(typed, names);
+  return { ok: false, message: `No symbol of that name is defined in the project.${suggestions.length ? ' Did you mean one of these?' : ''}`, suggestions };
+}
+
+/** Up to five paths (or names) nearest to `typed`: those it starts, then those it is part of, then by the edit distance of the file names. */
 function closestPaths(typed: string, paths: readonly string[]): string[] {
   const t = typed.toLowerCase();
   const name = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
