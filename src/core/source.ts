@@ -58,7 +58,7 @@ export async function compileSource(source: WasmSource): Promise<WebAssembly.Mod
       'WASM_LOAD_FAILED',
       'Could not load the ctxgate core (WebAssembly). Check that the .wasm file is served next to the ' +
         'library, or pass its URL, bytes or a compiled WebAssembly.Module to init().',
-      { cause, details: { source: describeSource(source) } },
+      { cause: typeof source === 'string' || source instanceof URL ? withUrlShown(cause, source) : cause, details: { source: describeSource(source) } },
     );
   }
 }
@@ -71,7 +71,7 @@ async function compileResponse(response: Response | Promise<Response>): Promise<
   }
   if (!res.ok) {
     throw new CtxgateError('WASM_LOAD_FAILED', `Fetching the ctxgate core failed with HTTP ${res.status}; check the URL passed to init().`, {
-      details: { status: res.status, url: res.url },
+      details: { status: res.status, url: shownUrl(res.url) },
     });
   }
   // Streaming compilation needs the application/wasm type; dev servers and file: URLs often lack it.
@@ -82,8 +82,54 @@ async function compileResponse(response: Response | Promise<Response>): Promise<
 }
 
 function describeSource(source: WasmSource): string {
-  if (typeof source === 'string') return source;
-  if (source instanceof URL) return source.href;
+  if (typeof source === 'string' || source instanceof URL) return shownUrl(source);
   if (source instanceof ArrayBuffer || source instanceof Uint8Array) return `${source.byteLength} bytes`;
   return Object.prototype.toString.call(source);
+}
+
+/**
+ * `cause` with `url` in its message and stack as {@link shownUrl} shows it: a fetch's own error
+ * may quote the URL whole (undici: "Request cannot be constructed from a URL that includes
+ * credentials: http://user:pass@…"). Any other cause is kept as it is.
+ */
+function withUrlShown(cause: unknown, url: string | URL): unknown {
+  if (!(cause instanceof Error)) return cause;
+  const forms = new Set([String(url)]);
+  try {
+    forms.add(new URL(url).href);
+  } catch {
+    // not an absolute URL: only the string as given can appear
+  }
+  const shown = shownUrl(url);
+  const clean = (text: string): string => [...forms].reduce((t, form) => t.split(form).join(shown), text);
+  const message = clean(cause.message);
+  const stack = cause.stack === undefined ? undefined : clean(cause.stack);
+  if (message === cause.message && stack === cause.stack) return cause;
+  const copy = new Error(message);
+  copy.name = cause.name;
+  if (stack !== undefined) copy.stack = stack;
+  return copy;
+}
+
+/**
+ * A URL as an error shows it: without its query, fragment and user info, which is where signed
+ * asset URLs carry their credentials (`?X-Amz-Credential=AKIA…`, `?access_token=…`, `user:pass@`).
+ * What is left names the file to check; a string that is no absolute URL is shown to its first `?`
+ * or `#`, the same way.
+ */
+function shownUrl(url: string | URL): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    const text = String(url);
+    const cut = text.search(/[?#]/);
+    return cut < 0 ? text : `${text.slice(0, cut)}${text[cut] === '?' ? '?…' : '#…'}`;
+  }
+  const hidden = parsed.search !== '' || parsed.hash !== '' || parsed.username !== '' || parsed.password !== '';
+  parsed.search = '';
+  parsed.hash = '';
+  parsed.username = '';
+  parsed.password = '';
+  return hidden ? `${parsed.href} (query, fragment and user info left out)` : parsed.href;
 }

@@ -298,8 +298,13 @@ export function resolveLimit(field: string, value: unknown, options: { fallback:
   return assertWithinLimit(field, value, max, min);
 }
 
+/**
+ * What a wrong limit value was, for a model to correct itself. A short number written as a string
+ * (`"7"`) is shown; any other string only by its length: it is the model's or a user's text, and
+ * even its first characters may be most of a token (a cut token is also past the scanner's rules).
+ */
 function describe(value: unknown): string {
   if (typeof value === 'number') return String(value);
-  if (typeof value === 'string') return `the string "${value.length > 20 ? `${value.slice(0, 20)}…` : value}"`;
+  if (typeof value === 'string') return /^-?\d{1,9}(?:\.\d{1,3})?$/.test(value) ? `the string "${value}"` : `a string of ${value.length} character${value.length === 1 ? '' : 's'}`;
   return value === null ? 'null' : `a ${typeof value}`;
 }

@@ -14,7 +14,7 @@ import { withBudgetWarning } from './budget.ts';
 import type { BudgetCheck, BudgetLevel, SessionBudget } from './budget.ts';
 import { GLOBAL_LIMITS } from './limits.ts';
 import { defaultRedactor } from './redactor.ts';
-import { redactForLog } from './sanitize.ts';
+import { logText, redactForLog } from './sanitize.ts';
 import type { Redactor } from './sanitize.ts';
 import { limitChars } from './text-limits.ts';
 
@@ -157,7 +157,10 @@ export function withLogContext<A extends unknown[], R>(
       // Everything the options compute from the arguments is computed and checked before the
       // handler runs: a wrong option then fails the call without running it, never after its
       // work is done and its result would be lost.
-      base.action = limitChars(checkedAction(actionOf(...args)), 100) || null;
+      // The action is often the model's own choice of words, logged as the params are: through the
+      // scanner (whole, then cut: a cut secret no longer matches), or withheld without one.
+      const action = checkedAction(actionOf(...args));
+      base.action = action === '' ? null : logText(action, redact, 100);
       paramsTried = true;
       params = redactParams();
       logStart();

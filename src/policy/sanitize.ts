@@ -377,10 +377,19 @@ export function redactForLog<T>(value: T, options: RedactForLogOptions = {}): un
   return mapJson(
     value,
     (key, v) => (isSensitive(key, v, test) ? '[REDACTED]' : v),
-    (s) => (redact ? limitChars(redactedText(redact, s), max) : `[${s.length} chars]`),
+    (s) => logText(s, redact, max),
     // A log record must not fail the call it describes: a back-reference is shown, not followed.
     'mark',
   );
+}
+
+/**
+ * A string as a log record shows it: through the redactor, whole and then cut to `max` characters
+ * (a cut secret no longer matches a rule), or `[N chars]` without one, since an unscanned string
+ * may hold a secret.
+ */
+export function logText(s: string, redact: Redactor | undefined, max: number): string {
+  return redact ? limitChars(redactedText(redact, s), max) : `[${s.length} chars]`;
 }
 
 /**

@@ -1,7 +1,7 @@
 // The core's limits on one call, and a default .wasm that cannot be read: typed errors that say
 // what to do, never a trap, a hang or a raw ENOENT.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createCtxgate, isCtxgateError, loadCore } from '../../src/index.ts';
+import { createCtxgate, isCtxgateError, loadCore, serializeError } from '../../src/index.ts';
 import { MAX_INPUT_BYTES, getCore } from '../../src/core/core.ts';
 
 describe('core input limits', () => {
@@ -56,5 +56,44 @@ describe('a default .wasm that cannot be read', () => {
     fail = false;
     const core = await initCore();
     expect(core.memoryBytes).toBeGreaterThan(0);
+  });
+});
+
+describe('a core URL that fails to load', () => {
+  it("is WASM_LOAD_FAILED naming the file without the URL's query, fragment or user info, where signed URLs carry credentials", async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((_req, res) => res.writeHead(403).end('denied'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    const key = ['AKIA', 'R7TQ2WZ5K8M3VX4N'].join('');
+    const token = ['ghp', '_', 'R7k2Qp9Xw4Lm8Zt1Vb6Nc3Hd5Jf0Gs2Ae7Ky'].join('');
+    try {
+      const signed = `http://127.0.0.1:${port}/assets/ctxgate.wasm?X-Amz-Credential=${key}%2F20261125&X-Amz-Signature=abc#${token}`;
+      const forbidden = await loadCore(signed).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(isCtxgateError(forbidden, 'WASM_LOAD_FAILED')).toBe(true);
+      expect((forbidden as { details: unknown }).details).toEqual({ status: 403, url: `http://127.0.0.1:${port}/assets/ctxgate.wasm (query, fragment and user info left out)` });
+      const refused = await loadCore(new URL(`http://user:${token}@127.0.0.1:1/ctxgate.wasm?access_token=${token}`)).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(isCtxgateError(refused, 'WASM_LOAD_FAILED')).toBe(true);
+      expect((refused as { details: unknown }).details).toEqual({ source: 'http://127.0.0.1:1/ctxgate.wasm (query, fragment and user info left out)' });
+      for (const error of [forbidden, refused]) {
+        const text = JSON.stringify(serializeError(error));
+        expect(text).not.toContain(key);
+        expect(text).not.toContain(token);
+      }
+      // A plain URL is shown whole.
+      const plain = await loadCore(`http://127.0.0.1:${port}/ctxgate.wasm`).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect((plain as { details: unknown }).details).toEqual({ status: 403, url: `http://127.0.0.1:${port}/ctxgate.wasm` });
+    } finally {
+      server.close();
+    }
   });
 });

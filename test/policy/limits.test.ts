@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCtxgateError } from '../../src/errors.ts';
+import { isCtxgateError, serializeError, type CtxgateError } from '../../src/errors.ts';
 import { ARIA_LIMITS } from '../../src/policy/aria-limits.ts';
 import { KB } from '../../src/policy/bytes.ts';
 import { expectCtxgateError } from './helpers.ts';
@@ -132,6 +132,12 @@ describe('validation helpers raise INVALID_PARAMS with the limit in the message'
     expect((catchError(() => assertWithinLimit('limit', 0, 50)) as Error).message).toBe('limit: 0 is below the minimum of 1; ask for at least 1');
     expect((catchError(() => assertWithinLimit('limit', 2.5, 50)) as Error).message).toBe('limit: must be an integer between 1 and 50; got 2.5');
     expect((catchError(() => assertWithinLimit('limit', '7', 50)) as Error).message).toBe('limit: must be an integer between 1 and 50; got the string "7"');
+    // Any other string is the model's text, maybe a token: only its length is told.
+    const key = ['AKIA', 'R7TQ2WZ5K8M3VX4N'].join('');
+    const thrown = catchError(() => resolveLimit('limit', key, { fallback: 10, max: 50 })) as CtxgateError;
+    expect(thrown.message).toBe('limit: must be an integer between 1 and 50; got a string of 20 characters');
+    expect(JSON.stringify(serializeError(thrown))).not.toContain(key.slice(0, 8));
+    expect((catchError(() => assertWithinLimit('limit', 'ten', 50)) as Error).message).toBe('limit: must be an integer between 1 and 50; got a string of 3 characters');
   });
   it('accepts values in range, and resolveLimit applies the default', () => {
     expect(assertWithinLimit('limit', 50, 50)).toBe(50);

@@ -117,6 +117,8 @@ describe('default redactor (the secret scanner once the core is loaded)', () => 
     expect(defaultRedactor()).toBeUndefined();
     await handler({ action: 'search', q: `token ${token}` });
     expect(records[0]!.params).toEqual({ action: '[6 chars]', q: `[${token.length + 6} chars]` });
+    // The record's own action is the same caller text, and withheld the same way.
+    expect(records.map((r) => r.action)).toEqual(['[6 chars]', '[6 chars]']);
     await initCore();
     expect(defaultRedactor()).toBeTypeOf('function');
     records.length = 0;
@@ -124,6 +126,12 @@ describe('default redactor (the secret scanner once the core is loaded)', () => 
     const logged = (records[0]!.params as { q: string }).q;
     expect(logged).not.toContain(token);
     expect(logged).toMatch(/^token \[REDACTED:[a-z0-9-]+:1\]$/);
+    expect(records[0]!.action).toBe('search');
+    // A model that saw a token can name its action with it: scanned whole, then cut to 100.
+    records.length = 0;
+    await handler({ action: `${'x'.repeat(90)} ${token}`, q: '' });
+    expect(records.map((r) => r.action)).toEqual([`${'x'.repeat(90)} [REDACTED:github-pat:1]`.slice(0, 99) + '…', `${'x'.repeat(90)} [REDACTED:github-pat:1]`.slice(0, 99) + '…']);
+    expect(JSON.stringify(records)).not.toContain(token.slice(0, 12));
     expect(secretRedactor()(`a ${token} b ${token}`)).toMatch(/^a \[REDACTED:([a-z0-9-]+):1\] b \[REDACTED:\1:1\]$/);
     // Log lines are no file's text: a path given anyway (from JavaScript) does not make them code.
     const line = '  withCredentials: kEnumerableProperty\n})\n';
