@@ -6,8 +6,8 @@ import { CtxgateError, isCtxgateError, serializeError } from '../../src/errors.t
 import { createWorkerEngine } from '../../src/worker/client.ts';
 import { createInlineEngine } from '../../src/worker/inline.ts';
 import type { Engine } from '../../src/worker/engine.ts';
+import { rejection } from '../fixtures/thrown.ts';
 
-const rejected = (p: Promise<unknown>): Promise<unknown> => p.then(() => undefined, (e: unknown) => e);
 
 /** A Uint8Array whose buffer was transferred away. */
 function detached(): Uint8Array {
@@ -28,7 +28,7 @@ describe('the two engines agree', () => {
   it('a detached buffer is INVALID_PARAMS naming the argument in both (the worker said UNSUPPORTED_VALUE)', async () => {
     for (const [mode, engine] of await engines()) {
       for (const [call, field] of [[() => engine.crc32(detached()), 'input'], [() => engine.utf8Check(detached()), 'bytes'], [() => engine.sha256Hex(detached()), 'input']] as const) {
-        const error = await rejected(call());
+        const error = await rejection(call());
         expect([mode, isCtxgateError(error, 'INVALID_PARAMS'), (error as CtxgateError).details.field]).toEqual([mode, true, field]);
         expect((error as Error).message).toMatch(/is detached/);
       }
@@ -56,7 +56,7 @@ describe('the two engines agree', () => {
 
   it('closing rejects calls still running with WORKER_CLOSED in both', async () => {
     for (const [mode, engine] of await engines()) {
-      const running = rejected(engine.sha256Hex('x'.repeat(4_000_000)));
+      const running = rejection(engine.sha256Hex('x'.repeat(4_000_000)));
       await engine.close();
       const error = await running;
       expect([mode, isCtxgateError(error, 'WORKER_CLOSED')]).toEqual([mode, true]);

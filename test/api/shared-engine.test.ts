@@ -2,9 +2,9 @@
 // refused rather than ignored, and closing it lets the next call start a new one.
 import { afterEach, describe, expect, it } from 'vitest';
 import { init, isCtxgateError, sha256Hex, shutdown } from '../../src/index.ts';
+import { rejection } from '../fixtures/thrown.ts';
 
 const ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
-const rejected = (p: Promise<unknown>): Promise<unknown> => p.then(() => undefined, (e: unknown) => e);
 
 afterEach(async () => {
   await shutdown();
@@ -13,13 +13,13 @@ afterEach(async () => {
 describe('the shared engine', () => {
   it('init with other options than the running engine is INVALID_PARAMS; the same ones, or none, return it', async () => {
     const engine = await init({ worker: false });
-    const error = await rejected(init({ wasm: new Uint8Array([0, 97, 115, 109]) }));
+    const error = await rejection(init({ wasm: new Uint8Array([0, 97, 115, 109]) }));
     expect(isCtxgateError(error, 'INVALID_PARAMS')).toBe(true);
     expect((error as Error).message).toMatch(/call shutdown\(\) first .* createCtxgate\(options\)/);
     expect(await init()).toBe(engine);
     expect(await init({ worker: false })).toBe(engine);
     expect(await init({ transferInputs: false })).toBe(engine);
-    expect(isCtxgateError(await rejected(init({ transferInputs: true })), 'INVALID_PARAMS')).toBe(true);
+    expect(isCtxgateError(await rejection(init({ transferInputs: true })), 'INVALID_PARAMS')).toBe(true);
     // The refused call changed nothing.
     expect(await sha256Hex('abc')).toBe(ABC);
   });

@@ -8,6 +8,8 @@ import { channelWorker } from './channel-worker.ts';
 import { CtxgateError } from '../../src/errors.ts';
 import { createWorkerEngine } from '../../src/worker/client.ts';
 import type { Engine } from '../../src/worker/engine.ts';
+import { rejection } from '../fixtures/thrown.ts';
+import { expectFunctionArgumentRefused } from './wrong-kinds.ts';
 
 const ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
 
@@ -29,14 +31,6 @@ function withMaps<T>(create: () => T): { made: T; maps: Map<unknown, unknown>[] 
   }
 }
 
-async function rejected(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 const engines: Engine[] = [];
 afterEach(async () => {
@@ -64,11 +58,11 @@ describe('calls the worker engine cannot send', () => {
     const { engine, pending } = await engineWithPending();
     const refused = 300;
     for (let i = 0; i < refused; i++) {
-      await rejected(engine.fingerprint({ i, handler: () => i }));
-      await rejected(engine.scanSecrets(Symbol('not clonable') as unknown as string));
+      await rejection(engine.fingerprint({ i, handler: () => i }));
+      await rejection(engine.scanSecrets(Symbol('not clonable') as unknown as string));
     }
     // Also many at once, as concurrent callers would.
-    await Promise.all(Array.from({ length: refused }, (_, i) => rejected(engine.fingerprint({ i, f() {} }))));
+    await Promise.all(Array.from({ length: refused }, (_, i) => rejection(engine.fingerprint({ i, f() {} }))));
     // Settle the microtasks that follow the last refusal.
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(pending()).toBe(0);
@@ -76,14 +70,7 @@ describe('calls the worker engine cannot send', () => {
 
   it('still reject with UNSUPPORTED_VALUE naming the method, and the engine goes on working', async () => {
     const { engine, pending } = await engineWithPending();
-    const secretish = function tokenGhpSource(): string {
-      return 'ghp_source_text';
-    };
-    const error = (await rejected(engine.fingerprint({ handler: secretish }))) as CtxgateError;
-    expect(error).toBeInstanceOf(CtxgateError);
-    expect(error.code).toBe('UNSUPPORTED_VALUE');
-    expect(error.details).toEqual({ method: 'fingerprint' });
-    expect(error.message).not.toContain('ghp_source_text');
+    await expectFunctionArgumentRefused(engine);
 
     // A refused call between two good ones, all in flight at once: each gets its own answer.
     const [before, refusedCall, after] = await Promise.allSettled([
@@ -102,7 +89,7 @@ describe('calls the worker engine cannot send', () => {
 
   it('that the worker refuses (not postMessage) leave none behind either', async () => {
     const { engine, pending } = await engineWithPending();
-    for (let i = 0; i < 50; i++) expect(((await rejected(engine.crc32(5 as unknown as string))) as CtxgateError).code).toBe('INVALID_PARAMS');
+    for (let i = 0; i < 50; i++) expect(((await rejection(engine.crc32(5 as unknown as string))) as CtxgateError).code).toBe('INVALID_PARAMS');
     expect(pending()).toBe(0);
   });
 });

@@ -1,5 +1,9 @@
 // Shared by the bad-input tests: the wrong kinds of arguments they call with, and how a call's
 // outcome is taken (sync or async, with a time limit so a hang fails instead of stalling).
+import { expect } from 'vitest';
+import { CtxgateError } from '../../src/errors.ts';
+import type { Engine } from '../../src/worker/engine.ts';
+import { rejection } from '../fixtures/thrown.ts';
 
 const cyclic: Record<string, unknown> = { a: 1 };
 cyclic.self = cyclic;
@@ -44,4 +48,19 @@ export async function outcome(call: () => unknown): Promise<unknown> {
   } catch (error) {
     return error;
   }
+}
+
+/**
+ * A worker engine given a function inside an argument (structured clone refuses it): the call
+ * rejects with UNSUPPORTED_VALUE naming the method, never the function's source text.
+ */
+export async function expectFunctionArgumentRefused(engine: Pick<Engine, 'fingerprint'>): Promise<void> {
+  const secretish = function tokenGhpSource(): string {
+    return 'ghp_source_text';
+  };
+  const error = (await rejection(engine.fingerprint({ handler: secretish }))) as CtxgateError;
+  expect(error).toBeInstanceOf(CtxgateError);
+  expect(error.code).toBe('UNSUPPORTED_VALUE');
+  expect(error.details).toEqual({ method: 'fingerprint' });
+  expect(error.message).not.toContain('ghp_source_text');
 }
