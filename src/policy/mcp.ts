@@ -33,7 +33,7 @@ import type { Redactor } from './sanitize.ts';
 import { createErrorMeta, isToolErrorOutput, toToolError } from './tool-error.ts';
 import type { ToolErrorOutput } from './tool-error.ts';
 import { truncateText } from './truncate-text.ts';
-import { selectItems, withDataPaths, wrapOutput, wrapOutputMulti, wrapScalarOutput } from './wrap.ts';
+import { pickItems, withDataPaths, wrapOutput, wrapOutputMulti, wrapScalarOutput } from './wrap.ts';
 import { wrapTextOutput } from './wrap-text.ts';
 
 /** Options of the MCP adapter. */
@@ -170,11 +170,16 @@ interface Scrubber {
   key(k: string): string;
 }
 
+/** Whether `options` ask for results to be cleaned at all. */
+function scrubs(options: McpPolicyOptions): boolean {
+  return options.secrets !== 'off' || options.stripHtml === true;
+}
+
 /** The scrubber `options` ask for, or undefined when they ask for none. */
 function scrubberFor(options: McpPolicyOptions): Scrubber | undefined {
+  if (!scrubs(options)) return undefined;
   const secrets = options.secrets !== 'off';
   const strip = options.stripHtml === true;
-  if (!secrets && !strip) return undefined;
   const redact = secrets ? (options.redact ?? defaultRedactor()) : undefined;
   if (secrets && redact === undefined) {
     throw new CtxgateError(
@@ -246,7 +251,7 @@ function keptPositions(list: readonly unknown[], limits: ToolLimits): ((index: n
   if (strategy.kind === 'summarizeMiddle' || list.length <= limits.maxItems) return undefined;
   if (strategy.kind !== 'topN') return (index) => index < limits.maxItems;
   const ranks = list.map((item, index) => ({ index, rank: item !== null && typeof item === 'object' ? (item as Record<string, unknown>)[strategy.by] : undefined }));
-  const kept = new Set(selectItems(ranks, limits.maxItems, { kind: 'topN', by: 'rank', order: strategy.order }).map((r) => r.index));
+  const kept = new Set(pickItems(ranks, limits.maxItems, { kind: 'topN', by: 'rank', order: strategy.order }).map((r) => r.index));
   return (index) => kept.has(index);
 }
 
@@ -259,7 +264,7 @@ function keptPositions(list: readonly unknown[], limits: ToolLimits): ((index: n
  * the same items again.
  */
 function scrubData(data: Record<string, unknown>, options: McpPolicyOptions, limits: ToolLimits, keys: readonly string[]): Record<string, unknown> {
-  if (options.secrets === 'off' && options.stripHtml !== true) return data;
+  if (!scrubs(options)) return data;
   const visible: Record<string, unknown> = { ...data };
   for (const key of keys) {
     const list = data[key] as unknown[];
@@ -274,8 +279,8 @@ function scrubData(data: Record<string, unknown>, options: McpPolicyOptions, lim
 
 /** A `CallToolResult`'s text and resource-text blocks cleaned (its structured content is cleaned as it is bounded). */
 function scrubBlocks(raw: CallToolResult, options: McpPolicyOptions): CallToolResult {
-  if (options.secrets === 'off' && options.stripHtml !== true) return raw;
-  const scrub = scrubberFor(options) as Scrubber;
+  const scrub = scrubberFor(options);
+  if (scrub === undefined) return raw;
   const content = raw.content.map((block) => {
     if (block.type === 'text' && typeof block.text === 'string') return { ...block, text: scrub.text(block.text) };
     if (block.type === 'resource' && 'text' in block.resource && typeof block.resource.text === 'string') {

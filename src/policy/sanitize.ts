@@ -37,12 +37,14 @@ const INVISIBLE = /[\u061C\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2
 const JOINING_LETTER = /[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Nko}\p{Script=Mongolian}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}\p{Script=Myanmar}\p{Script=Khmer}\p{Script=Tibetan}]/u;
 const JOINER = /(?<=([\p{L}\p{M}\p{Extended_Pictographic}\u{FE0F}\u{1F3FB}-\u{1F3FF}])?)[\u200C\u200D](?=(\p{L}|\p{Extended_Pictographic})?)/gu;
 const EMOJI_BEFORE = /[\p{Extended_Pictographic}\u{FE0F}\u{1F3FB}-\u{1F3FF}]/u;
+const EMOJI = /\p{Extended_Pictographic}/u;
+const MARK = /\p{M}/u;
 
 /** A joiner kept or removed by what stands on either side of it (see JOINER). */
 function joinerInContext(joiner: string, before: string | undefined, after: string | undefined): string {
   if (before === undefined || after === undefined) return '';
-  if (joiner === '\u200D' && EMOJI_BEFORE.test(before) && /\p{Extended_Pictographic}/u.test(after)) return joiner;
-  return (JOINING_LETTER.test(before) || /\p{M}/u.test(before)) && JOINING_LETTER.test(after) ? joiner : '';
+  if (joiner === '\u200D' && EMOJI_BEFORE.test(before) && EMOJI.test(after)) return joiner;
+  return (JOINING_LETTER.test(before) || MARK.test(before)) && JOINING_LETTER.test(after) ? joiner : '';
 }
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
@@ -60,7 +62,7 @@ export function sanitizeField(value: unknown, options: SanitizeFieldOptions = {}
   if (typeof value !== 'string') throw invalidParams(field, `must be a string; got ${value === null ? 'null' : typeof value}`);
   expectInteger(max, 'maxLength', 0);
   let s = value.replace(LONE_SURROGATE, '').normalize('NFC').replace(/\r\n?/g, '\n').replace(CONTROL, '').replace(INVISIBLE, '');
-  if (s.includes('\u200C') || s.includes('\u200D')) s = s.replace(JOINER, (joiner: string, before?: string, after?: string) => joinerInContext(joiner, before, after));
+  if (s.includes('\u200C') || s.includes('\u200D')) s = s.replace(JOINER, joinerInContext);
   if (options.multiline === false) s = s.replace(/[\n\t]+/g, ' ');
   s = s.trim();
   const cut = limitChars(s, max);

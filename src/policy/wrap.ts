@@ -108,6 +108,14 @@ export function selectItems<T>(items: readonly T[], max: number, strategy: Trunc
   expectArray(items, 'items');
   expectInteger(max, 'max', 0);
   checkStrategy(strategy, 'strategy');
+  return pickItems<T>(items, max, strategy);
+}
+
+/**
+ * {@link selectItems} without its argument checks, for callers that made them already (the
+ * wrappers check their strategy once, in `resolve`, rather than again for every list).
+ */
+export function pickItems<T>(items: readonly T[], max: number, strategy: TruncationStrategy): T[] {
   if (items.length <= max) return items.slice();
   if (strategy.kind !== 'topN') return items.slice(0, max);
   const { by, order } = strategy;
@@ -178,7 +186,7 @@ export function wrapOutput<T extends Data, Item = unknown>(data: T, key: keyof T
     if (strategy.kind === 'summarizeMiddle' && items.length > strategy.threshold) {
       return summarizeMiddle(data, key, items as Item[], strategy, opts, options, timestamp, extra) as WithMeta<T>;
     }
-    const selected = selectItems(items, opts.maxItems, strategy);
+    const selected = pickItems(items, opts.maxItems, strategy);
     const n = items.length;
     const fit = fitLists(data, [{ key, items: selected }], ([k]) => baseMeta(extra, k as number, n, timestamp), opts.maxBytes);
     const k = fit ? (fit.counts[0] as number) : 0;
@@ -272,13 +280,12 @@ export function wrapOutputMulti<T extends Data>(data: T, lists: readonly ListSpe
     seen.add(s.key);
   }
   const originals = specs.map((s) => listOf(data, s.key));
-  const maxes = specs.map((s) => {
-    const max = s.maxItems ?? opts.maxItems;
-    expectInteger(max, `lists.${s.key}.maxItems`, 0);
-    return max;
-  });
   return withDataPaths(data, () => {
-    const selected = specs.map((s, i) => selectItems(originals[i] as unknown[], maxes[i] as number, s.truncation ?? opts.truncation));
+    const selected = specs.map((s, i) => {
+      const max = s.maxItems ?? opts.maxItems;
+      expectInteger(max, `lists.${s.key}.maxItems`, 0);
+      return pickItems(originals[i] as unknown[], max, s.truncation ?? opts.truncation);
+    });
     const timestamp = isoTimestamp(opts.clock);
     const extra = extraMeta(data._meta);
     const totalFrom = originals.reduce((a, l) => a + l.length, 0);

@@ -1,5 +1,5 @@
 import { CtxgateError } from '../errors.ts';
-import { expectLogPath, fileLogFailure, type LineWriter } from './budget-log.ts';
+import { expectLogPath, fileLineWriter, type LineWriter } from './budget-log.ts';
 
 interface DenoFs {
   writeTextFileSync(path: string, data: string, options: { append: boolean; create: boolean }): void;
@@ -24,20 +24,10 @@ export function denoFileLineWriter(path: string): LineWriter {
     );
   }
   const slash = path.lastIndexOf('/');
-  if (slash > 0) {
-    try {
-      deno.mkdirSync(path.slice(0, slash), { recursive: true });
-    } catch (error) {
-      throw fileLogFailure('open', path, error);
-    }
-  }
-  return {
-    write(line) {
-      try {
-        deno.writeTextFileSync(path, line, { append: true, create: true });
-      } catch (error) {
-        throw fileLogFailure('write', path, error);
-      }
-    },
-  };
+  return fileLineWriter(
+    path,
+    slash > 0 ? path.slice(0, slash) : undefined,
+    (f) => deno.mkdirSync(f, { recursive: true }),
+    (line) => deno.writeTextFileSync(path, line, { append: true, create: true }),
+  );
 }

@@ -1,4 +1,4 @@
-import { expectLogPath, fileLogFailure, type LineWriter } from './budget-log.ts';
+import { expectLogPath, fileLineWriter, type LineWriter } from './budget-log.ts';
 
 interface NodeFs {
   appendFileSync(path: string, data: string): void;
@@ -25,20 +25,10 @@ export async function nodeFileLineWriter(path: string): Promise<LineWriter> {
   const { dirname } = (await import(/* @vite-ignore */ pathSpec)) as NodePath;
   // dirname knows the platform's separators (`C:\logs\budget.jsonl` on Windows).
   const folder = dirname(path);
-  if (folder !== '.' && folder !== path) {
-    try {
-      fs.mkdirSync(folder, { recursive: true });
-    } catch (error) {
-      throw fileLogFailure('open', path, error);
-    }
-  }
-  return {
-    write(line) {
-      try {
-        fs.appendFileSync(path, line);
-      } catch (error) {
-        throw fileLogFailure('write', path, error);
-      }
-    },
-  };
+  return fileLineWriter(
+    path,
+    folder !== '.' && folder !== path ? folder : undefined,
+    (f) => fs.mkdirSync(f, { recursive: true }),
+    (line) => fs.appendFileSync(path, line),
+  );
 }

@@ -153,12 +153,36 @@ export function jsonlBudgetLog(target: LineWriter | ((line: string) => void | Pr
 }
 
 /**
- * Internal (the file writers'): STORAGE_FAILURE for a file operation that failed, the error as
- * its cause and `details.code` the system's code for it (`ENOTDIR`, `EACCES`, `ENOSPC`; Deno's
- * error name, such as `PermissionDenied`, where the error has no code). The path is named: it is
- * the caller's own configuration, not content.
+ * Internal (the Node and Deno file writers'): a {@link LineWriter} that first makes `folder` (when
+ * there is one) with `mkdir`, then appends each line with `append`; either failing is
+ * STORAGE_FAILURE (see {@link fileLogFailure}), the folder's at once, an append's through flush().
  */
-export function fileLogFailure(operation: 'open' | 'write', path: string, error: unknown): CtxgateError {
+export function fileLineWriter(path: string, folder: string | undefined, mkdir: (folder: string) => void, append: (line: string) => void): LineWriter {
+  if (folder !== undefined) {
+    try {
+      mkdir(folder);
+    } catch (error) {
+      throw fileLogFailure('open', path, error);
+    }
+  }
+  return {
+    write(line) {
+      try {
+        append(line);
+      } catch (error) {
+        throw fileLogFailure('write', path, error);
+      }
+    },
+  };
+}
+
+/**
+ * STORAGE_FAILURE for a file operation that failed, the error as its cause and `details.code` the
+ * system's code for it (`ENOTDIR`, `EACCES`, `ENOSPC`; Deno's error name, such as
+ * `PermissionDenied`, where the error has no code). The path is named: it is the caller's own
+ * configuration, not content.
+ */
+function fileLogFailure(operation: 'open' | 'write', path: string, error: unknown): CtxgateError {
   const code = (error as { code?: unknown } | null)?.code;
   const name = (error as { name?: unknown } | null)?.name;
   const why = typeof code === 'string' ? code : typeof name === 'string' ? name : undefined;
