@@ -4,7 +4,7 @@ import { buildContext, isCtxgateError, type BuildContextInput, type BuildContext
 import { BUILTIN_MODELS, type ModelInfo } from '../src/tokens/models.ts';
 import { isRefusal, renderRefusal, renderResult, scroller, type CountingLabel } from './app/build-view.ts';
 import { $, fmt, fmtBytes, h, pathCode, replace } from './app/dom.ts';
-import { checkSymbol, checkTarget, type Verdict, fromDataTransfer, fromDirectoryHandle, fromFileList, fromTexts, hasDirectoryPicker, loadProject, pickDirectory, type LoadedProject, type LoadProgress, type ProjectInput } from './app/project.ts';
+import { checkSymbol, checkTarget, symbolNames, type Verdict, fromDataTransfer, fromDirectoryHandle, fromFileList, fromTexts, hasDirectoryPicker, loadProject, pickDirectory, type LoadedProject, type LoadProgress, type ProjectInput } from './app/project.ts';
 import { SAMPLE_DEFAULTS, loadSampleProject } from './app/sample.ts';
 import { setupScanner } from './app/scanner-tab.ts';
 import { PlaygroundStore, type BuildRecord } from './app/store-tab.ts';
@@ -64,78 +64,81 @@ modelSelect.addEventListener('change', onModel);
 onModel();
 
 // ---- Targets and symbols
-function chips(listId: string, values: string[], label: string): void {
+/** A field that adds what is typed (a target file or a symbol) to a list shown as chips; its elements' ids start with `label`. */
+interface ListField {
+  label: 'target' | 'symbol';
+  /** What the suggestions are, plural ("files", "symbols"). */
+  what: string;
+  values: string[];
+  input: HTMLInputElement;
+  suggest: HTMLElement;
+  check(p: LoadedProject, typed: string): Verdict;
+}
+const listField = (label: ListField['label'], what: string, values: string[], check: ListField['check']): ListField =>
+  ({ label, what, values, check, input: $<HTMLInputElement>(`${label}-input`), suggest: $(`${label}-suggest`) });
+// The lists are state's own arrays, changed in place only.
+const targetField = listField('target', 'files', state.targets, checkTarget);
+const symbolField = listField('symbol', 'symbols', state.symbols, checkSymbol);
+
+function chips(f: ListField): void {
   replace(
-    $(listId),
-    values.map((v, i) =>
+    $(`${f.label}-chips`),
+    f.values.map((v, i) =>
       h('li', {}, h('code', {}, v), h('button', {
-        type: 'button', class: 'chip-x', 'aria-label': `Remove ${label} ${v}`,
+        type: 'button', class: 'chip-x', 'aria-label': `Remove ${f.label} ${v}`,
         onclick: () => {
-          values.splice(i, 1);
-          chips(listId, values, label);
+          f.values.splice(i, 1);
+          chips(f);
         },
       }, '×')),
     ),
   );
 }
-const targetInput = $<HTMLInputElement>('target-input');
-const targetSuggest = $('target-suggest');
-const symbolInput = $<HTMLInputElement>('symbol-input');
-const symbolSuggest = $('symbol-suggest');
+function clearMessage(f: ListField): void {
+  f.input.removeAttribute('aria-invalid');
+  replace(f.suggest);
+}
+function addValue(f: ListField, value: string): void {
+  if (!f.values.includes(value)) f.values.push(value);
+  f.input.value = '';
+  clearMessage(f);
+  chips(f);
+}
 
 /**
- * Adds what was typed in `input` to `values` if the verdict allows it; otherwise marks the field
- * invalid, says why under it and offers the closest items of the project as buttons.
+ * Adds what was typed if the loaded project has it (a file that can be sent, a symbol it
+ * defines); otherwise marks the field invalid, says why under it and offers the closest items of
+ * the project as buttons.
  */
-function addChecked(input: HTMLInputElement, suggest: HTMLElement, verdict: Verdict, values: string[], chipsId: string, label: string, what: string): void {
-  if (!verdict.ok) {
-    input.setAttribute('aria-invalid', 'true');
-    replace(suggest,
-      h('p', { class: 'help error' }, verdict.message),
-      verdict.suggestions.length
-        ? h('ul', { class: 'suggestions', 'aria-label': `Closest ${what} of the project` }, verdict.suggestions.map((s) =>
-            h('li', {}, h('button', { type: 'button', class: 'small', 'aria-label': `Add ${label} ${s}`, onclick: () => {
-              input.value = s;
-              addChecked(input, suggest, { ok: true, value: s }, values, chipsId, label, what);
-              input.focus();
-            } }, s))))
-        : null);
-    // The field keeps focus; the live status announces what the description now says.
-    buildStatus.textContent = verdict.message;
+function addTyped(f: ListField): void {
+  const typed = f.input.value.trim();
+  if (!typed) return;
+  const verdict: Verdict = state.project
+    ? f.check(state.project, typed)
+    : { ok: false, message: `Load a project first: ${f.label}s are checked against it.`, suggestions: [] };
+  if (verdict.ok) {
+    addValue(f, verdict.value);
     return;
   }
-  if (!values.includes(verdict.value)) values.push(verdict.value);
-  input.value = '';
-  clearMessage(input, suggest);
-  chips(chipsId, values, label);
+  f.input.setAttribute('aria-invalid', 'true');
+  replace(f.suggest,
+    h('p', { class: 'help error' }, verdict.message),
+    verdict.suggestions.length
+      ? h('ul', { class: 'suggestions', 'aria-label': `Closest ${f.what} of the project` }, verdict.suggestions.map((s) =>
+          h('li', {}, h('button', { type: 'button', class: 'small', 'aria-label': `Add ${f.label} ${s}`, onclick: () => {
+            addValue(f, s);
+            f.input.focus();
+          } }, s))))
+      : null);
+  // The field keeps focus; the live status announces what the description now says.
+  buildStatus.textContent = verdict.message;
 }
-function clearMessage(input: HTMLInputElement, suggest: HTMLElement): void {
-  input.removeAttribute('aria-invalid');
-  replace(suggest);
-}
-const noProject = (what: string): Verdict => ({ ok: false, message: `Load a project first: ${what} are checked against it.`, suggestions: [] });
-
-/** Adds the typed target if the loaded index has it as a file that can be sent; otherwise says why and offers the closest paths. */
-function addTarget(): void {
-  const typed = targetInput.value.trim();
-  if (!typed) return;
-  const v = state.project ? checkTarget(state.project, typed) : noProject('targets');
-  addChecked(targetInput, targetSuggest, v, state.targets, 'target-chips', 'target', 'files');
-}
-/** Adds the typed symbol if the project defines it; otherwise says so and offers the closest names. */
-function addSymbol(): void {
-  const typed = symbolInput.value.trim();
-  if (!typed) return;
-  const v = state.project ? checkSymbol(state.project, typed) : noProject('symbols');
-  addChecked(symbolInput, symbolSuggest, v, state.symbols, 'symbol-chips', 'symbol', 'symbols');
-}
-$('target-add').addEventListener('click', addTarget);
-$('symbol-add').addEventListener('click', addSymbol);
-for (const [inputId, add] of [['target-input', addTarget], ['symbol-input', addSymbol]] as const) {
-  $(inputId).addEventListener('keydown', (e) => {
-    if ((e as KeyboardEvent).key === 'Enter') {
+for (const f of [targetField, symbolField]) {
+  $(`${f.label}-add`).addEventListener('click', () => addTyped(f));
+  f.input.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') {
       e.preventDefault();
-      add();
+      addTyped(f);
     }
   });
 }
@@ -163,10 +166,10 @@ function forgetProject(): void {
   state.symbols.length = 0;
   state.picks = [];
   $<HTMLTextAreaElement>('intent').value = '';
-  chips('target-chips', state.targets, 'target');
-  chips('symbol-chips', state.symbols, 'symbol');
-  clearMessage(targetInput, targetSuggest);
-  clearMessage(symbolInput, symbolSuggest);
+  chips(targetField);
+  chips(symbolField);
+  clearMessage(targetField);
+  clearMessage(symbolField);
   replace($('file-list'));
   replace($('symbol-list'));
   replace($('project-summary'));
@@ -234,7 +237,7 @@ function showProject(p: LoadedProject): void {
   const excluded = files.filter((f) => f.excluded);
   const withSecrets = [...p.findings.entries()];
   replace($('file-list'), files.filter((f) => !f.excluded).map((f) => h('option', { value: f.path })));
-  replace($('symbol-list'), [...new Set(p.symbols.map((s) => s.name))].sort().map((n) => h('option', { value: n })));
+  replace($('symbol-list'), symbolNames(p).map((n) => h('option', { value: n })));
   const status = (f: (typeof files)[number]): string =>
     f.excluded === 'deny_rule' ? 'never sent (deny rule)' : f.excluded === 'binary' ? 'binary' : f.excluded ? f.excluded : 'can be sent';
   // The table is drawn when opened: thousands of rows are not worth a long task up front.
@@ -281,8 +284,8 @@ $('load-sample').addEventListener('click', async () => {
   $<HTMLTextAreaElement>('intent').value = SAMPLE_DEFAULTS.intent;
   state.targets.splice(0, state.targets.length, ...SAMPLE_DEFAULTS.targets);
   state.symbols.splice(0, state.symbols.length, ...SAMPLE_DEFAULTS.symbols);
-  chips('target-chips', state.targets, 'target');
-  chips('symbol-chips', state.symbols, 'symbol');
+  chips(targetField);
+  chips(symbolField);
   await build();
 });
 for (const id of ['pick-folder', 'pick-files']) {

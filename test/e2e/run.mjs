@@ -69,7 +69,9 @@ const server = await preview({
 });
 const url = `http://127.0.0.1:${port}/`;
 const profile = mkdtempSync(join(tmpdir(), 'ctxgate-e2e-'));
-const context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: ['--headless', ...ARGS], viewport: { width: 1280, height: 900 } });
+/** The desktop viewport the checks start in and return to. */
+const WIDE = { width: 1280, height: 900 };
+const context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: ['--headless', ...ARGS], viewport: WIDE });
 const page = context.pages()[0] ?? (await context.newPage());
 // A test hook from outside the page: every Worker the page starts is kept, so a check can stop
 // one as a crash would (terminate + an error event, which ctxgate's client listens for).
@@ -81,6 +83,12 @@ await page.addInitScript(() => {
       super(url, options);
       window.__workers.push({ name: options?.name ?? '', worker: this });
     }
+  };
+  /** The newest of the page's analysis workers ('analyzer') or of ctxgate's engines ('engine'). */
+  window.__newestWorker = (which) => window.__workers.filter((w) => (which === 'analyzer') === (w.name === 'playground-analyze')).at(-1).worker;
+  window.__crash = (worker) => {
+    worker.terminate();
+    worker.dispatchEvent(new ErrorEvent('error', { message: 'simulated crash' }));
   };
 });
 const pageErrors = [];
@@ -96,7 +104,14 @@ const FOLDER = join(fixtures, 'folder-project');
 const IGNORED_TOKEN = 'gh' + 'p_' + fakeChars(ALNUM, 36, 4242);
 // Written in NFD (e + combining acute), as macOS file systems hand names out; the index says NFC.
 const NFD_NAME = 'src/cafe\u0301.ts';
-for (const [path, text] of [
+/** Writes `files` ([path, text] pairs) under `dir`. */
+function writeTree(dir, files) {
+  for (const [path, text] of files) {
+    mkdirSync(join(dir, dirname(path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+}
+writeTree(FOLDER, [
   ['.gitignore', 'secrets/\ndist/\n*.log\n'],
   ['.env', `DB_PASSWORD=${plantedDbPassword()}\n`],
   ['src/app.ts', "import { helper } from './util';\n/** The entry. */\nexport function main(): number {\n  return helper();\n}\n"],
@@ -105,22 +120,16 @@ for (const [path, text] of [
   ['secrets/creds.json', `{ "token": "${IGNORED_TOKEN}" }\n`],
   ['dist/bundle.js', 'console.log("built");\n'],
   ['app.log', 'started\n'],
-]) {
-  mkdirSync(join(FOLDER, dirname(path)), { recursive: true });
-  writeFileSync(join(FOLDER, path), text);
-}
+]);
 // A folder without a .gitignore whose installed packages sit below the root, where the SDK's
 // never-send default (node_modules at the root) does not reach.
 const NESTED = join(fixtures, 'nested-project');
 const PACKAGE_TOKEN = 'gh' + 'p_' + fakeChars(ALNUM, 36, 0x0de);
-for (const [path, text] of [
+writeTree(NESTED, [
   ['apps/web/src/main.ts', 'export const main = 1;\n'],
   ['apps/web/node_modules/left-pad/index.js', `module.exports = { token: "${PACKAGE_TOKEN}" };\n`],
   ['apps/web/node_modules/left-pad/package.json', '{ "name": "left-pad" }\n'],
-]) {
-  mkdirSync(join(NESTED, dirname(path)), { recursive: true });
-  writeFileSync(join(NESTED, path), text);
-}
+]);
 const DB_PASSWORD = plantedDbPassword();
 // Two animation frames first, so a just-scrolled region is fully painted in the screenshot.
 const shot = async (name, opts = {}) => {
@@ -133,36 +142,66 @@ async function loadSample() {
   await page.click('#load-sample');
   await page.waitForSelector('#result-body .result', { timeout: 60_000 });
 }
-/** Stops the newest ctxgate worker ('engine') or the page's analysis worker ('analyzer') as a crash would. */
-async function crashWorker(which) {
-  await page.evaluate((which) => {
-    const mine = window.__workers.filter((w) => (which === 'analyzer') === (w.name === 'playground-analyze'));
-    const w = mine.at(-1).worker;
-    w.terminate();
-    w.dispatchEvent(new ErrorEvent('error', { message: 'simulated crash' }));
-  }, which);
-}
+/** Stops the newest ctxgate engine's worker as a crash would. */
+const crashEngine = () => page.evaluate(() => window.__crash(window.__newestWorker('engine')));
 /** Waits for the header to say the engine is ready again. */
 const engineReady = () => page.waitForFunction(() => document.querySelector('#core-status')?.dataset.ready && /Ready/.test(document.querySelector('#core-status').textContent), null, { timeout: 30_000 });
 const statusOf = (id) => page.evaluate((id) => document.getElementById(id)?.textContent ?? '', id);
-async function loadFolder(dir) {
+const atWidth = (width) => page.setViewportSize({ width, height: 780 });
+/** Waits until the text of `selector` matches `re` (a regular expression without flags). */
+const waitForText = (selector, re, timeout = 30_000) =>
+  page.waitForFunction(([selector, source]) => new RegExp(source).test(document.querySelector(selector)?.textContent ?? ''), [selector, re.source], { timeout });
+/** Starts a load with `start` and waits for it to end, indexed or failed; returns the load line. */
+async function loadWith(start) {
   await page.evaluate(() => (document.querySelector('#load-text').textContent = ''));
-  await page.setInputFiles('#pick-folder', dir);
-  await page.waitForFunction(() => /Indexed|failed/.test(document.querySelector('#load-text')?.textContent ?? ''), null, { timeout: 60_000 });
-  const text = await statusOf('load-text');
+  await start();
+  await waitForText('#load-text', /Indexed|failed/, 60_000);
+  return statusOf('load-text');
+}
+async function loadFolder(dir) {
+  const text = await loadWith(() => page.setInputFiles('#pick-folder', dir));
   assert(/Indexed/.test(text), `loading the folder: ${text}`);
 }
-/** Clicks Build and returns the text of the refusal with `code` (waiting for it). */
-async function buildRefused(code) {
+/** Drops on the drop zone files ([name, text] pairs) or, given a string, plain text. */
+const dropOnZone = (what) =>
+  page.evaluate((what) => {
+    const dt = new DataTransfer();
+    if (typeof what === 'string') dt.setData('text/plain', what);
+    else for (const [name, text] of what) dt.items.add(new File([text], name));
+    document.querySelector('#dropzone').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, what);
+/** Opens the table of the index's files and returns their paths. */
+async function indexedPaths() {
+  await page.click('#files-details summary');
+  await page.waitForSelector('#files-table');
+  return page.locator('#files-table tbody tr td:first-child').allTextContents();
+}
+/** Clicks Build and returns the refusal with `code` (waiting for it). */
+async function buildRefusal(code) {
   await page.click('#build');
   const refusal = page.locator(`.refusal[data-code=${code}]`);
   await refusal.waitFor({ timeout: 30_000 });
-  return refusal.innerText();
+  return refusal;
 }
+const buildRefused = async (code) => (await buildRefusal(code)).innerText();
+/** The contexts the page's store keeps in IndexedDB, as JSON. */
+const storedContexts = () =>
+  page.evaluate(
+    () =>
+      new Promise((resolve, reject) => {
+        const open = indexedDB.open('ctxgate-playground');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const all = open.result.transaction('contexts').objectStore('contexts').getAll();
+          all.onsuccess = () => resolve(JSON.stringify(all.result));
+          all.onerror = () => reject(all.error);
+        };
+      }),
+  );
 async function buildAndWait() {
   await page.evaluate(() => (document.querySelector('#build-status').textContent = ''));
   await page.click('#build');
-  await page.waitForFunction(() => /Built in|Refused|stopped|failed/.test(document.querySelector('#build-status')?.textContent ?? ''), null, { timeout: 60_000 });
+  await waitForText('#build-status', /Built in|Refused|stopped|failed/, 60_000);
   return statusOf('build-status');
 }
 async function noSecretInDom() {
@@ -230,7 +269,7 @@ try {
 
   await check('the bundle fingerprint is stable across a rebuild and a reload', async () => {
     await page.click('#build');
-    await page.waitForFunction(() => /Built in/.test(document.querySelector('#build-status')?.textContent ?? ''));
+    await waitForText('#build-status', /Built in/);
     assert((await fingerprint()) === firstFingerprint, 'rebuild changed the fingerprint');
     await page.reload();
     await ready();
@@ -243,9 +282,7 @@ try {
   await check('an ambiguous target symbol is refused with the definitions to choose from', async () => {
     await page.fill('#symbol-input', 'validate');
     await page.press('#symbol-input', 'Enter');
-    await page.click('#build');
-    const refusal = page.locator('.refusal[data-code=AMBIGUOUS_TARGET]');
-    await refusal.waitFor({ timeout: 30_000 });
+    const refusal = await buildRefusal('AMBIGUOUS_TARGET');
     const choices = await refusal.locator('.choices button').allTextContents();
     assert(choices.length === 2 && choices.some((c) => c.includes('src/models/order.ts')) && choices.some((c) => c.includes('src/models/customer.ts')), `choices: ${choices.join(' | ')}`);
     await refusal.scrollIntoViewIfNeeded();
@@ -260,9 +297,7 @@ try {
   await check('a too-small budget shows the refusal and says what to narrow', async () => {
     await page.fill('#max-input', '200');
     await page.fill('#reserve', '100');
-    await page.click('#build');
-    const refusal = page.locator('.refusal[data-code=CONTEXT_TOO_LARGE]');
-    await refusal.waitFor({ timeout: 30_000 });
+    const refusal = await buildRefusal('CONTEXT_TOO_LARGE');
     assert((await refusal.getAttribute('role')) === 'alert', 'refusal is not an alert');
     const text = await refusal.innerText();
     assert(/Narrow|narrow/.test(text) && /symbol/.test(text), `refusal text: ${text.slice(0, 300)}`);
@@ -313,10 +348,10 @@ try {
       document.querySelector('#pick-files').addEventListener('change', () => (window.__changeAt = performance.now()), { once: true });
     });
     await page.setInputFiles('#pick-files', files);
-    await page.waitForFunction(() => /(?:Reading and indexing|Analysing and scanning|Indexing and scanning): [1-9][\d,]* of 1,500/.test(document.querySelector('#load-text')?.textContent ?? ''), null, { timeout: 60_000 });
+    await waitForText('#load-text', /(?:Reading and indexing|Analysing and scanning|Indexing and scanning): [1-9][\d,]* of 1,500/, 60_000);
     await page.locator('#load-progress').scrollIntoViewIfNeeded();
     await shot('07a-large-project-progress', { fullPage: false });
-    await page.waitForFunction(() => /Indexed 1,500 files/.test(document.querySelector('#load-text')?.textContent ?? ''), null, { timeout: 120_000 });
+    await waitForText('#load-text', /Indexed 1,500 files/, 120_000);
     await page.waitForTimeout(200);
     const m = await page.evaluate(() => ({ tasks: window.__longTasks, now: performance.now(), progress: window.__progress, changeAt: window.__changeAt }));
     const counts = m.progress.filter((p) => /of 1,500/.test(p.text));
@@ -361,7 +396,7 @@ try {
     const preview = await page.locator('#scan-preview').innerText();
     assert(!/ghp_[A-Za-z0-9]{36}/.test(preview), 'the token value is shown in the preview');
     await page.fill('#scan-input', 'nothing secret here');
-    await page.waitForFunction(() => /^0 finding/.test(document.querySelector('#scan-status')?.textContent ?? ''));
+    await waitForText('#scan-status', /^0 finding/);
     await shot('07-scanner', { fullPage: false });
   });
 
@@ -374,7 +409,7 @@ try {
       window.__t0 = performance.now();
     });
     await page.click('#scan-large');
-    await page.waitForFunction(() => /finding\(s\) in 4,/.test(document.querySelector('#scan-status')?.textContent ?? ''), null, { timeout: 60_000 });
+    await waitForText('#scan-status', /finding\(s\) in 4,/, 60_000);
     // Let the observer deliver the last entries.
     await page.waitForTimeout(200);
     const m = await page.evaluate(() => ({ tasks: window.__longTasks, elapsed: performance.now() - window.__t0, status: document.querySelector('#scan-status').textContent }));
@@ -411,7 +446,7 @@ try {
   });
 
   await check('usable at 360 px: no horizontal page scroll', async () => {
-    await page.setViewportSize({ width: 360, height: 780 });
+    await atWidth(360);
     await page.click('#tab-build');
     await loadSample();
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -426,7 +461,7 @@ try {
     assert(storeWidth <= 360, `store tab is ${storeWidth} px wide`);
     await shot('12-narrow-store', { fullPage: false });
     await page.click('#tab-build');
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.setViewportSize(WIDE);
   });
 
   await check('the tab bar is one row at every width, with short labels where the full ones do not fit', async () => {
@@ -438,7 +473,7 @@ try {
       });
     const seen = {};
     for (const width of [320, 375, 560, 600, 1280]) {
-      await page.setViewportSize({ width, height: 780 });
+      await atWidth(width);
       const b = await bar();
       assert(b.tops === 1, `at ${width} px the tabs take ${b.tops} rows`);
       assert(b.overflow <= 0, `at ${width} px the tab bar overflows by ${b.overflow} px`);
@@ -447,17 +482,17 @@ try {
     assert(seen[375] === 'Build|Scanner|Tokens|Store', `labels at 375 px: ${seen[375]}`);
     assert(seen[1280] === 'Build a context|Secret scanner|Tokens|Store', `labels at 1280 px: ${seen[1280]}`);
     // The accessible names are the full labels at any width.
-    await page.setViewportSize({ width: 375, height: 780 });
+    await atWidth(375);
     const names = await page.getByRole('tab').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? e.textContent.trim()).join('|'));
     assert(names === 'Build a context|Secret scanner|Tokens|Store', `tab names at 375 px: ${names}`);
     assert((await page.getByRole('tab', { name: 'Secret scanner' }).count()) === 1, 'no tab is named Secret scanner at 375 px');
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.setViewportSize(WIDE);
   });
 
   await check('exact counting labels every block as exact', async () => {
     await page.check('input[name=counting][value=exact]');
     await page.click('#build');
-    await page.waitForFunction(() => /Built in/.test(document.querySelector('#build-status')?.textContent ?? ''), null, { timeout: 30_000 });
+    await waitForText('#build-status', /Built in/);
     const labels = await page.locator('.blocks .tokens').allTextContents();
     assert(labels.length > 0 && labels.every((t) => /· exact$/.test(t)), `labels: ${labels.join(' | ')}`);
     await noSecretInDom();
@@ -476,9 +511,7 @@ try {
 
   await check("a folder's .gitignore is honoured: ignored files are not indexed, read or built into the bundle", async () => {
     await loadFolder(FOLDER);
-    await page.click('#files-details summary');
-    await page.waitForSelector('#files-table');
-    const rows = await page.locator('#files-table tbody tr td:first-child').allTextContents();
+    const rows = await indexedPaths();
     for (const ignored of ['secrets/creds.json', 'dist/bundle.js', 'app.log']) assert(!rows.includes(ignored), `${ignored} was indexed: ${rows.join(', ')}`);
     for (const kept of ['.gitignore', '.env', 'src/app.ts', 'src/util.ts']) assert(rows.includes(kept), `${kept} is missing: ${rows.join(', ')}`);
     assert((await page.locator('#files-table tbody tr', { hasText: '.env' }).innerText()).includes('never sent'), '.env is not marked never sent');
@@ -499,46 +532,26 @@ try {
 
   await check('node_modules below the root is not handed over or read, and the page says so; a failed drop keeps the project', async () => {
     await loadFolder(NESTED);
-    await page.click('#files-details summary');
-    await page.waitForSelector('#files-table');
-    const rows = await page.locator('#files-table tbody tr td:first-child').allTextContents();
+    const rows = await indexedPaths();
     assert(rows.length === 1 && rows[0] === 'apps/web/src/main.ts', `indexed: ${rows.join(', ')}`);
     assert(/Not read: 2 file\(s\) in node_modules/.test(await statusOf('not-read')), `not read: ${await statusOf('not-read')}`);
     const html = await page.evaluate(() => document.documentElement.outerHTML);
     assert(!html.includes(PACKAGE_TOKEN), 'the package token reached the DOM');
     // Text dropped on the drop zone holds no file: the project stays loaded.
-    await page.evaluate(() => {
-      const dt = new DataTransfer();
-      dt.setData('text/plain', 'just some text');
-      document.querySelector('#dropzone').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-    });
+    await dropOnZone('just some text');
     assert(/Drop files or a folder/.test(await statusOf('build-status')), `after a text drop: ${await statusOf('build-status')}`);
     assert((await statusOf('project-line')).includes('nested-project'), `project after a text drop: ${await statusOf('project-line')}`);
   });
 
   await check("dropped files go through the SDK too: the dropped .gitignore leaves out what it ignores", async () => {
-    await page.evaluate(() => {
-      document.querySelector('#load-text').textContent = '';
-      const dt = new DataTransfer();
-      for (const [name, text] of [['.gitignore', '*.log\n'], ['app.log', 'started\n'], ['main.ts', 'export const x = 1;\n']]) dt.items.add(new File([text], name));
-      document.querySelector('#dropzone').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-    });
-    await page.waitForFunction(() => /Indexed|failed/.test(document.querySelector('#load-text')?.textContent ?? ''), null, { timeout: 30_000 });
+    await loadWith(() => dropOnZone([['.gitignore', '*.log\n'], ['app.log', 'started\n'], ['main.ts', 'export const x = 1;\n']]));
     assert(/Indexed 2 files/.test(await statusOf('load-text')), `load: ${await statusOf('load-text')}`);
-    await page.click('#files-details summary');
-    await page.waitForSelector('#files-table');
-    const rows = await page.locator('#files-table tbody tr td:first-child').allTextContents();
+    const rows = await indexedPaths();
     assert(!rows.includes('app.log') && rows.includes('main.ts'), `indexed: ${rows.join(', ')}`);
   });
 
   await check('a project with nothing that can be sent disables Build and claims no secrets', async () => {
-    await page.evaluate(() => {
-      document.querySelector('#load-text').textContent = '';
-      const dt = new DataTransfer();
-      dt.items.add(new File(['PLACEHOLDER=1\n'], '.env'));
-      document.querySelector('#dropzone').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-    });
-    await page.waitForFunction(() => /Indexed|failed/.test(document.querySelector('#load-text')?.textContent ?? ''), null, { timeout: 30_000 });
+    await loadWith(() => dropOnZone([['.env', 'PLACEHOLDER=1\n']]));
     assert(await page.locator('#build').isDisabled(), 'Build is enabled for a project with nothing to send');
     const line = await statusOf('project-line');
     assert(!/secrets found in 0/.test(line), `project line: ${line}`);
@@ -595,7 +608,7 @@ try {
       }).observe(document.querySelector('#load-text'), { childList: true, characterData: true, subtree: true });
     });
     await page.setInputFiles('#pick-files', files);
-    await page.waitForFunction(() => /Indexed 300 files/.test(document.querySelector('#load-text')?.textContent ?? ''), null, { timeout: 60_000 });
+    await waitForText('#load-text', /Indexed 300 files/, 60_000);
     const during = await page.evaluate(() => window.__during);
     assert(during.length >= 2, `${during.length} progress updates seen`);
     assert(during.every((d) => d.build && d.sample && d.folder), `enabled during the load: ${JSON.stringify(during.find((d) => !(d.build && d.sample && d.folder)))}`);
@@ -631,11 +644,11 @@ try {
     });
     try {
       assert(/Built in/.test(await buildAndWait()), 'the build failed');
-      await page.waitForFunction(() => /Recording .*failed/.test(document.querySelector('#build-status')?.textContent ?? ''), null, { timeout: 15_000 });
+      await waitForText('#build-status', /Recording .*failed/, 15_000);
       await page.fill('#max-input', '200');
       await page.fill('#reserve', '100');
       assert(/Refused/.test(await buildAndWait()), 'no refusal');
-      await page.waitForFunction(() => /Recording .*failed/.test(document.querySelector('#build-status')?.textContent ?? ''), null, { timeout: 15_000 });
+      await waitForText('#build-status', /Recording .*failed/, 15_000);
     } finally {
       await page.evaluate(() => (IDBObjectStore.prototype.put = window.__put));
       await page.selectOption('#model', 'gpt-4o-mini');
@@ -652,7 +665,7 @@ try {
 
   await check('scanner: a "File name" field feeds the scan\'s path; binary and windows-1252 files are named', async () => {
     await page.click('#tab-scanner');
-    const scanned = async (re) => page.waitForFunction((src) => new RegExp(src).test(document.querySelector('#scan-status')?.textContent ?? ''), re.source, { timeout: 15_000 });
+    const scanned = (re) => waitForText('#scan-status', re, 15_000);
     await page.fill('#scan-path', '');
     // A value whose brackets read as a call in code: only a .env line makes it a secret.
     await page.fill('#scan-input', `DB_PASSWORD=${fakeChars(ALNUM, 12, 91)}(${fakeChars(ALNUM, 5, 92)})${fakeChars(ALNUM, 2, 93)}`);
@@ -665,12 +678,12 @@ try {
     await page.fill('#scan-path', 'src/client.ts');
     await scanned(/^0 finding/);
     await page.setInputFiles('#scan-file', { name: 'legacy.properties', mimeType: 'text/plain', buffer: Buffer.from('# Caf\u00e9 settings\nname=caf\u00e9\n', 'latin1') });
-    await page.waitForFunction(() => /windows-1252/.test(document.querySelector('#scan-source')?.textContent ?? ''), null, { timeout: 15_000 });
+    await waitForText('#scan-source', /windows-1252/, 15_000);
     assert((await page.inputValue('#scan-path')) === 'legacy.properties', 'the picked file did not fill the file name');
     await scanned(/finding/);
     assert((await page.locator('#scan-preview').innerText()).includes('name=caf\u00e9'), 'the windows-1252 file was not decoded');
     await page.setInputFiles('#scan-file', { name: 'image.png', mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0xff, 0xfe]) });
-    await page.waitForFunction(() => /binary/.test(document.querySelector('#scan-status')?.textContent ?? ''), null, { timeout: 15_000 });
+    await waitForText('#scan-status', /binary/, 15_000);
     assert((await page.locator('#scan-findings').innerText()).trim() === '' && (await page.locator('#scan-preview').innerText()).trim() === '', 'a binary file was scanned as text');
     await page.click('#scan-clear');
     assert((await page.inputValue('#scan-path')) === '', 'Clear kept the file name');
@@ -705,7 +718,7 @@ try {
       window.__core = [];
       new MutationObserver(() => window.__core.push(document.querySelector('#core-status').textContent)).observe(document.querySelector('#core-status'), { childList: true, characterData: true, subtree: true });
     });
-    await crashWorker('engine');
+    await crashEngine();
     const stopped = await buildAndWait();
     assert(/stopped/.test(stopped), `build status after the crash: ${stopped}`);
     await engineReady();
@@ -714,37 +727,34 @@ try {
     assert(/Built in/.test(await buildAndWait()), 'no build after the restart');
 
     await page.click('#tab-scanner');
-    await crashWorker('engine');
+    await crashEngine();
     await page.fill('#scan-input', 'a text to scan');
-    await page.waitForFunction(() => /stopped/.test(document.querySelector('#scan-status')?.textContent ?? ''), null, { timeout: 15_000 });
+    await waitForText('#scan-status', /stopped/, 15_000);
     await engineReady();
     await page.fill('#scan-input', 'a text to scan again');
-    await page.waitForFunction(() => /^0 finding/.test(document.querySelector('#scan-status')?.textContent ?? ''), null, { timeout: 15_000 });
+    await waitForText('#scan-status', /^0 finding/, 15_000);
 
     await page.click('#tab-tokens');
-    await crashWorker('engine');
+    await crashEngine();
     await page.fill('#tok-input', 'count me');
     await page.waitForFunction(() => /stopped/.test(document.querySelector('#tok-table')?.textContent ?? '') && document.querySelector('#tok-table').getAttribute('aria-busy') !== 'true', null, { timeout: 15_000 });
     await engineReady();
     await page.fill('#tok-input', 'count me again');
-    await page.waitForFunction(() => /^14 characters/.test(document.querySelector('#tok-table p')?.textContent ?? ''), null, { timeout: 30_000 });
+    await waitForText('#tok-table p', /^14 characters/);
     await page.click('#tab-build');
   });
 
   await check('a crashed analysis worker fails the load with a message, and the next load works', async () => {
     // The page's analysis worker dies as it is handed the first batch.
     await page.evaluate(() => {
-      const w = window.__workers.filter((x) => x.name === 'playground-analyze').at(-1).worker;
+      const w = window.__newestWorker('analyzer');
       const post = w.postMessage.bind(w);
       w.postMessage = (...args) => {
         post(...args);
-        w.terminate();
-        w.dispatchEvent(new ErrorEvent('error', { message: 'simulated crash' }));
+        window.__crash(w);
       };
     });
-    await page.evaluate(() => (document.querySelector('#load-text').textContent = ''));
-    await page.click('#load-sample');
-    await page.waitForFunction(() => /failed/.test(document.querySelector('#load-text')?.textContent ?? ''), null, { timeout: 30_000 });
+    await loadWith(() => page.click('#load-sample'));
     assert(/analysis worker stopped/.test(await statusOf('load-text')), `load text: ${await statusOf('load-text')}`);
     assert(await page.locator('#load-sample').isEnabled(), 'Load the sample stays disabled');
     await loadSample();
@@ -755,7 +765,7 @@ try {
     await page.focus('#soft-pct');
     await page.evaluate(() => (document.querySelector('#build-status').textContent = ''));
     await page.press('#soft-pct', 'Enter');
-    await page.waitForFunction(() => /Built in|Refused/.test(document.querySelector('#build-status')?.textContent ?? ''), null, { timeout: 30_000 });
+    await waitForText('#build-status', /Built in|Refused/);
     assert((await page.evaluate(() => document.activeElement?.id)) === 'soft-pct', `focus moved to ${await page.evaluate(() => document.activeElement?.id)}`);
   });
 
@@ -775,30 +785,18 @@ try {
     // The project defines it, so it passes the field's check; its name is code, and a secret.
     const token = 'gh' + 'p_' + fakeChars(ALNUM, 36, 0x7e57);
     await page.setInputFiles('#pick-files', [{ name: 'keys.ts', mimeType: 'text/plain', buffer: Buffer.from(`export function ${token}(): string {\n  return 'rotate me';\n}\n`) }]);
-    await page.waitForFunction(() => /Indexed 1 file/.test(document.querySelector('#load-text')?.textContent ?? ''), null, { timeout: 60_000 });
+    await waitForText('#load-text', /Indexed 1 file/, 60_000);
     await page.fill('#intent', 'Rename the function.');
     await page.fill('#symbol-input', token);
     await page.press('#symbol-input', 'Enter');
     assert((await page.locator('#symbol-chips li').count()) === 1, 'the defined symbol was not added');
     await buildAndWait();
-    const dump = () =>
-      page.evaluate(
-        () =>
-          new Promise((resolve, reject) => {
-            const open = indexedDB.open('ctxgate-playground');
-            open.onerror = () => reject(open.error);
-            open.onsuccess = () => {
-              const all = open.result.transaction('contexts').objectStore('contexts').getAll();
-              all.onsuccess = () => resolve(JSON.stringify(all.result));
-              all.onerror = () => reject(all.error);
-            };
-          }),
-      );
     // The record is written after the result is shown: wait for its entry.
     let stored = '';
-    for (let i = 0; i < 100 && !/REDACTED:github/.test(stored); i++) {
-      stored = await dump();
-      if (!/REDACTED:github/.test(stored)) await page.waitForTimeout(100);
+    for (let i = 0; i < 100; i++) {
+      stored = await storedContexts();
+      if (/REDACTED:github/.test(stored)) break;
+      await page.waitForTimeout(100);
     }
     assert(/REDACTED:github/.test(stored), 'the build was not recorded with the symbol redacted');
     assert(!stored.includes(token), 'the token is stored in IndexedDB');

@@ -73,6 +73,11 @@ function indexPath(path: string): string {
 }
 
 const bytesOf = async (blob: Blob): Promise<Uint8Array> => new Uint8Array(await blob.arrayBuffer());
+/** ProjectInput.read over the Files the page kept, by index path. */
+const readFrom = (files: ReadonlyMap<string, File>) => (path: string): Promise<Uint8Array> | undefined => {
+  const f = files.get(path);
+  return f && bytesOf(f);
+};
 
 /**
  * Installed packages are not the project: `node_modules` directories are not handed to the SDK at
@@ -104,10 +109,7 @@ export function fromFileList(list: FileList | readonly File[], fallbackName?: st
     name: root || fallbackName || `${files.length} file(s)`,
     source: files,
     given: files.length,
-    read: (path) => {
-      const f = byPath.get(path);
-      return f && bytesOf(f);
-    },
+    read: readFrom(byPath),
     notRead: () => (skipped ? `${skipped} file(s) in ${SKIPPED_DIR}` : undefined),
   };
 }
@@ -147,10 +149,7 @@ export function fromDirectoryHandle(root: DirectoryHandleLike, name = root.name)
   return {
     name,
     source: record(root, ''),
-    read: (path) => {
-      const f = opened.get(path);
-      return f && bytesOf(f);
-    },
+    read: readFrom(opened),
     notRead: () => (skippedDirs ? `${skippedDirs} ${SKIPPED_DIR} folder(s)` : undefined),
     watch: (cb) => {
       onFile = cb;
@@ -253,6 +252,7 @@ export async function loadProject(input: ProjectInput, deps: { engine: Engine; a
   // fingerprint is left for buildContext to compute over what it will use.
   const files = indexed.files.map((f) => withFacts(f, facts.get(f.path)));
   onProgress({ phase: 'done', done: files.length, total: files.length });
+  const notRead = input.notRead();
   return {
     name: input.name,
     index: { files, symbols, dependencies },
@@ -260,7 +260,7 @@ export async function loadProject(input: ProjectInput, deps: { engine: Engine; a
     findings,
     unscanned,
     ...(input.given !== undefined ? { leftOut: input.given - files.length } : {}),
-    ...(input.notRead() ? { notRead: input.notRead() } : {}),
+    ...(notRead ? { notRead } : {}),
     symbols,
     dependencies,
   };
@@ -290,7 +290,7 @@ export function checkTarget(p: LoadedProject, typed: string): Verdict {
   const file = p.index.files.find((f) => f.path === path);
   if (file && !file.excluded) return { ok: true, value: path };
   if (file) return { ok: false, message: `${path} is in the project but is never sent (${file.excluded}), so it cannot be a target.`, suggestions: [] };
-  const suggestions = closestPaths(typed, p.index.files.filter((f) => !f.excluded).map((f) => f.path));
+  const suggestions = closest(typed, p.index.files.filter((f) => !f.excluded).map((f) => f.path));
   return { ok: false, message: `No file of the project has that path.${suggestions.length ? ' Did you mean one of these?' : ''}`, suggestions };
 }
 
@@ -300,23 +300,31 @@ export function checkTarget(p: LoadedProject, typed: string): Verdict {
  * typed: a token pasted into the field would be shown back on the page.
  */
 export function checkSymbol(p: LoadedProject, typed: string): Verdict {
-  const names = [...new Set(p.symbols.map((s) => s.name))];
-  if (names.includes(typed)) return { ok: true, value: typed };
-  const suggestions = closestPaths(typed, names);
+  if (p.symbols.some((s) => s.name === typed)) return { ok: true, value: typed };
+  const suggestions = closest(typed, symbolNames(p));
   return { ok: false, message: `No symbol of that name is defined in the project.${suggestions.length ? ' Did you mean one of these?' : ''}`, suggestions };
 }
 
-/** Up to five paths (or names) nearest to `typed`: those it starts, then those it is part of, then by the edit distance of the file names. */
-function closestPaths(typed: string, paths: readonly string[]): string[] {
+/** The names the project's symbols have, once each, sorted. */
+export function symbolNames(p: LoadedProject): string[] {
+  return [...new Set(p.symbols.map((s) => s.name))].sort();
+}
+
+/**
+ * Up to five of `items` (file paths, or symbol names) nearest to `typed`: those it starts, then
+ * those it is part of, then by the edit distance of their last path segments (a file's name; a
+ * symbol's whole name).
+ */
+function closest(typed: string, items: readonly string[]): string[] {
   const t = typed.toLowerCase();
   const name = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
   const score = (p: string): number => {
     const l = p.toLowerCase();
     return l.startsWith(t) ? 0 : l.includes(t) ? 1 : 2 + editDistance(name(t), name(l));
   };
-  // A name further than this from every file name suggests nothing useful.
+  // A name further than this from every item's name suggests nothing useful.
   const far = 2 + Math.max(3, Math.ceil(name(t).length / 2));
-  return paths
+  return items
     .map((p) => ({ p, s: score(p) }))
     .filter((x) => x.s <= far)
     .sort((a, b) => a.s - b.s || a.p.length - b.p.length || (a.p < b.p ? -1 : 1))
@@ -324,7 +332,7 @@ function closestPaths(typed: string, paths: readonly string[]): string[] {
     .map((x) => x.p);
 }
 
-/** Levenshtein distance, one row at a time (file names are short). */
+/** Levenshtein distance, one row at a time (file and symbol names are short). */
 function editDistance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

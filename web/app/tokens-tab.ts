@@ -21,6 +21,11 @@ export function setupTokens(engines: EngineKeeper): void {
     out.setAttribute('aria-busy', 'true');
     replace(out, h('p', {}, `Counting ${fmt(input.value.length)} characters…${ranksLoaded ? '' : ' (loading the exact tokenizer ranks the first time)'}`));
   };
+  /** Ends the counting state (before the counts or the failure are drawn). */
+  const idle = (): void => {
+    out.setAttribute('aria-busy', 'false');
+    delete out.dataset.counting;
+  };
   const run = async (): Promise<void> => {
     const mine = seq;
     const text = input.value;
@@ -40,14 +45,12 @@ export function setupTokens(engines: EngineKeeper): void {
       ranksLoaded = true;
     } catch (error) {
       if (mine !== seq) return;
-      out.setAttribute('aria-busy', 'false');
-      delete out.dataset.counting;
+      idle();
       replace(out, h('p', { class: 'error' }, `Counting failed. ${describeError(error)} Edit the text to count again.`));
       return;
     }
     if (mine !== seq) return;
-    out.setAttribute('aria-busy', 'false');
-    delete out.dataset.counting;
+    idle();
     replace(
       out,
       h('p', {}, `${fmt(text.length)} characters.`),
