@@ -14,8 +14,9 @@ export interface NonJsonValue {
  * The first value inside `value` (named `base`) that the JSON-data schema refuses: a number that
  * is not finite, `undefined` (an array hole too), a function, a symbol, a BigInt, or an object that
  * is neither an array nor a plain object (a Date, a Map, a class instance); `null` when there is
- * none. Only called after the schema failed, so valid data is never walked twice. Messages name
- * the kind, never the value (it may be user content).
+ * none. The layers' schema calls it only after parsing failed, so valid data is never walked
+ * twice; indexProject calls it on each member of each symbol and edge, which its schema leaves
+ * unchecked. Messages name the kind, never the value (it may be user content).
  */
 export function findNonJson(value: unknown, base: string): NonJsonValue | null {
   const open = new Set<object>();

@@ -70,12 +70,16 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
   const notes: string[] = [];
   const maxFileBytes = input.maxFileBytes ?? 1024 * 1024;
 
+  // A caller's text with secrets masked: what a refusal names (a target as typed), a path outside
+  // the project, and every text that is published or fingerprinted. A token pasted into the wrong
+  // field must not come back in an error that gets logged.
+  const mask = (text: string): string => gates.redactSecrets(text).text;
   // A path outside the project is whatever string the caller's index or edges held (it names no
   // project file): it is published masked, as every other caller text is, and once.
   const outside = new Set<string>();
   const exclude = (path: string, reason: ExclusionReason, detail: string, c?: { hops: number; byteSize: number; priority?: Priority }): void => {
     if (reason === 'outside_sandbox') {
-      path = gates.redactSecrets(path).text;
+      path = mask(path);
       if (outside.has(path)) return;
       outside.add(path);
     }
@@ -113,29 +117,29 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     }
     files.set(n.path, { ...f, path: n.path });
   }
-  // A caller's string that a refusal names (a target as typed) is shown with secrets masked: a
-  // token pasted into the wrong field must not come back in an error that gets logged.
-  const mask = (text: string): string => gates.redactSecrets(text).text;
   const normalize = (p: string): string => {
     const n = gates.normalizePath(p);
-    if (!n.ok) throw new CtxgateError('OUTSIDE_SANDBOX', `${JSON.stringify(mask(p))} is outside the project root (${n.detail}); name a path inside the project.`, { details: { path: mask(p) } });
-    return n.path;
+    if (n.ok) return n.path;
+    const shown = mask(p);
+    throw new CtxgateError('OUTSIDE_SANDBOX', `${JSON.stringify(shown)} is outside the project root (${n.detail}); name a path inside the project.`, { details: { path: shown } });
   };
 
   // ---- Step 0: candidates.
   const { candidates, targetFiles, targetSymbols, unresolved } = establishCandidates(input, files, normalize, mask);
   if (unresolved.length) {
     const u = unresolved[0]!;
-    throw invalidParams(u.field, `${JSON.stringify(mask(u.path))} is not in the project index; index it or correct the path`, { path: mask(u.path) });
+    const shown = mask(u.path);
+    throw invalidParams(u.field, `${JSON.stringify(shown)} is not in the project index; index it or correct the path`, { path: shown });
   }
-  if (input.purpose !== 'intent' && candidates.filter((c) => c.target).length === 0 && (input.planStep?.targetFiles?.length || input.planStep?.targetSymbols?.length)) {
+  const hasTarget = candidates.some((c) => c.target);
+  if (input.purpose !== 'intent' && !hasTarget && (input.planStep?.targetFiles?.length || input.planStep?.targetSymbols?.length)) {
     throw invalidParams('planStep', 'no target could be resolved');
   }
   // Spec 001, Inputs: the plan step is required for diff generation, and a diff is of something:
   // without a target the model would be asked for a change with nothing to change.
   if (input.purpose === 'diff') {
     if (!input.planStep) throw invalidParams('planStep', 'a diff bundle requires a plan step; pass the step being implemented (planStep with targetFiles or targetSymbols).');
-    if (!candidates.some((c) => c.target)) {
+    if (!hasTarget) {
       throw invalidParams('planStep', 'a diff bundle requires at least one target; name the files to change in planStep.targetFiles or the symbols in planStep.targetSymbols.');
     }
   }
@@ -286,12 +290,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
   // Each constraint is scanned as the caller wrote it, before JSON escaping can hide a pattern
   // (`\t` for a tab, `\"` for a quote): the scanner is written for raw text, as in lastError or
   // the task. The serialised block is then scanned again, for anything only the JSON form shows.
-  const rawSafeConstraints: BuildContextInput['constraints'] = {};
-  for (const key of ['system', 'project', 'session', 'user'] as const) {
-    const list = input.constraints[key];
-    if (list !== undefined) rawSafeConstraints[key] = list.map((text, i) => safe(text, `constraints.${key}[${i}]`));
-  }
-  const constraintsText = safe(canonicalize(rawSafeConstraints), 'constraints');
+  const constraintsText = safe(canonicalize(mapConstraints(input.constraints, safe)), 'constraints');
   works.push({ blockType: 'constraints', priority: 'P0', title: 'constraints', key: 'constraints', variants: single(constraintsText, 'constraints'), level: 'FULL_FILE', meta: textMeta('user') });
   const task = [input.intent ? `intent ${input.intent.id}: ${input.intent.text}` : null, input.planStep ? `plan step ${input.planStep.id}${input.planStep.description ? `: ${input.planStep.description}` : ''}` : null]
     .filter((x): x is string => x !== null)
@@ -362,15 +361,9 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
   // derived from them are published, so the caller's texts go in with secrets masked as in the
   // blocks: no digest is ever taken over a secret's value, which a short secret in an otherwise
   // known text would let anyone guess back (INV-CONTEXT-4). Text with no finding goes in as given.
-  const masked = (text: string): string => gates.redactSecrets(text).text;
-  const maskedOptional = (text: string | undefined): string | undefined => (text === undefined ? undefined : masked(text));
-  const constraints = input.constraints;
-  const maskedConstraints: BuildContextInput['constraints'] = {};
-  for (const key of ['system', 'project', 'session', 'user'] as const) {
-    const list = constraints[key];
-    if (list !== undefined) maskedConstraints[key] = list.map(masked);
-  }
-  const intent = input.intent ? { id: masked(input.intent.id), text: masked(input.intent.text) } : input.intent;
+  const maskedOptional = (text: string | undefined): string | undefined => (text === undefined ? undefined : mask(text));
+  const maskedConstraints = mapConstraints(input.constraints, mask);
+  const intent = input.intent ? { id: mask(input.intent.id), text: mask(input.intent.text) } : input.intent;
   // Targets as resolved: normalised, each once, sorted. `./src/a.ts`, `src//a.ts` and `src/a.ts`
   // name one file; spelling or order must change neither the manifest nor the fingerprint.
   // A symbol's name is the caller's text (an indexer's, or typed), published and fingerprinted as
@@ -378,7 +371,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
   const resolved = { targetFiles: uniqueSorted(targetFiles), targetSymbols: uniqueSorted(targetSymbols.map(mask)) };
   // The fingerprinted plan step carries its targets as resolved (as `selection` does), not as
   // spelled; its id and description are kept as given (masked), since they are the task's text.
-  const planStep = input.planStep ? { id: masked(input.planStep.id), description: maskedOptional(input.planStep.description), ...resolved } : input.planStep;
+  const planStep = input.planStep ? { id: mask(input.planStep.id), description: maskedOptional(input.planStep.description), ...resolved } : input.planStep;
   // Recomputed from the index, and a fingerprint the caller gave must match it: the manifest's
   // reproducibility claim (INV-CONTEXT-2) cannot rest on a value nobody checked. Metadata only.
   const projectFp = verifiedProjectIndexFingerprint(input.projectIndex);
@@ -602,6 +595,16 @@ export function fitToBudget(
     }
   }
   return { live, initialTokens, finalTokens: total };
+}
+
+/** `constraints` with each text replaced by `f(text, its field)` (`constraints.user[0]`); absent lists stay absent. */
+function mapConstraints(constraints: BuildContextInput['constraints'], f: (text: string, field: string) => string): BuildContextInput['constraints'] {
+  const out: BuildContextInput['constraints'] = {};
+  for (const key of ['system', 'project', 'session', 'user'] as const) {
+    const list = constraints[key];
+    if (list !== undefined) out[key] = list.map((text, i) => f(text, `constraints.${key}[${i}]`));
+  }
+  return out;
 }
 
 /** Each string once, in code-unit order (as the manifest's other lists). */

@@ -90,18 +90,19 @@ export function establishCandidates(
 
   // Raw index paths the index already excludes as outside the jail (computed when first needed).
   let outsideIndexPaths: Set<string> | undefined;
-  const normalizeOrOffer = (raw: string, c: Omit<Candidate, 'file' | 'path'>): void => {
-    const path = tryNormalize(normalize, raw);
-    if (path !== undefined) {
-      offer({ ...c, path });
-      return;
-    }
+  /** A non-target claim on `raw`, a path outside the jail: a candidate that step 1 excludes. */
+  const offerOutside = (raw: string, c: Omit<Candidate, 'file' | 'path'>): void => {
     outsideIndexPaths ??= new Set(input.projectIndex.files.filter((f) => tryNormalize(normalize, f.path) === undefined).map((f) => f.path));
     if (outsideIndexPaths.has(raw)) return;
     const prev = outside.get(raw);
     if (prev && !strongerClaim(c, prev)) return;
     const file: IndexedFile = { path: raw, byteSize: 0, hash: '', encoding: 'unknown', excluded: 'outside_sandbox' };
     outside.set(raw, { ...c, path: raw, file });
+  };
+  const normalizeOrOffer = (raw: string, c: Omit<Candidate, 'file' | 'path'>): void => {
+    const path = tryNormalize(normalize, raw);
+    if (path !== undefined) offer({ ...c, path });
+    else offerOutside(raw, c);
   };
 
   // Explicit target files.
@@ -166,7 +167,7 @@ export function establishCandidates(
 
   // Index-derived relations, breadth-first from the targets.
   const targets = [...byPath.values()].filter((c) => c.target).map((c) => c.path);
-  explore(targets, edges, normalize, input.maxHops ?? 2, normalizeOrOffer);
+  explore(targets, edges, normalize, input.maxHops ?? 2, offer, offerOutside);
 
   // Config files next to a target or at the project root are relevant to the step.
   const targetDirs = new Set(targets.map(dirOf));
@@ -215,25 +216,28 @@ function strongerClaim(c: Pick<Candidate, 'base' | 'hops' | 'reason'>, prev: Pic
 
 /**
  * Breadth-first over the edges from the targets. An edge end outside the jail is kept under its
- * raw path (it can never be a target or lead anywhere in the project) and offered as such, so
- * `offer` can exclude it when it is reached.
+ * raw path (it can never be a target or lead anywhere in the project) and given to
+ * `offerOutside` when it is reached, so it can be excluded; every other end, normalised once
+ * here, goes to `offerInside`.
  */
 function explore(
   targets: string[],
   edges: readonly DependencyEdge[],
   normalize: (path: string) => string,
   maxHops: number,
-  offerRaw: (raw: string, c: Omit<Candidate, 'file' | 'path'>) => void,
+  offerInside: (c: Omit<Candidate, 'file'>) => void,
+  offerOutside: (raw: string, c: Omit<Candidate, 'file' | 'path'>) => void,
 ): void {
-  const offer = (c: Omit<Candidate, 'file'>): void => {
-    const { path, ...rest } = c;
-    offerRaw(path, rest);
-  };
   const out = new Map<string, DependencyEdge[]>();
   const incoming = new Map<string, DependencyEdge[]>();
   // Ends outside the jail: reached and excluded, but never explored further (a rejected
   // candidate does not pull in what it depends on).
   const outside = new Set<string>();
+  const offer = (c: Omit<Candidate, 'file'>): void => {
+    if (!outside.has(c.path)) return offerInside(c);
+    const { path, ...rest } = c;
+    offerOutside(path, rest);
+  };
   // Edge ends repeat (a file imported by many), so each distinct spelling is normalised once.
   const seenEnds = new Map<string, string>();
   const end = (raw: string): string => {

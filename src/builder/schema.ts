@@ -108,7 +108,7 @@ export function validateBuildInput(value: unknown): BuildContextInput {
     return result.data as BuildContextInput;
   }
   const issue = result.error.issues[0]!;
-  const field = issue.path.length ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : 'input';
+  const field = issue.path.length ? pathSuffix(issue.path).replace(/^\./, '') : 'input';
   throw invalidParams(field, issue.message, { issues: result.error.issues.slice(0, 10).map((i) => ({ path: i.path.map(String), message: i.message })) });
 }
 
@@ -128,7 +128,12 @@ export function checkIndexEntry(list: 'symbols' | 'dependencies', value: unknown
   }
   if (result.success) return;
   const issue = result.error!.issues[0]!;
-  throw invalidParams(`${field}${issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}`, issue.message);
+  throw invalidParams(`${field}${pathSuffix(issue.path)}`, issue.message);
+}
+
+/** A zod issue's path as it follows a field's name: `.files[2].path`. */
+function pathSuffix(path: readonly PropertyKey[]): string {
+  return path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
 }
 
 /**

@@ -209,10 +209,7 @@ export function entityTier(entity: EntityRecord, state: LayeredContextState): ke
  */
 export function getEntityContext(state: LayeredContextState): EntityContext {
   expectState(state, ['entities', 'turn', 'settings']);
-  return readingState(state, () => {
-    const tiers = sortIntoTiers(state);
-    return { active: structuredClone(tiers.active), generated: structuredClone(tiers.generated), retained: structuredClone(tiers.retained) };
-  });
+  return readingState(state, () => structuredClone(sortIntoTiers(state)));
 }
 
 /**

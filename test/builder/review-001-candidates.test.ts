@@ -9,7 +9,7 @@ import { establishCandidates } from '../../src/builder/candidates.ts';
 import { createPathGates } from '../../src/builder/default-gates.ts';
 import { createPathGate } from '../../src/secrets/paths.ts';
 import { projectIndexFingerprint, verifiedProjectIndexFingerprint } from '../../src/builder/project-index.ts';
-import { thrown } from '../fixtures/thrown.ts';
+import { rejection, thrown } from '../fixtures/thrown.ts';
 import type { DependencyEdge, IndexedFile, IndexedSymbol } from '../../src/builder/types.ts';
 import { CtxgateError } from '../../src/errors.ts';
 import { baseInput, contentsOf, dependencies, projectFiles, symbols } from '../fixtures/project.ts';
@@ -27,13 +27,6 @@ const indexWith = (extra: { symbols?: IndexedSymbol[]; dependencies?: Dependency
   engine.indexProject(files, { symbols: [...symbols, ...(extra.symbols ?? [])], dependencies: [...dependencies, ...(extra.dependencies ?? [])] });
 const build = (projectIndex: ProjectIndex, o: Partial<BuildContextInput> = {}): Promise<BuildContextResult> =>
   buildContext({ ...baseInput(), projectIndex, ...o } as BuildContextInput, { contents, engine });
-const refusal = (p: Promise<unknown>): Promise<any> =>
-  p.then(
-    () => {
-      throw new Error('expected a refusal');
-    },
-    (e: unknown) => e,
-  );
 
 describe('candidates outside the project are excluded, not fatal (spec 001 step 1)', () => {
   it('an unrelated edge leaving the project does not fail the build', async () => {
@@ -84,9 +77,9 @@ describe('candidates outside the project are excluded, not fatal (spec 001 step 
 
   it('a target outside the project is still OUTSIDE_SANDBOX (file, user-selected file, symbol defined only outside)', async () => {
     const index = await indexWith({ symbols: [{ name: 'elsewhere', path: '../vendor/auth.ts', kind: 'function', startLine: 1, endLine: 2 }] });
-    expect((await refusal(build(index, { planStep: { id: 's', description: 'd', targetFiles: ['../x.ts'] } }))).code).toBe('OUTSIDE_SANDBOX');
-    expect((await refusal(build(index, { userSelectedTargets: { files: ['../x.ts'] } }))).code).toBe('OUTSIDE_SANDBOX');
-    expect((await refusal(build(index, { planStep: { id: 's', description: 'd', targetSymbols: ['elsewhere'] } }))).code).toBe('OUTSIDE_SANDBOX');
+    expect((await rejection(build(index, { planStep: { id: 's', description: 'd', targetFiles: ['../x.ts'] } }))).code).toBe('OUTSIDE_SANDBOX');
+    expect((await rejection(build(index, { userSelectedTargets: { files: ['../x.ts'] } }))).code).toBe('OUTSIDE_SANDBOX');
+    expect((await rejection(build(index, { planStep: { id: 's', description: 'd', targetSymbols: ['elsewhere'] } }))).code).toBe('OUTSIDE_SANDBOX');
   });
 });
 
@@ -183,7 +176,7 @@ describe('duplicate index entries cannot make the result depend on their order (
     const other = { ...original, path: './src/services/IUserService.ts', signatures: 'export interface IUserService { other(): void }' };
     for (const files of [[...index.files, other], [other, ...index.files]]) {
       const { projectIndexFingerprint: _fp, ...rest } = index;
-      const e = await refusal(build({ ...rest, files }));
+      const e = await rejection(build({ ...rest, files }));
       expect(e.code).toBe('INVALID_PARAMS');
       expect(e.details.path).toBe('src/services/IUserService.ts');
       expect(e.message).toContain('"src/services/IUserService.ts"');
@@ -220,7 +213,7 @@ describe('the project index fingerprint covers everything that can change a bund
     const index = await indexWith();
     expect((await build(index)).manifest.fingerprints.projectIndexFingerprint).toBe(index.projectIndexFingerprint);
     const edited = { ...index, files: index.files.map((f, i) => (i === 0 ? { ...f, summary: 'edited after indexing' } : f)) };
-    const e = await refusal(build(edited));
+    const e = await rejection(build(edited));
     expect(e).toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'projectIndex.projectIndexFingerprint', given: index.projectIndexFingerprint } });
   });
 
