@@ -2,8 +2,7 @@ import { transfer } from 'comlink';
 import { expectMethods, expectObject, expectOptionalArray, expectOptionalNumber, expectOptions, wrongKind } from '../args.ts';
 import { sharedEngine } from '../ctxgate.ts';
 import { CtxgateError, invalidParams, isCtxgateError, isDataCloneError } from '../errors.ts';
-import { findNonJson } from '../json-data.ts';
-import { checkIndexEntry } from './schema.ts';
+import { checkIndexExtras } from './schema.ts';
 import type { Engine } from '../worker/engine.ts';
 import { filesFromDirectoryHandle, filesFromFileList, type BrowserReadOptions, type DirectoryHandleLike } from './browser-files.ts';
 import { checkDuplicatePaths, checkProjectFile, projectIndexIdentity, type IndexExtras, type ProjectFile } from './project-index.ts';
@@ -119,11 +118,7 @@ function checkOptions(options: unknown): asserts options is IndexProjectOptions 
   expectOptionalNumber(o.batchBytes, 'options.batchBytes');
   if (o.gitignore !== undefined && typeof o.gitignore !== 'boolean') throw wrongKind('options.gitignore', 'a boolean', o.gitignore);
   if (o.ignoreCase !== undefined && typeof o.ignoreCase !== 'boolean') throw wrongKind('options.ignoreCase', 'a boolean', o.ignoreCase);
-  for (const name of ['symbols', 'dependencies'] as const) {
-    const list = o[name];
-    expectOptionalArray(list, `options.${name}`);
-    if (list) for (let i = 0; i < list.length; i++) checkEntry(name, list[i], `options.${name}[${i}]`);
-  }
+  checkIndexExtras(o, 'options');
   const sandbox = o.sandbox;
   if (sandbox !== undefined) {
     expectObject(sandbox, 'options.sandbox');
@@ -132,22 +127,6 @@ function checkOptions(options: unknown): asserts options is IndexProjectOptions 
       expectOptionalArray(list, `options.sandbox.${name}`);
       if (list) for (let i = 0; i < list.length; i++) if (typeof list[i] !== 'string') throw wrongKind(`options.sandbox.${name}[${i}]`, 'a string', list[i]);
     }
-  }
-}
-
-/**
- * INVALID_PARAMS unless `entry` is a symbol or edge the builder accepts, holding only JSON data:
- * members it does not read may be any data, but not a function, a symbol or a class instance,
- * which an in-thread engine would keep and a worker could not be sent.
- */
-function checkEntry(list: 'symbols' | 'dependencies', entry: unknown, field: string): void {
-  expectObject(entry, field);
-  checkIndexEntry(list, entry, field);
-  for (const key of Object.keys(entry)) {
-    const value = entry[key];
-    if (value === undefined) continue; // an optional member left unset, as JSON leaves it out
-    const fault = findNonJson(value, `${field}.${key}`);
-    if (fault !== null) throw invalidParams(fault.path, fault.problem, { got: fault.what });
   }
 }
 

@@ -10,6 +10,7 @@ import type { BuilderGates } from './gates.ts';
 import type { DependencyEdge, IndexedFile, IndexedSymbol, ProjectIndex } from './types.ts';
 import { utf8ByteLength } from '../encoding/utf8-size.ts';
 import { normalizeProjectPath } from '../secrets/paths.ts';
+import { checkIndexExtras } from './schema.ts';
 
 /** One file given to {@link indexProjectSync}. */
 export interface ProjectFile {
@@ -234,7 +235,8 @@ export function checkDuplicatePaths(
  * Indexes files given as bytes or text: normalises paths into the project jail, drops what the
  * deny rules never send, classifies binary and encodings, and hashes all contents in one call into
  * the core. Synchronous: needs the core loaded (the engine's `indexProject` does that for you).
- * Two files with the same normalised path are INVALID_PARAMS naming both (`files[3].path`).
+ * Two files with the same normalised path are INVALID_PARAMS naming both (`files[3].path`); so is
+ * a symbol or edge of `extras` the builder would refuse (`extras.symbols[0].startLine`).
  */
 export function indexProjectSync(
   files: readonly ProjectFile[],
@@ -243,6 +245,7 @@ export function indexProjectSync(
 ): ProjectIndex {
   expectArray(files, 'files');
   expectOptions(extras, 'extras');
+  checkIndexExtras(extras ?? {}, 'extras');
   for (let i = 0; i < files.length; i++) checkProjectFile(files[i], `files[${i}]`);
   // Each path is normalised once, for this check and for the index.
   const normalized = files.map((f) => gates.normalizePath(f.path));

@@ -1,7 +1,9 @@
 // Runtime validation of the builder's input: a malformed input is one INVALID_PARAMS error naming
 // the field, before any work starts, so no partial bundle can come out of bad input.
 import { z } from 'zod';
+import { expectObject, expectOptionalArray } from '../args.ts';
 import { invalidParams } from '../errors.ts';
+import { findNonJson } from '../json-data.ts';
 import type { BuildContextInput } from './types.ts';
 
 
@@ -129,6 +131,34 @@ export function checkIndexEntry(list: 'symbols' | 'dependencies', value: unknown
   if (result.success) return;
   const issue = result.error!.issues[0]!;
   throw invalidParams(`${field}${pathSuffix(issue.path)}`, issue.message);
+}
+
+/**
+ * INVALID_PARAMS unless `extras.symbols` and `extras.dependencies` are absent or lists of entries
+ * the builder accepts (see {@link checkIndexEntry}), each holding only JSON data: members it does
+ * not read may be any data, but not a function, a symbol or a class instance, which an in-thread
+ * engine would keep and a worker could not be sent. Named from `owner` (`options.symbols[2]`).
+ * Both indexProject and the engine's indexProject check with it, so a bad entry is refused where
+ * it is given, whichever way in.
+ */
+export function checkIndexExtras(extras: { symbols?: unknown; dependencies?: unknown }, owner: string): void {
+  for (const name of ['symbols', 'dependencies'] as const) {
+    const list = extras[name];
+    expectOptionalArray(list, `${owner}.${name}`);
+    if (!list) continue;
+    for (let i = 0; i < list.length; i++) {
+      const field = `${owner}.${name}[${i}]`;
+      const entry: unknown = list[i];
+      expectObject(entry, field);
+      checkIndexEntry(name, entry, field);
+      for (const key of Object.keys(entry)) {
+        const value = (entry as Record<string, unknown>)[key];
+        if (value === undefined) continue; // an optional member left unset, as JSON leaves it out
+        const fault = findNonJson(value, `${field}.${key}`);
+        if (fault !== null) throw invalidParams(fault.path, fault.problem, { got: fault.what });
+      }
+    }
+  }
 }
 
 /** A zod issue's path as it follows a field's name: `.files[2].path`. */

@@ -46,7 +46,10 @@ export interface CoreApi {
   sortBlockKeys(items: readonly BlockSortKey[]): Promise<Uint32Array>;
   /** Builds a context bundle from a validated input and the candidates' contents (spec 001). */
   buildContext(input: BuildContextInput, contents: readonly (readonly [string, Uint8Array | string])[]): Promise<BuildContextResult>;
-  /** Indexes files: paths, sizes, hashes, encodings and the project index fingerprint. */
+  /**
+   * Indexes files: paths, sizes, hashes, encodings and the project index fingerprint. A symbol or
+   * edge in `extras` that the builder would refuse is INVALID_PARAMS naming it (`extras.symbols[2].startLine`).
+   */
   indexProject(files: readonly ProjectFile[], extras?: IndexExtras, sandbox?: BuildContextInput['sandbox']): Promise<ProjectIndex>;
   /** ctxgate-est/1 token estimate (deterministic, leans high). */
   estimateTokens(text: string, options?: EncodingOptions): Promise<TokenCount>;

@@ -52,6 +52,29 @@ export function builderContract({ describe, it, expect, runtime }: Harness): voi
       expect((error as Error).message).toBe('options.symbols[0].render: is a function, which is not data; pass plain JSON data (strings, numbers, booleans, null, arrays, plain objects)');
     });
 
+    it("the engine's indexProject refuses a symbol or edge the builder would refuse, naming it, in either engine", async () => {
+      await using engine = await createCtxgate();
+      const refused = async (extras: unknown): Promise<unknown> =>
+        engine.indexProject(projectFiles(), extras as never).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      const cases: [unknown, string][] = [
+        [{ symbols: [{ path: 'src/a.ts' }] }, 'extras.symbols[0].name: Invalid input: expected string, received undefined'],
+        [{ symbols: [{ name: 'a', path: 'src/a.ts', startLine: 0, endLine: 1 }] }, 'extras.symbols[0].startLine: Too small: expected number to be >0'],
+        [{ dependencies: [{ from: 1, to: 'src/b.ts' }] }, 'extras.dependencies[0].from: Invalid input: expected string, received number'],
+        [{ dependencies: {} }, 'extras.dependencies: must be an array (got an object).'],
+      ];
+      for (const [extras, message] of cases) {
+        const error = await refused(extras);
+        expect(isCtxgateError(error, 'INVALID_PARAMS')).toBe(true);
+        expect((error as Error).message).toBe(message);
+      }
+      // What the builder accepts is still indexed as given.
+      const index = await engine.indexProject(projectFiles(), { symbols, dependencies });
+      expect(index.symbols).toEqual(symbols);
+    });
+
     it('a token typed as a target comes back masked in the refusal, never as typed', async () => {
       await using engine = await createCtxgate();
       const files = projectFiles();
