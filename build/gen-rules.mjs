@@ -127,6 +127,8 @@ const NAMED = {
   // The `ali` of MinIO's `mc alias set` before the keyword `as set ` (`al` would be a new first
   // pair of bytes for the SIMD prefilter; `as` is one).
   aliback: chars('ali'),
+  // The `un` of unzip before the keyword `zip ` (generic-password-zip).
+  unback: chars('un'),
   // A generic value: printable ASCII without quotes, separators and brackets. As a step it is
   // STEP_VALUE: after an opening quote the value runs to the closing one instead (valdq, valsq,
   // valbq: every printable byte but that quote), since `(`, `;`, `{` or `,` inside quotes are a

@@ -1506,4 +1506,24 @@ export default [
     host: ['assignment', 'positional', 'command'],
     commands: ['gh '],
   })),
+  // Archive and encryption tools' password flags, last: their fixtures' values are drawn after
+  // every other rule's, so adding them left those unchanged.
+  // zip's and unzip's `-P password` (backup and release scripts). Keyed on `zip ` with the `un` of
+  // unzip allowed before it (a class, as htpasswd's `ht`), and no other letter: not gzip's or
+  // bzip2's. The flag is searched for without the blank before it (the keyword took the one of
+  // `zip -P …`) and with the one after it, which zip's -P takes: never a `-P` inside a file name.
+  {
+    ...commandFlag('generic-password-zip', "Password given to zip's or unzip's -P flag (zip -r -P SECRET backup.zip data/)", ['zip '], '-P ', true, {
+      pos: [P('zip -r -P ', F(C.alnum, 16), ' backup.zip data/'), P('unzip -o -P "', F(C.alnum, 18), '" release.zip -d /srv/app'), P('zip -P ', F(C.alnum, 16), ' -r backup.zip data/')],
+      neg: ['zip -r -P "$ZIP_PASSWORD" backup.zip data/', 'zip -e -r backup.zip data/', 'gzip -9 dump.sql && psql -P pager=off -c "select 1"', 'unzip -P changeme sample.zip', 'zip -r -9 site.zip public/', 'zip -r release-Production-2024.zip dist/'],
+    }),
+    back: ['unback', 0, 2],
+    before: 'alnum',
+  },
+  // OpenSSL's legacy `-k password` (openssl enc); `-pass pass:…`, `-passin` and `-passout` are the
+  // generic rules'. The flag with its blank, so `-keyout`, `-kdf` or `-kfile` are never it.
+  commandFlag('generic-password-openssl-k', "Password given to openssl's -k flag (openssl enc -aes-256-cbc -k SECRET)", ['openssl '], ' -k ', true, {
+    pos: [P('openssl enc -aes-256-cbc -salt -in db.sql -out db.sql.enc -k ', F(C.alnum, 18)), P("openssl enc -d -aes-256-cbc -md sha256 -in secrets.enc -k '", F(C.alnum, 16), "' -out secrets.env")],
+    neg: ['openssl enc -aes-256-cbc -in db.sql -out db.sql.enc -k "$BACKUP_KEY"', 'openssl req -new -newkey rsa:2048 -nodes -keyout server.key -out server.csr', 'openssl enc -aes-256-cbc -kfile ./key.txt -in a -out b', 'openssl x509 -in cert.pem -noout && curl -k https://api.acme.dev/health'],
+  }),
 ];
