@@ -409,7 +409,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
       .sort((a, b) => b.tokens - a.tokens)
       .slice(0, 5);
     throw new ContextTooLargeError(
-      `The required context needs ${finalTokens} tokens but the hard limit is ${limits.hardLimitTokens} (max input ${input.tokenBudget.maxInputTokens} − reserve ${input.tokenBudget.responseTokenReserve}). Narrow the scope: target a single file or a symbol.`,
+      `The required context needs ${finalTokens} tokens but the hard limit is ${limits.hardLimitTokens} (max input ${input.tokenBudget.maxInputTokens} − reserve ${input.tokenBudget.responseTokenReserve}). ${largestBlockText(live, mask)}Narrow the scope: target a single file or a symbol, or use a model with a larger context.`,
       { details: { budgetReport: report, largestBlocks: largest } },
     );
   }
@@ -610,4 +610,30 @@ function mapConstraints(constraints: BuildContextInput['constraints'], f: (text:
 /** Each string once, in code-unit order (as the manifest's other lists). */
 function uniqueSorted(list: readonly string[]): string[] {
   return [...new Set(list)].sort();
+}
+
+/**
+ * The sentence of a ContextTooLarge refusal that names the largest block left (its title masked
+ * as every published text is) and why it is not smaller: fitting has already cut every file to
+ * its smallest slice, so one still whole has none the index could give (no symbols' line ranges
+ * for a target, no signatures or summary, or an index older than the file), which is what a
+ * person can change.
+ */
+function largestBlockText(live: Iterable<Work>, mask: (text: string) => string): string {
+  let top: Work | undefined;
+  for (const w of live) if (!top || w.variants.get(w.level)!.tokens > top.variants.get(top.level)!.tokens) top = w;
+  if (!top) return '';
+  const tokens = top.variants.get(top.level)!.tokens;
+  const r = top.ranked;
+  const why =
+    r === undefined
+      ? ''
+      : top.level !== 'FULL_FILE'
+        ? `, sliced to ${top.level}`
+        : top.variants.size > 1
+          ? ', whole: its slices are no smaller'
+          : r.target && r.symbols.length === 0
+            ? ', whole: name a symbol in it (planStep.targetSymbols) to send only its lines, or give the index its signatures or summary'
+            : ', whole: the index gives no current line ranges, signatures or summary to slice it by';
+  return `The largest required block is ${mask(top.title)} (${tokens} tokens${why}). `;
 }

@@ -360,7 +360,11 @@ describe('selection step 4: fit to budget, in order', () => {
     expect(isCtxgateError(e, 'CONTEXT_TOO_LARGE')).toBe(true);
     expect(e.name).toBe('ContextTooLargeError');
     expect(e.details.budgetReport).toMatchObject({ decision: 'refuse_hard_limit', hardLimitTokens: 50, maxInputTokens: 50 });
-    expect(e.message).toMatch(/Narrow the scope/);
+    // It names the largest block and why it is whole: the target names no symbol to cut it to.
+    expect(e.details.largestBlocks[0]).toEqual({ title: 'src/services/UserService.ts', priority: 'P0', tokens: 112, slicing: 'FULL_FILE' });
+    expect(e.message).toBe(
+      'The required context needs 294 tokens but the hard limit is 50 (max input 50 − reserve 0). The largest required block is src/services/UserService.ts (112 tokens, whole: name a symbol in it (planStep.targetSymbols) to send only its lines, or give the index its signatures or summary). Narrow the scope: target a single file or a symbol, or use a model with a larger context.',
+    );
   });
 });
 
@@ -385,6 +389,9 @@ describe('slicing rules', () => {
     const e = await refusal(build({ ...step, ...tight }, new Map([...contents, ['src/services/UserService.ts', edited]])));
     expect(isCtxgateError(e, 'CONTEXT_TOO_LARGE')).toBe(true);
     expect(e.details.largestBlocks).toContainEqual(expect.objectContaining({ title: 'src/services/UserService.ts', slicing: 'FULL_FILE' }));
+    // The refusal names the file that stays whole, and why.
+    const whole = e.details.largestBlocks.find((b: { title: string }) => b.title === 'src/services/UserService.ts');
+    expect(e.message).toContain(`The largest required block is src/services/UserService.ts (${whole.tokens} tokens, whole: the index gives no current line ranges, signatures or summary to slice it by). `);
   });
 
   it('overlapping target symbols give one region, not the same lines twice', async () => {
