@@ -130,6 +130,15 @@ writeTree(NESTED, [
   ['apps/web/node_modules/left-pad/index.js', `module.exports = { token: "${PACKAGE_TOKEN}" };\n`],
   ['apps/web/node_modules/left-pad/package.json', '{ "name": "left-pad" }\n'],
 ]);
+// A folder whose one directory holds more entries than Chromium's readEntries hands out at once
+// (100): a drop must read every batch. Its installed packages are not read.
+const WIDE_DIR = join(fixtures, 'wide-project');
+writeTree(WIDE_DIR, [
+  ['.gitignore', '*.log\n'],
+  ['build.log', 'done\n'],
+  ['node_modules/left-pad/index.js', `module.exports = { token: "${PACKAGE_TOKEN}" };\n`],
+  ...Array.from({ length: 130 }, (_, i) => [`src/gen/m${String(i).padStart(3, '0')}.ts`, `export const m${i} = ${i};\n`]),
+]);
 const DB_PASSWORD = plantedDbPassword();
 // Two animation frames first, so a just-scrolled region is fully painted in the screenshot.
 const shot = async (name, opts = {}) => {
@@ -170,6 +179,20 @@ const dropOnZone = (what) =>
     else for (const [name, text] of what) dt.items.add(new File([text], name));
     document.querySelector('#dropzone').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
   }, what);
+/**
+ * Drops a folder from disk on the drop zone as a person does: through Chromium's input pipeline
+ * (CDP Input.dispatchDragEvent), so the page gets real entries (webkitGetAsEntry) to walk, which
+ * a DataTransfer built in the page never has.
+ */
+async function dropFolder(dir) {
+  const zone = page.locator('#dropzone');
+  await zone.scrollIntoViewIfNeeded();
+  const box = await zone.boundingBox();
+  const cdp = await page.context().newCDPSession(page);
+  const data = { items: [], files: [dir], dragOperationsMask: 1 };
+  for (const type of ['dragEnter', 'dragOver', 'drop']) await cdp.send('Input.dispatchDragEvent', { type, x: box.x + box.width / 2, y: box.y + box.height / 2, data });
+  await cdp.detach();
+}
 /** Opens the table of the index's files and returns their paths. */
 async function indexedPaths() {
   await page.click('#files-details summary');
@@ -528,6 +551,34 @@ try {
     const html = await page.evaluate(() => document.documentElement.outerHTML);
     assert(!html.includes(IGNORED_TOKEN), 'the ignored token reached the DOM');
     await noSecretInDom();
+  });
+
+  await check('a folder dropped from disk is walked through its entries: the same index and bundle as the picked folder, every batch of a wide directory read', async () => {
+    const buildCafe = async () => {
+      await page.fill('#intent', 'Rename cafe');
+      await page.fill('#target-input', 'src/caf\u00e9.ts');
+      await page.press('#target-input', 'Enter');
+      const status = await buildAndWait();
+      assert(/Built in/.test(status), `build: ${status}`);
+      return fingerprint();
+    };
+    await loadFolder(FOLDER);
+    const picked = await indexedPaths();
+    const pickedFingerprint = await buildCafe();
+    const dropped = await loadWith(() => dropFolder(FOLDER));
+    assert(/Indexed/.test(dropped), `dropping the folder: ${dropped}`);
+    assert(/^folder-project: /.test(await statusOf('project-line')), `project line: ${await statusOf('project-line')}`);
+    const rows = await indexedPaths();
+    assert(JSON.stringify(rows) === JSON.stringify(picked), `dropped ${rows.join(', ')} but picked ${picked.join(', ')}`);
+    assert((await buildCafe()) === pickedFingerprint, 'the dropped folder built another bundle than the picked one');
+    const wide = await loadWith(() => dropFolder(WIDE_DIR));
+    assert(/Indexed 131 files/.test(wide), `dropping the wide folder: ${wide}`);
+    const wideRows = await indexedPaths();
+    assert(wideRows.filter((p) => p.startsWith('src/gen/')).length === 130 && wideRows.includes('src/gen/m129.ts'), `indexed ${wideRows.length}: ${wideRows.slice(-3).join(', ')}`);
+    assert(!wideRows.includes('build.log'), 'the ignored log was indexed');
+    assert(/Not read: 1 node_modules folder/.test(await statusOf('not-read')), `not read: ${await statusOf('not-read')}`);
+    const html = await page.evaluate(() => document.documentElement.outerHTML);
+    assert(!html.includes(PACKAGE_TOKEN) && !html.includes(IGNORED_TOKEN), 'a token from an unread file reached the DOM');
   });
 
   await check('node_modules below the root is not handed over or read, and the page says so; a failed drop keeps the project', async () => {
