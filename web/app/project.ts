@@ -86,7 +86,11 @@ const readFrom = (files: ReadonlyMap<string, File>) => (path: string): Promise<U
 const SKIPPED_DIR = 'node_modules';
 const inSkippedDir = (path: string): boolean => path.split('/').includes(SKIPPED_DIR);
 
-/** The sample: in-memory texts, indexed as given (it has no .gitignore). */
+/**
+ * The sample: in-memory texts, indexed as given. A list's .gitignore is not applied (the SDK applies
+ * one only to Files and directory handles); the sample's ignores what it does not hold, and its
+ * `.env`, which the never-send rules exclude anyway.
+ */
 export function fromTexts(name: string, files: readonly { path: string; text: string }[]): ProjectInput {
   const enc = new TextEncoder();
   const source = files.map((f) => ({ path: f.path, bytes: enc.encode(f.text) }));
