@@ -176,7 +176,7 @@ export function findSecrets(text: string, options: ScanOptions = {}, utf8?: Uint
     if ((kind & ASSIGNMENT) !== 0) {
       const query = isQueryValue(text, start);
       if (query) end = queryValueEnd(text, start, end);
-      if (isNonSecretAssignment(text, start, end, RULE_READING[rule]!, RULE_NAME_KEYWORDS[rule], file)) continue;
+      if (isNonSecretAssignment(text, start, end, RULE_READING[rule]!, RULE_NAME_KEYWORDS[rule], file, (kind & COMMAND) !== 0)) continue;
       // A command's argument ends with its shell word, an encoded pair's password with its string
       // (below), not as a configuration's value.
       if ((kind & (COMMAND | ENCODED_PAIR)) === 0) end = unquotedValueEnd(text, start, end, file);

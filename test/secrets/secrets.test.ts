@@ -533,6 +533,23 @@ describe('what a name or a value says (host judgements)', () => {
     }
   });
 
+  it("a command flag's value is found even when its letters split into a name's pieces; a stand-in whose words name a secret is not", () => {
+    // Random values (10, 12 and 16 characters) that read as names in code (Hfsxg·Cbwly): no code
+    // stands bare after `-p`, `-a` or `user%`, so on a command line they are passwords.
+    const values = ['HFsxgCbwly', 'JvmpVlcjcs', 'mspxEvyWbi', 'byTcKwamuhQk', 'SVZXJBQQfnlu', 'LQdytaORKogu', 'OzapbJwLfAkkzbTc', 'npuDbyTcKwamuhQk', 'IxUmYspEjvgmiIsh'];
+    for (const v of values) {
+      expect(found(`mysql -h db -u app -p${v} app_prod`), v).toEqual([`generic-password-mysql-cli ${v}`]);
+      expect(found(`smbclient //files.acme.internal/share -U 'svc%${v}' -c 'ls'`), v).toEqual([`generic-password-smbclient ${v}`]);
+      expect(found(`redis-cli -h cache.acme.internal -a ${v} ping`), v).toEqual([`generic-password-redis-cli ${v}`]);
+      // Assigned in code, the same value at a line's end amid code is still read as a name.
+      expect(scanSecrets(`  readonly password: ${v};\n`, { path: 'src/auth.ts' }), v).toEqual([]);
+    }
+    for (const v of ['MyPassword', 'YourDbPassword', 'SuperSecret', 'RootPwd', 'AdminPass', 'ApiToken']) {
+      expect(found(`mysql -h db -u app -p${v} app_prod`), v).toEqual([]);
+      expect(found(`redis-cli -h cache -a ${v} ping`), v).toEqual([]);
+    }
+  });
+
   it("a Python string literal's prefix is neither the value nor its name; unquoted, a value keeps its first letters", () => {
     const v = token('', 24, 0x9b1);
     expect(found(`app.secret_key = b'${v}'`)).toEqual([`generic-secret ${v}`]);

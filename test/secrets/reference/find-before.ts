@@ -163,7 +163,7 @@ export function findSecretsBefore(text: string, scanText: RawScan, options: Scan
         // FILTERS_VERSION 17: a query string's value ends at `&` or `#`; the host's own.
         const query = isQueryValue(text, start);
         if (query) end = queryValueEnd(text, start, end);
-        if (isNonSecretAssignment(text, start, end, POSITIONAL_RULES.has(m.rule) || LABEL_RULES.has(m.rule) ? 'none' : DECLARED_RULES.has(m.rule) ? 'declared' : 'assigned', RULE_NAME_KEYWORDS[m.rule]!)) continue;
+        if (isNonSecretAssignment(text, start, end, POSITIONAL_RULES.has(m.rule) || LABEL_RULES.has(m.rule) ? 'none' : DECLARED_RULES.has(m.rule) ? 'declared' : 'assigned', RULE_NAME_KEYWORDS[m.rule]!, COMMAND_RULES.has(m.rule))) continue;
         // A judgement added after the speed work (FILTERS_VERSION 7): the host's own; FILTERS_VERSION
         // 13: a shell default ends at its `}`.
         // FILTERS_VERSION 22: a command's argument ends with its shell word (below).
@@ -293,7 +293,7 @@ function isPlaceholder(value: string, structural: boolean): boolean {
 }
 
 /** True when a generic `name = value` candidate is not a secret. */
-function isNonSecretAssignment(text: string, start: number, end: number, reading: NameReading, words: readonly string[]): boolean {
+function isNonSecretAssignment(text: string, start: number, end: number, reading: NameReading, words: readonly string[], command = false): boolean {
   // FILTERS_VERSION 13: shell's `${NAME:-value}` is the shell-default rules' (the host's own).
   if (isShellDefaultMisread(text, start)) return true;
   // FILTERS_VERSION 19: what the operator before the value says (`?:`, `+=`, `||=`), the host's own.
@@ -323,8 +323,9 @@ function isNonSecretAssignment(text: string, start: number, end: number, reading
   if (isSlotOrQuotedCode(text, start, value)) return true;
   // FILTERS_VERSION 19: an f-string that interpolates (the host's own).
   if (value.includes('{') && isFormattedString(text, start)) return true;
-  // A judgement added after the speed work (FILTERS_VERSION 3): the host's own.
-  if (isCodeReference(text, start, end, value)) return true;
+  // A judgement added after the speed work (FILTERS_VERSION 3): the host's own; FILTERS_VERSION 31:
+  // on a command line a name is a stand-in only if its words name a secret.
+  if (isCodeReference(text, start, end, value, false, command)) return true;
   // FILTERS_VERSION 12: a called or indexed name is code unless its shape is generated (the host's own).
   if (isCallOrIndex(text, end, value)) return true;
   // FILTERS_VERSION 11: an argument by position has no name (the host's own).
