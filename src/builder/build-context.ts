@@ -10,13 +10,19 @@ import { establishCandidates } from './candidates.ts';
 import { isFreshReader } from './fresh-reader.ts';
 import { createPathGates } from './default-gates.ts';
 import { validateBuildInput } from './schema.ts';
+import { normalizeProjectPath } from '../secrets/paths.ts';
 import type { BuildContextInput, BuildContextResult, ExplainEntry, IndexedFile } from './types.ts';
 
 /** Where {@link buildContext} gets file contents from. */
 export interface BuildContextOptions {
   /** Reads a file by its normalised project-relative path (Node/Deno: see `ctxgate/fs`). */
   readFile?: (path: string) => Promise<Uint8Array | string>;
-  /** Contents already in memory, by normalised path; used before `readFile`. */
+  /**
+   * Contents already in memory, by path; used before `readFile`. Keys are matched as the index's
+   * paths are normalised (`./src/a.ts` and `src//a.ts` are `src/a.ts`, an NFD name is its NFC form), so the list
+   * given to indexProject can key them as it was written; a key written exactly as the index
+   * names the file wins. Two other keys of one file with different contents are INVALID_PARAMS.
+   */
   contents?: ReadonlyMap<string, Uint8Array | string> | Readonly<Record<string, Uint8Array | string>>;
   /** The engine to run on; the shared engine by default. */
   engine?: Engine;
@@ -62,12 +68,12 @@ export async function buildContext(input: BuildContextInput, options: BuildConte
   checkOptions(options);
   const valid = validateBuildInput(input);
   const needed = neededPaths(valid);
-  const given = options.contents instanceof Map ? options.contents : new Map(Object.entries(options.contents ?? {}));
+  const given = contentsByPath(options.contents instanceof Map ? options.contents : new Map(Object.entries(options.contents ?? {})));
   const entries: [string, Uint8Array | string][] = [];
   const owned: ArrayBuffer[] = [];
   const fresh = isFreshReader(options.readFile);
   for (const path of needed) {
-    const have = given.get(path);
+    const have = given(path);
     if (have !== undefined) {
       checkContent(have, 'options.contents', path);
       entries.push([path, have]);
@@ -98,6 +104,38 @@ export async function buildContext(input: BuildContextInput, options: BuildConte
   }
   if (options.logger) log(result, options.logger, options.hidePathsInLogs ?? false);
   return result;
+}
+
+/**
+ * A lookup of `contents` by normalised path: the key as written first, else a key that normalises
+ * to the path (worked out once, at the first miss: callers who key by the index's paths pay
+ * nothing). Keys that normalise to nothing inside the project can name no indexed file and are
+ * left unused.
+ */
+function contentsByPath(contents: ReadonlyMap<string, Uint8Array | string>): (path: string) => Uint8Array | string | undefined {
+  let normalized: Map<string, Uint8Array | string> | undefined;
+  const conflicting = new Map<string, number>();
+  return (path) => {
+    const exact = contents.get(path);
+    if (exact !== undefined) return exact;
+    if (normalized === undefined) {
+      normalized = new Map();
+      for (const [key, value] of contents) {
+        if (typeof key !== 'string') continue;
+        const n = normalizeProjectPath(key);
+        if (!n.ok || n.path === key) continue;
+        const before = normalized.get(n.path);
+        if (before !== undefined && before !== value) conflicting.set(n.path, (conflicting.get(n.path) ?? 1) + 1);
+        else normalized.set(n.path, value);
+      }
+    }
+    const count = conflicting.get(path);
+    if (count !== undefined) {
+      // The keys are not shown: they are the caller's strings, and the path says which file.
+      throw invalidParams('options.contents', `${count} keys name ${path} once normalised (./ prefixes, doubled slashes, Unicode forms), with different contents; keep one, or key it as the index names it.`, { path });
+    }
+    return normalized.get(path);
+  };
 }
 
 /** INVALID_PARAMS unless `options` and the members buildContext reads have the right kinds. */

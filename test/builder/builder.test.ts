@@ -462,6 +462,38 @@ describe('edge cases', () => {
     expect(e.details.path).toBe('src/db/client.ts');
   });
 
+  it("contents keyed as the files were listed (./src/…, doubled slashes, NFD) are matched by normalised path; the index's own spelling wins", async () => {
+    const reference = await build();
+    // Every key spelt otherwise than the index names the file: the same bundle.
+    const respelt = new Map([...contents].map(([path, bytes], i) => [i % 2 === 0 ? `./${path}` : path.replace('/', '//'), bytes]));
+    expect(respelt.has('src/services/UserService.ts')).toBe(false);
+    expect((await build({}, respelt)).manifest.fingerprints).toEqual(reference.manifest.fingerprints);
+    // An NFD name (as macOS hands names out) matches the index's NFC path.
+    const nfcIndex = await engine.indexProject([{ path: 'src/caf\u00e9.ts', text: 'export const cafe = 1;\n' }]);
+    const nfd = await buildContext(
+      { ...baseInput(), projectIndex: nfcIndex, planStep: { id: 's', targetFiles: ['src/caf\u00e9.ts'] } } as BuildContextInput,
+      { contents: new Map([['src/cafe\u0301.ts', 'export const cafe = 1;\n']]), engine },
+    );
+    expect(nfd.bundle.blocks.find((b) => b.title === 'src/caf\u00e9.ts')!.content).toBe('export const cafe = 1;\n');
+    // The key written as the index names it wins over another spelling of the same file.
+    const both = new Map([...contents, ['./src/services/UserService.ts', 'export const other = 1;\n']]);
+    expect((await build({}, both)).manifest.fingerprints).toEqual(reference.manifest.fingerprints);
+    // Two other spellings of one file with different contents: which one is meant is unknowable.
+    const clash = new Map(contents);
+    const user = clash.get('src/services/UserService.ts')!;
+    clash.delete('src/services/UserService.ts');
+    clash.set('./src/services/UserService.ts', user);
+    clash.set('src//services/UserService.ts', 'export const other = 1;\n');
+    const e = await refusal(build({}, clash));
+    expect(isCtxgateError(e, 'INVALID_PARAMS')).toBe(true);
+    expect(e.message).toBe(
+      'options.contents: 2 keys name src/services/UserService.ts once normalised (./ prefixes, doubled slashes, Unicode forms), with different contents; keep one, or key it as the index names it.',
+    );
+    // The same content under two spellings is no clash.
+    clash.set('src//services/UserService.ts', user);
+    expect((await build({}, clash)).manifest.fingerprints).toEqual(reference.manifest.fingerprints);
+  });
+
   it('3: an unsupported encoding excludes the file; as the target it refuses', async () => {
     const weird = new Uint8Array([0x66, 0x6f, 0x81, 0x8d, 0x90, 0x9d, 0x6f]); // not UTF-8, undefined in windows-1252
     const c = new Map([...contents, ['src/db/client.ts', weird]]);
