@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 
 const input = (o: Partial<BuildContextInput> = {}): BuildContextInput => ({ ...baseInput(), projectIndex: index, ...o }) as BuildContextInput;
-const build = (o: Partial<BuildContextInput> = {}, c = contents): Promise<BuildContextResult> => buildContext(input(o), { contents: c, engine });
+const build = (o: Partial<BuildContextInput> = {}, c: ReadonlyMap<string, Uint8Array | string> = contents): Promise<BuildContextResult> => buildContext(input(o), { contents: c, engine });
 const refusal = async (p: Promise<unknown>): Promise<any> =>
   p.then(
     () => {
@@ -476,10 +476,10 @@ describe('edge cases', () => {
     );
     expect(nfd.bundle.blocks.find((b) => b.title === 'src/caf\u00e9.ts')!.content).toBe('export const cafe = 1;\n');
     // The key written as the index names it wins over another spelling of the same file.
-    const both = new Map([...contents, ['./src/services/UserService.ts', 'export const other = 1;\n']]);
+    const both = new Map<string, Uint8Array | string>([...contents, ['./src/services/UserService.ts', 'export const other = 1;\n']]);
     expect((await build({}, both)).manifest.fingerprints).toEqual(reference.manifest.fingerprints);
     // Two other spellings of one file with different contents: which one is meant is unknowable.
-    const clash = new Map(contents);
+    const clash = new Map<string, Uint8Array | string>(contents);
     const user = clash.get('src/services/UserService.ts')!;
     clash.delete('src/services/UserService.ts');
     clash.set('./src/services/UserService.ts', user);
