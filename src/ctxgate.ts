@@ -78,6 +78,8 @@ function checkOptions(options: unknown): asserts options is CtxgateOptions {
 }
 
 let shared: Promise<Engine> | undefined;
+/** The options the shared engine was started with. */
+let sharedOptions: CtxgateOptions = {};
 
 /**
  * Starts the shared engine behind the package-level functions (`crc32`, `sha256Hex`,
@@ -116,9 +118,6 @@ export function init(options: CtxgateOptions = {}): Promise<Engine> {
   sharedOptions = options ?? {};
   return pending;
 }
-
-/** The options the shared engine was started with. */
-let sharedOptions: CtxgateOptions = {};
 
 /**
  * Whether `given` asks for nothing the running engine was not started with: no option (the

@@ -159,9 +159,11 @@ function setActivity(activity: typeof state.activity): void {
 }
 const canBuild = (p: LoadedProject | undefined): boolean => Boolean(p?.index.files.some((f) => !f.excluded));
 
-/** A new project starts clean: the previous one's targets, intent, picks and result would not fit it. */
+/**
+ * A new project starts clean: the previous one's targets, intent and picks would not fit it. Its
+ * result went when the load started, and showProject redraws the lists and the summary.
+ */
 function forgetProject(): void {
-  state.project = undefined;
   state.targets.length = 0;
   state.symbols.length = 0;
   state.picks = [];
@@ -170,11 +172,6 @@ function forgetProject(): void {
   chips(symbolField);
   clearMessage(targetField);
   clearMessage(symbolField);
-  replace($('file-list'));
-  replace($('symbol-list'));
-  replace($('project-summary'));
-  replace(resultBody);
-  resultBox.hidden = true;
 }
 
 function progressLine(p: LoadProgress): string {

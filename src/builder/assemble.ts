@@ -404,12 +404,11 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     const bundleId = input.bundleId ?? derivedUuid('refused', projectFp, configFp, correlationId);
     const report = budgetReportOf(bundleId, finalTokens, decision);
     report.notes.push('refused: required P0 blocks do not fit the hard limit even after slicing; narrow the scope (choose a file or a symbol) or use a model with a larger context');
-    const largest = [...live]
-      .map((w) => ({ title: w.title, priority: w.priority, tokens: w.variants.get(w.level)!.tokens, slicing: w.ranked ? w.level : null }))
-      .sort((a, b) => b.tokens - a.tokens)
-      .slice(0, 5);
+    const tokensOfWork = (w: Work): number => w.variants.get(w.level)!.tokens;
+    const bySize = [...live].sort((a, b) => tokensOfWork(b) - tokensOfWork(a));
+    const largest = bySize.slice(0, 5).map((w) => ({ title: w.title, priority: w.priority, tokens: tokensOfWork(w), slicing: w.ranked ? w.level : null }));
     throw new ContextTooLargeError(
-      `The required context needs ${finalTokens} tokens but the hard limit is ${limits.hardLimitTokens} (max input ${input.tokenBudget.maxInputTokens} − reserve ${input.tokenBudget.responseTokenReserve}). ${largestBlockText(live, mask)}Narrow the scope: target a single file or a symbol, or use a model with a larger context.`,
+      `The required context needs ${finalTokens} tokens but the hard limit is ${limits.hardLimitTokens} (max input ${input.tokenBudget.maxInputTokens} − reserve ${input.tokenBudget.responseTokenReserve}). ${largestBlockText(bySize[0], mask)}Narrow the scope: target a single file or a symbol, or use a model with a larger context.`,
       { details: { budgetReport: report, largestBlocks: largest } },
     );
   }
@@ -613,15 +612,13 @@ function uniqueSorted(list: readonly string[]): string[] {
 }
 
 /**
- * The sentence of a ContextTooLarge refusal that names the largest block left (its title masked
- * as every published text is) and why it is not smaller: fitting has already cut every file to
- * its smallest slice, so one still whole has none the index could give (no symbols' line ranges
- * for a target, no signatures or summary, or an index older than the file), which is what a
- * person can change.
+ * The sentence of a ContextTooLarge refusal that names `top`, the largest block left (its title
+ * masked as every published text is), and why it is not smaller: fitting has already cut every
+ * file to its smallest slice, so one still whole has none the index could give (no symbols' line
+ * ranges for a target, no signatures or summary, or an index older than the file), which is what
+ * a person can change.
  */
-function largestBlockText(live: Iterable<Work>, mask: (text: string) => string): string {
-  let top: Work | undefined;
-  for (const w of live) if (!top || w.variants.get(w.level)!.tokens > top.variants.get(top.level)!.tokens) top = w;
+function largestBlockText(top: Work | undefined, mask: (text: string) => string): string {
   if (!top) return '';
   const tokens = top.variants.get(top.level)!.tokens;
   const r = top.ranked;

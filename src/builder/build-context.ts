@@ -19,9 +19,10 @@ export interface BuildContextOptions {
   readFile?: (path: string) => Promise<Uint8Array | string>;
   /**
    * Contents already in memory, by path; used before `readFile`. Keys are matched as the index's
-   * paths are normalised (`./src/a.ts` and `src//a.ts` are `src/a.ts`, an NFD name is its NFC form), so the list
-   * given to indexProject can key them as it was written; a key written exactly as the index
-   * names the file wins. Two other keys of one file with different contents are INVALID_PARAMS.
+   * paths are normalised (`./src/a.ts` and `src//a.ts` are `src/a.ts`, an NFD name is its NFC
+   * form), so the list given to indexProject can key them as it was written; a key written exactly
+   * as the index names the file wins. Two other keys of one file with different contents are
+   * INVALID_PARAMS.
    */
   contents?: ReadonlyMap<string, Uint8Array | string> | Readonly<Record<string, Uint8Array | string>>;
   /** The engine to run on; the shared engine by default. */

@@ -64,20 +64,18 @@ export class Core {
     return this.#exports;
   }
 
-  /** Reserves an input window of `len` bytes without writing it; returns its address. */
+  /**
+   * Reserves an input window of `len` bytes without writing it; returns its address.
+   * INVALID_PARAMS when the core cannot take that much.
+   */
   reserve(len: number): number {
-    return this.#input(len);
-  }
-
-  /** The input window of at least `len` bytes, or INVALID_PARAMS when the core cannot take that much. */
-  #input(len: number): number {
     if (len > MAX_INPUT_BYTES) throw tooLarge(len);
     return this.#exports.ioInput(len);
   }
 
   /** Copies bytes into the input window; returns their address. */
   writeBytes(bytes: Uint8Array): number {
-    const ptr = this.#input(bytes.byteLength);
+    const ptr = this.reserve(bytes.byteLength);
     new Uint8Array(this.#memory.buffer, ptr, bytes.byteLength).set(bytes);
     return ptr;
   }
@@ -88,7 +86,7 @@ export class Core {
    */
   writeString(text: string): { ptr: number; len: number } {
     // A UTF-16 code unit encodes to at most 3 UTF-8 bytes.
-    const ptr = this.#input(text.length * 3);
+    const ptr = this.reserve(text.length * 3);
     return { ptr, len: this.#encodeAt(text, ptr) };
   }
 
@@ -132,7 +130,7 @@ export class Core {
    */
   writeStrings(first: string, second: string | Uint8Array): { ptr: number; len: number } {
     const cap = first.length * 3 + (typeof second === 'string' ? second.length * 3 : second.byteLength);
-    const ptr = this.#input(cap);
+    const ptr = this.reserve(cap);
     const a = this.#encodeAt(first, ptr);
     if (typeof second !== 'string') {
       new Uint8Array(this.#memory.buffer, ptr + a, second.byteLength).set(second);
@@ -250,6 +248,11 @@ export function getCore(): Core {
     );
   }
   return ready;
+}
+
+/** Whether `core` is this thread's current instance (not replaced, nor its replacement still loading). */
+export function isCurrentCore(core: Core): boolean {
+  return ready === core;
 }
 
 /**

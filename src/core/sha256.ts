@@ -1,6 +1,6 @@
 import { detachedBytes, expectArray, expectText, isDetached, kindOf, wrongItem, wrongKind } from '../args.ts';
 import { CtxgateError, invalidParams } from '../errors.ts';
-import { getCore, pinCore, withCore, type Core } from './core.ts';
+import { isCurrentCore, pinCore, withCore, type Core } from './core.ts';
 import { toHex, toHexRecords } from './hex.ts';
 
 /** Inputs above this size are hashed in chunks through a fixed window instead of copied whole. */
@@ -156,15 +156,6 @@ export interface Sha256Hasher {
   dispose(): void;
 }
 
-/** The current core if it is `owner`, else undefined (replaced, or its replacement still loading). */
-function currentIf(owner: Core): Core | undefined {
-  try {
-    return getCore() === owner ? owner : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** CORE_FAILURE for a hasher whose core instance was replaced while it was hashing. */
 function coreReplaced(): CtxgateError {
   return new CtxgateError(
@@ -178,20 +169,20 @@ function coreReplaced(): CtxgateError {
 /** Starts an incremental SHA-256 in the core. Synchronous: needs the core loaded. */
 export function createSha256Sync(): Sha256Hasher {
   // The state is an address in the memory of the instance it started on: meaningless in any other.
-  let owner: Core | undefined;
+  let owner!: Core;
   let state = withCore((core) => {
     owner = core;
     return core.raw.sha256Init();
   });
   // The instance is not recycled for its memory while the state lives in it (see pinCore); a
   // hasher neither finished nor disposed keeps it, as it keeps its state.
-  const unpin = pinCore(owner!);
+  const unpin = pinCore(owner);
   let lost = false;
   /** The live state, or the error that says why there is none. */
   const live = (): number => {
     if (lost) throw coreReplaced();
     if (state === 0) throw new CtxgateError('INVALID_PARAMS', 'This SHA-256 hasher is finished; create a new one with createSha256Sync().');
-    if (currentIf(owner!) === undefined) {
+    if (!isCurrentCore(owner)) {
       // The state went with the old instance: nothing to release, and never a digest from here on.
       state = 0;
       lost = true;
@@ -230,7 +221,7 @@ export function createSha256Sync(): Sha256Hasher {
       const s = state;
       state = 0;
       // Replaced (or never started): the state went with the old instance, nothing to release.
-      if (s === 0 || currentIf(owner!) === undefined) return unpin();
+      if (s === 0 || !isCurrentCore(owner)) return unpin();
       try {
         withCore((core) => core.raw.sha256Drop(s));
       } catch {

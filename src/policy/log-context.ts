@@ -107,9 +107,10 @@ function defaultLogger(record: LogRecord): void {
  * the call without running the handler and is logged as its error: an `action` that returns
  * neither a string nor undefined, or a `budget` function that returns neither a SessionBudget nor
  * undefined, is INVALID_PARAMS naming the option and the kind returned; what `action` or `budget`
- * throw, and parameters that cannot be redacted (a cycle is UNSUPPORTED_VALUE with its path; a
- * redactor that throws), reject the call with that error, the start record showing the parameters
- * as withheld. A redactor that fails on an error message leaves the message withheld.
+ * throw, and a redactor that throws on the action or the parameters, reject the call with that
+ * error, the start record showing the parameters as withheld. Parameters that refer to themselves
+ * do not fail the call: the record shows `[cycle]` where they recur (see {@link redactForLog}). A
+ * redactor that fails on an error message leaves the message withheld.
  *
  * @example const universe = withLogContext('universe', universeDispatcher, { budget: getContextBudget() });
  */
@@ -192,8 +193,8 @@ export function withLogContext<A extends unknown[], R>(
       });
       return output;
     } catch (error) {
-      // A failure before the start record (the action, or parameters that cannot be redacted: a
-      // cycle, a failing redactor) still leaves the pair of records §10 promises.
+      // A failure before the start record (the action, or a redactor failing on it or on the
+      // parameters) still leaves the pair of records §10 promises.
       if (!startLogged) {
         if (!paramsTried) {
           try {

@@ -166,7 +166,10 @@ interface Scrubber {
   readonly drop: boolean;
   /** A string value or text block as the model may read it. */
   text(s: string): string;
-  /** An object key as the model may read it (redacted, never stripped of HTML). */
+  /**
+   * An object key, or a resource link's URI and names, as the model may read it (redacted, never
+   * stripped of HTML: they are not markup).
+   */
   key(k: string): string;
 }
 

@@ -558,7 +558,7 @@ export function isSecretThingName(value: string): boolean {
   let i = backOver(LOWER, value, n, 0);
   if (i > 0 && isIn(UPPER, value.charCodeAt(i - 1))) i--;
   if (n - i < 4 || i === 0 || !CODE_THINGS.has(value.slice(i).toLowerCase()) || !LETTER_WORDS.test(value)) return false;
-  return words(value).some((w) => SECRET_WORDS.has(w));
+  return hasSecretWord(value);
 }
 /** Letters, perhaps in words joined by `-` or `_`. */
 const LETTER_WORDS = /^[A-Za-z]+(?:[-_][A-Za-z]+)*$/;
@@ -954,7 +954,7 @@ export function isCodeReference(text: string, start: number, end: number, value:
  * of 10 characters, 0.65% of 12 and 0.10% of 16 were missed that way (scratch probe, 2026-11-25).
  */
 function isCodeName(value: string, command = false): boolean {
-  return CODE_NAME.test(value) && !hasGeneratedShape(value) && (!command || words(value).some((w) => SECRET_WORDS.has(w)));
+  return CODE_NAME.test(value) && !hasGeneratedShape(value) && (!command || hasSecretWord(value));
 }
 
 /**
@@ -997,6 +997,11 @@ const SNAKE_NAME = /^[a-z]+(?:_[a-z]+)+$/;
 function namesSecret(value: string): boolean {
   if (/\d/.test(value)) return false;
   return words(value).some((word) => SECRET_WORDS.has(word) || word === 'keys');
+}
+
+/** Whether one of `value`'s words ({@link words}) is a word secrets are named with ({@link SECRET_WORDS}). */
+function hasSecretWord(value: string): boolean {
+  return words(value).some((w) => SECRET_WORDS.has(w));
 }
 
 /** What {@link isCodeStatement} finds before a value. */

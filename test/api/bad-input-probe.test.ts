@@ -19,6 +19,7 @@ import type { Engine } from '../../src/worker/engine.ts';
 import { MAX_PATH_BYTES, MAX_PATH_SEGMENTS, MAX_PATTERN_LENGTH } from '../../src/secrets/paths.ts';
 import { baseInput, contentsOf, dependencies, projectFiles, symbols } from '../fixtures/project.ts';
 import { rejection, thrown } from '../fixtures/thrown.ts';
+import { detached } from './wrong-kinds.ts';
 
 const ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
 
@@ -35,13 +36,6 @@ function expectInvalid(error: any, field: string, message: RegExp): void {
   expect(isCtxgateError(error, 'INVALID_PARAMS'), String(error?.stack ?? error)).toBe(true);
   expect(error.details.field).toBe(field);
   expect(error.message).toMatch(message);
-}
-
-/** A Uint8Array whose buffer was transferred away. */
-function detached(): Uint8Array {
-  const u = new Uint8Array(8);
-  structuredClone(u.buffer, { transfer: [u.buffer] });
-  return u;
 }
 
 describe('path gate: absurd paths are refused, not matched slowly or recursively', () => {

@@ -34,8 +34,6 @@ import { expectFunctionArgumentRefused } from './wrong-kinds.ts';
 
 const ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
 
-
-
 /** INVALID_PARAMS naming `field`, and (where given) a message that does not contain `secret`. */
 function expectInvalid(error: unknown, field: string, secret?: string): void {
   expect(isCtxgateError(error, 'INVALID_PARAMS'), String(error)).toBe(true);

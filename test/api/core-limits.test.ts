@@ -3,16 +3,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCtxgate, isCtxgateError, loadCore, serializeError } from '../../src/index.ts';
 import { MAX_INPUT_BYTES, getCore } from '../../src/core/core.ts';
+import { rejection } from '../fixtures/thrown.ts';
 
 describe('core input limits', () => {
   it('an input over 512 MiB is INVALID_PARAMS naming the limit and how to split it, and the core keeps working', async () => {
     await using cg = await createCtxgate({ worker: false });
     // Zero-filled and never written: the pages are not touched.
     const big = new Uint8Array(MAX_INPUT_BYTES + 1);
-    const error = await cg.crc32(big).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const error = await rejection(cg.crc32(big));
     expect(isCtxgateError(error, 'INVALID_PARAMS')).toBe(true);
     expect((error as Error).message).toMatch(/takes at most 536,870,912 bytes .* Split it into parts: crc32 takes a seed/);
     expect((error as { details: unknown }).details).toEqual({ field: 'input', bytes: MAX_INPUT_BYTES + 1, maxBytes: MAX_INPUT_BYTES });
@@ -46,10 +44,7 @@ describe('a default .wasm that cannot be read', () => {
     });
     const { initCore, resetCore } = await import('../../src/core/core.ts');
     resetCore();
-    const error = await initCore().then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const error = await rejection(initCore());
     expect(isCtxgateError(error, 'WASM_LOAD_FAILED')).toBe(true);
     expect((error as Error).message).toMatch(/could not be read \(Error: ENOENT: no such file.*Deno: --allow-read/);
     expect(((error as Error).cause as { code?: string }).code).toBe('ENOENT');
@@ -69,16 +64,10 @@ describe('a core URL that fails to load', () => {
     const token = ['ghp', '_', 'R7k2Qp9Xw4Lm8Zt1Vb6Nc3Hd5Jf0Gs2Ae7Ky'].join('');
     try {
       const signed = `http://127.0.0.1:${port}/assets/ctxgate.wasm?X-Amz-Credential=${key}%2F20261125&X-Amz-Signature=abc#${token}`;
-      const forbidden = await loadCore(signed).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      const forbidden = await rejection(loadCore(signed));
       expect(isCtxgateError(forbidden, 'WASM_LOAD_FAILED')).toBe(true);
       expect((forbidden as { details: unknown }).details).toEqual({ status: 403, url: `http://127.0.0.1:${port}/assets/ctxgate.wasm (query, fragment and user info left out)` });
-      const refused = await loadCore(new URL(`http://user:${token}@127.0.0.1:1/ctxgate.wasm?access_token=${token}`)).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      const refused = await rejection(loadCore(new URL(`http://user:${token}@127.0.0.1:1/ctxgate.wasm?access_token=${token}`)));
       expect(isCtxgateError(refused, 'WASM_LOAD_FAILED')).toBe(true);
       expect((refused as { details: unknown }).details).toEqual({ source: 'http://127.0.0.1:1/ctxgate.wasm (query, fragment and user info left out)' });
       for (const error of [forbidden, refused]) {
@@ -87,10 +76,7 @@ describe('a core URL that fails to load', () => {
         expect(text).not.toContain(token);
       }
       // A plain URL is shown whole.
-      const plain = await loadCore(`http://127.0.0.1:${port}/ctxgate.wasm`).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      const plain = await rejection(loadCore(`http://127.0.0.1:${port}/ctxgate.wasm`));
       expect((plain as { details: unknown }).details).toEqual({ status: 403, url: `http://127.0.0.1:${port}/ctxgate.wasm` });
     } finally {
       server.close();

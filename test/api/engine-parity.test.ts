@@ -7,14 +7,7 @@ import { createWorkerEngine } from '../../src/worker/client.ts';
 import { createInlineEngine } from '../../src/worker/inline.ts';
 import type { Engine } from '../../src/worker/engine.ts';
 import { rejection } from '../fixtures/thrown.ts';
-
-
-/** A Uint8Array whose buffer was transferred away. */
-function detached(): Uint8Array {
-  const bytes = new Uint8Array([1, 2, 3]);
-  structuredClone(bytes.buffer, { transfer: [bytes.buffer] });
-  return bytes;
-}
+import { detached } from './wrong-kinds.ts';
 
 async function engines(transferInputs = false): Promise<[string, Engine][]> {
   const worker = createWorkerEngine(channelWorker(), { transferInputs });

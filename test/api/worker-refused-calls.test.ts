@@ -31,7 +31,6 @@ function withMaps<T>(create: () => T): { made: T; maps: Map<unknown, unknown>[] 
   }
 }
 
-
 const engines: Engine[] = [];
 afterEach(async () => {
   for (const engine of engines.splice(0)) await engine.close();

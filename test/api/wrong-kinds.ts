@@ -23,6 +23,13 @@ export const WRONG: Readonly<Record<string, unknown>> = {
   cyclic,
 };
 
+/** A Uint8Array whose buffer was transferred away. */
+export function detached(): Uint8Array {
+  const u = new Uint8Array(8);
+  structuredClone(u.buffer, { transfer: [u.buffer] });
+  return u;
+}
+
 /** Each wrong value as the first argument, and as the second after 'x' and after an empty object. */
 export const CALLS: readonly [string, unknown[]][] = Object.entries(WRONG).flatMap(([kind, v]): [string, unknown[]][] => [
   [`(${kind})`, [v]],

@@ -1,5 +1,6 @@
 import { buildContext, createCtxgate, indexProject, isCtxgateError, serializeError, type BuildContextInput } from '../../src/index.ts';
 import { baseInput, contentsOf, dependencies, FAKE_GITHUB_TOKEN, projectFiles, symbols } from '../fixtures/project.ts';
+import { rejection } from '../fixtures/thrown.ts';
 import golden from '../vectors/bundle-golden.json' with { type: 'json' };
 import type { Harness } from './harness.ts';
 
@@ -44,21 +45,14 @@ export function builderContract({ describe, it, expect, runtime }: Harness): voi
     it('a function among the symbols is INVALID_PARAMS naming it, whether the engine is a worker or in-thread', async () => {
       await using engine = await createCtxgate();
       const symbol = { name: 'a', path: 'src/a.ts', startLine: 1, endLine: 1, render: () => 'a' };
-      const error = await indexProject(projectFiles(), { engine, symbols: [symbol] }).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      const error = await rejection(indexProject(projectFiles(), { engine, symbols: [symbol] }));
       expect(isCtxgateError(error, 'INVALID_PARAMS')).toBe(true);
       expect((error as Error).message).toBe('options.symbols[0].render: is a function, which is not data; pass plain JSON data (strings, numbers, booleans, null, arrays, plain objects)');
     });
 
     it("the engine's indexProject refuses a symbol or edge the builder would refuse, naming it, in either engine", async () => {
       await using engine = await createCtxgate();
-      const refused = async (extras: unknown): Promise<unknown> =>
-        engine.indexProject(projectFiles(), extras as never).then(
-          () => undefined,
-          (e: unknown) => e,
-        );
+      const refused = (extras: unknown): Promise<unknown> => rejection(engine.indexProject(projectFiles(), extras as never));
       const cases: [unknown, string][] = [
         [{ symbols: [{ path: 'src/a.ts' }] }, 'extras.symbols[0].name: Invalid input: expected string, received undefined'],
         [{ symbols: [{ name: 'a', path: 'src/a.ts', startLine: 0, endLine: 1 }] }, 'extras.symbols[0].startLine: Too small: expected number to be >0'],
@@ -85,10 +79,7 @@ export function builderContract({ describe, it, expect, runtime }: Harness): voi
         [{ id: 's', targetFiles: [`../${FAKE_GITHUB_TOKEN}`] }, 'OUTSIDE_SANDBOX', '"../[REDACTED:github-pat:1]" is outside the project root (parent-directory segment (..) in path); name a path inside the project.'],
       ];
       for (const [planStep, code, message] of steps) {
-        const error = await buildContext({ ...baseInput(), projectIndex, planStep } as BuildContextInput, { contents: contentsOf(files), engine }).then(
-          () => undefined,
-          (e: unknown) => e,
-        );
+        const error = await rejection(buildContext({ ...baseInput(), projectIndex, planStep } as BuildContextInput, { contents: contentsOf(files), engine }));
         expect(isCtxgateError(error, code as never)).toBe(true);
         expect((error as Error).message).toBe(message);
         expect(JSON.stringify(serializeError(error))).not.toContain(FAKE_GITHUB_TOKEN);

@@ -11,6 +11,8 @@ import { getCore, initCore, withCore } from '../../src/core/core.ts';
 import { createSha256Sync, sha256HexStream, sha256HexSync } from '../../src/core/sha256.ts';
 import { CtxgateError } from '../../src/errors.ts';
 import { createCtxgate } from '../../src/index.ts';
+// Both fail the test when the call returns: a digest produced where none may be.
+import { rejection, thrown } from '../fixtures/thrown.ts';
 
 const nodeSha = (b: Uint8Array | string): string => createHash('sha256').update(b).digest('hex');
 const ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
@@ -25,23 +27,6 @@ beforeEach(async () => {
   await initCore();
 });
 
-/** What `run` threw (or returned, so a digest produced where none may be fails the test). */
-function outcome(run: () => unknown): unknown {
-  try {
-    return { returned: run() };
-  } catch (error) {
-    return error;
-  }
-}
-
-async function outcomeAsync(run: () => Promise<unknown>): Promise<unknown> {
-  try {
-    return { returned: await run() };
-  } catch (error) {
-    return error;
-  }
-}
-
 function expectReplaced(error: unknown): void {
   expect(error).toBeInstanceOf(CtxgateError);
   expect((error as CtxgateError).code).toBe('CORE_FAILURE');
@@ -52,7 +37,7 @@ function expectReplaced(error: unknown): void {
 
 /** Makes withCore see a trap, as a failing call into the core would: the instance is discarded. */
 function trapTheCore(): void {
-  const error = outcome(() =>
+  const error = thrown(() =>
     withCore(() => {
       throw new WebAssembly.RuntimeError('memory access out of bounds (simulated trap)');
     }),
@@ -67,9 +52,9 @@ describe('an incremental SHA-256 whose core is replaced before the digest', () =
     const hasher = createSha256Sync();
     hasher.update('hello ');
     await initCore(module);
-    expectReplaced(outcome(() => hasher.update('world')));
+    expectReplaced(thrown(() => hasher.update('world')));
     // Never a digest afterwards either, and the error stays the same.
-    expectReplaced(outcome(() => hasher.digestHex()));
+    expectReplaced(thrown(() => hasher.digestHex()));
     expect(() => hasher.dispose()).not.toThrow();
     // The new core works, and a new hasher on it gives the right digest.
     const again = createSha256Sync();
@@ -80,7 +65,7 @@ describe('an incremental SHA-256 whose core is replaced before the digest', () =
     const hasher = createSha256Sync();
     for (let i = 0; i < 4; i++) hasher.update(chunks[i]!);
     const replacement = await initCore(module);
-    expectReplaced(outcome(() => hasher.update(chunks[4]!)));
+    expectReplaced(thrown(() => hasher.update(chunks[4]!)));
     expect(() => hasher.dispose()).not.toThrow();
     // The replacement is still this thread's core: the stale hasher did not get it reset.
     expect(getCore()).toBe(replacement);
@@ -91,14 +76,14 @@ describe('an incremental SHA-256 whose core is replaced before the digest', () =
     const first = createSha256Sync().update(chunks[0]!);
     trapTheCore();
     // The replacement is still loading: the hasher says the core was replaced, not NOT_INITIALIZED.
-    expectReplaced(outcome(() => first.update(chunks[1]!)));
+    expectReplaced(thrown(() => first.update(chunks[1]!)));
     expect(() => first.dispose()).not.toThrow();
 
     await initCore();
     const second = createSha256Sync().update(chunks[0]!);
     trapTheCore();
     await initCore();
-    expectReplaced(outcome(() => second.digestHex()));
+    expectReplaced(thrown(() => second.digestHex()));
     expect(() => second.dispose()).not.toThrow();
   });
 
@@ -140,7 +125,7 @@ describe('stream hashing whose core is replaced mid-stream', () => {
 
   it('engine.sha256Hex(stream) rejects with CORE_FAILURE when another engine loads the core from bytes', async () => {
     await using engine = await createCtxgate({ worker: false });
-    const error = await outcomeAsync(() =>
+    const error = await rejection(() =>
       engine.sha256Hex(
         streamOf(
           source(async () => {
@@ -161,13 +146,13 @@ describe('stream hashing whose core is replaced mid-stream', () => {
       trapTheCore(); // another call on this thread trapped: the core is being replaced
       throw new Error('the stream broke');
     }
-    const error = await outcomeAsync(() => sha256HexStream(broken()));
+    const error = await rejection(() => sha256HexStream(broken()));
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toBe('the stream broke');
   });
 
   it('sha256HexStream after a reset from a trap elsewhere rejects with CORE_FAILURE, not a digest', async () => {
-    const error = await outcomeAsync(() =>
+    const error = await rejection(() =>
       sha256HexStream(
         source(async () => {
           trapTheCore();

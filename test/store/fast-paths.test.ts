@@ -856,7 +856,6 @@ function referenceBytes(value: unknown): number {
   return text === undefined ? 0 : new TextEncoder().encode(text).length;
 }
 
-
 /**
  * Limits around a context's exact sizes, as a property draws them: each limit the spec's default,
  * three times the size (`'bound'`), or the size plus a drawn offset (at, just under or over it).
@@ -872,6 +871,7 @@ function limitsAround(total: number, nsSize: number, p: { totalLimit: number | s
     maxInlineArtifactSize: 50 * 1024,
   };
 }
+
 /** The details of the error spec 004's size check reports for `ctx` under `limits`, counted by JSON.stringify; undefined if none. */
 function referenceCheck(ctx: AgentContext, limits: ContextLimits): Record<string, unknown> | undefined {
   for (const ns of NAMESPACES) {

@@ -235,6 +235,9 @@ function openBlock(i: number): EventListener {
   };
 }
 
+/** A crashed and a closed engine call for the same advice. */
+const ENGINE_STOPPED = { title: 'The engine stopped', narrow: ['Build again: the page starts a new engine.', 'If it stops again, reload the page.'] };
+
 /** What to tell a person for each refusal (SECRET_RISK and INVALID_PARAMS are worked out from their details). */
 const REFUSAL_HELP: Record<string, { title: string; narrow: string[] }> = {
   CONTEXT_TOO_LARGE: {
@@ -245,8 +248,8 @@ const REFUSAL_HELP: Record<string, { title: string; narrow: string[] }> = {
   OUTSIDE_SANDBOX: { title: 'Refused: a path is outside the project', narrow: ['Name a path inside the project.'] },
   UNSUPPORTED_ENCODING: { title: 'Refused: a target is not text', narrow: ['Target a UTF-8 text file.'] },
   READ_FAILED: { title: 'Refused: a file could not be read', narrow: ['Load the project again (its files may have changed on disk), then build.'] },
-  WORKER_CRASHED: { title: 'The engine stopped', narrow: ['Build again: the page starts a new engine.', 'If it stops again, reload the page.'] },
-  WORKER_CLOSED: { title: 'The engine stopped', narrow: ['Build again: the page starts a new engine.', 'If it stops again, reload the page.'] },
+  WORKER_CRASHED: ENGINE_STOPPED,
+  WORKER_CLOSED: ENGINE_STOPPED,
 };
 
 /** Codes that are the builder declining a request (what the page calls a refusal); others are failures. */
@@ -302,15 +305,17 @@ function secretRiskHelp(d: Record<string, unknown>): { title: string; narrow: st
     };
   }
   const findings = Array.isArray(d.findings) ? (d.findings as SecretFindingRef[]) : [];
+  // The first five findings by rule and place, for either kind of text below.
+  const list = findings.slice(0, 5).map((f) => `${f.ruleId} at line ${f.line}, column ${f.column}`).join('; ');
+  const more = findings.length > 5 ? ` and ${findings.length - 5} more` : '';
   // The builder names the request's own texts as these (assemble.ts's safe()); anything else is a file.
   const requestText = typeof d.target === 'string' && /^(task|project|system rules|last error|constraints\b)/.test(d.target);
   if (findings.length && requestText) {
     // Not a file's: text the request gave (the task from the intent, a constraint, a target's name).
-    const list = findings.slice(0, 5).map((f) => `${f.ruleId} at line ${f.line}, column ${f.column}`).join('; ');
     return {
       title: 'Refused: the request holds a secret the policy does not redact',
       narrow: [
-        `Found in ${where}: ${list}${findings.length > 5 ? ` and ${findings.length - 5} more` : ''}.`,
+        `Found in ${where}: ${list}${more}.`,
         'Remove it from what you typed (the intent, or a target or symbol name) and build again.',
         'Or set "Medium confidence" to "redact the span": it is then sent as a placeholder.',
       ],
@@ -318,8 +323,6 @@ function secretRiskHelp(d: Record<string, unknown>): { title: string; narrow: st
   }
   if (findings.length) {
     const high = findings.some((f) => f.confidence === 'high');
-    const list = findings.slice(0, 5).map((f) => `${f.ruleId} at line ${f.line}, column ${f.column}`).join('; ');
-    const more = findings.length > 5 ? ` and ${findings.length - 5} more` : '';
     return {
       title: `Refused: ${where} holds ${findings.length === 1 ? 'a secret' : 'secrets'} the policy does not redact`,
       narrow: [
