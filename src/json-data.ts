@@ -16,9 +16,11 @@ export interface NonJsonValue {
  * is neither an array nor a plain object (a Date, a Map, a class instance); `null` when there is
  * none. The layers' schema calls it only after parsing failed, so valid data is never walked
  * twice; indexProject calls it on each member of each symbol and edge, which its schema leaves
- * unchecked. Messages name the kind, never the value (it may be user content).
+ * unchecked. Messages name the kind, never the value (it may be user content). A getter that
+ * throws, or data too deep to walk, gives `null` (the schema's own message stands), or with
+ * `rethrow` the throw itself, for a caller that names where it came from.
  */
-export function findNonJson(value: unknown, base: string): NonJsonValue | null {
+export function findNonJson(value: unknown, base: string, rethrow = false): NonJsonValue | null {
   const open = new Set<object>();
   const visit = (v: unknown, path: string): NonJsonValue | null => {
     if (v === null || typeof v === 'string' || typeof v === 'boolean') return null;
@@ -60,8 +62,8 @@ export function findNonJson(value: unknown, base: string): NonJsonValue | null {
   };
   try {
     return visit(value, base);
-  } catch {
-    // A throwing getter or data too deep to walk: keep the schema's own message.
+  } catch (error) {
+    if (rethrow) throw error;
     return null;
   }
 }

@@ -47,9 +47,10 @@ export interface IndexProjectOptions extends IndexExtras {
  * Errors: `source` or `options` of the wrong kind is INVALID_PARAMS naming the field (`source`,
  * `source[3].path`, `options.batchBytes`, …), checked in the caller's thread before anything goes
  * to the engine; so is a symbol or edge the builder would refuse (`options.symbols[2].startLine`),
- * or one holding what is not JSON data (a function, a Date: `options.symbols[2].render`); so is a list in which two files have the same path after normalisation (`a.ts`
- * and `./a.ts`): INVALID_PARAMS naming the path and both indexes, never one kept silently. A File
- * or directory handle that cannot be read is READ_FAILED (with the cause).
+ * or one holding what is not JSON data (a function, a Date: `options.symbols[2].render`); so is a
+ * list in which two files have the same path after normalisation (`a.ts` and `./a.ts`):
+ * INVALID_PARAMS naming the path and both indexes, never one kept silently. A File or directory
+ * handle that cannot be read is READ_FAILED (with the cause).
  */
 export async function indexProject(source: ProjectSource, options: IndexProjectOptions = {}): Promise<ProjectIndex> {
   checkOptions(options);
@@ -97,8 +98,9 @@ async function sent<T>(call: Promise<T>): Promise<T> {
     return await call;
   } catch (error) {
     if (isDataCloneError(error)) {
-      // Named as `source`, the usual carrier; the symbols and edges of `options` are sent too.
-      throw new CtxgateError('INVALID_PARAMS', 'source: the files (or options.symbols / options.dependencies) hold a value that cannot be sent to the worker (a function, a symbol, a class instance); pass plain data.', {
+      // Only the files can carry one: the symbols and edges of `options` were checked to be JSON
+      // data before anything was sent (checkIndexExtras).
+      throw new CtxgateError('INVALID_PARAMS', 'source: the files hold a value that cannot be sent to the worker (a function, a symbol, a class instance); pass plain data.', {
         details: { field: 'source', expected: 'plain data' },
         cause: error,
       });

@@ -97,14 +97,7 @@ const validated = new WeakSet<object>();
 /** Validates a builder input; throws INVALID_PARAMS naming the first bad field. */
 export function validateBuildInput(value: unknown): BuildContextInput {
   if (typeof value === 'object' && value !== null && validated.has(value)) return value as BuildContextInput;
-  let result: ReturnType<typeof inputSchema.safeParse>;
-  try {
-    result = inputSchema.safeParse(value);
-  } catch (cause) {
-    // A getter or proxy trap that throws: name the field it guards, not a bare TypeError.
-    const field = throwingField(value) ?? 'input';
-    throw invalidParams(field, `reading it threw (${cause instanceof Error ? cause.name : typeof cause}); pass plain data.`, { reason: 'threw on read' });
-  }
+  const result = safeParseReading(inputSchema, value);
   if (result.success) {
     validated.add(result.data);
     return result.data as BuildContextInput;
@@ -121,16 +114,36 @@ export function validateBuildInput(value: unknown): BuildContextInput {
  * same way whichever engine runs.
  */
 export function checkIndexEntry(list: 'symbols' | 'dependencies', value: unknown, field: string): void {
-  let result: { success: boolean; error?: z.ZodError };
-  try {
-    result = (list === 'symbols' ? symbol : dependency).safeParse(value);
-  } catch (cause) {
-    const at = throwingField(value);
-    throw invalidParams(at ? `${field}.${at}` : field, `reading it threw (${cause instanceof Error ? cause.name : typeof cause}); pass plain data.`, { reason: 'threw on read' });
-  }
+  const result = safeParseReading(list === 'symbols' ? symbol : dependency, value, field);
   if (result.success) return;
-  const issue = result.error!.issues[0]!;
+  const issue = result.error.issues[0]!;
   throw invalidParams(`${field}${pathSuffix(issue.path)}`, issue.message);
+}
+
+/** `schema.safeParse(value)`, read as {@link reading} reads. */
+function safeParseReading<T extends z.ZodType>(schema: T, value: unknown, field?: string): z.ZodSafeParseResult<z.output<T>> {
+  return reading(value, field, () => schema.safeParse(value));
+}
+
+/**
+ * `read()`, which reads `value`. A getter or proxy trap that throws is INVALID_PARAMS naming the
+ * field it guards (after `field`, the name of `value`, when given), not a bare TypeError.
+ */
+function reading<T>(value: unknown, field: string | undefined, read: () => T): T {
+  try {
+    return read();
+  } catch (cause) {
+    // Data nested too deep to walk (a RangeError) is too deep to search as well: the value is named.
+    let at: string | undefined;
+    try {
+      at = throwingField(value);
+    } catch {
+      at = undefined;
+    }
+    // The member that threw, after the value's own name; the value itself when its keys did.
+    const name = at ? (field === undefined ? at : `${field}.${at}`) : (field ?? 'input');
+    throw invalidParams(name, `reading it threw (${cause instanceof Error ? cause.name : typeof cause}); pass plain data.`, { reason: 'threw on read' });
+  }
 }
 
 /**
@@ -151,14 +164,22 @@ export function checkIndexExtras(extras: { symbols?: unknown; dependencies?: unk
       const entry: unknown = list[i];
       expectObject(entry, field);
       checkIndexEntry(name, entry, field);
-      for (const key of Object.keys(entry)) {
-        const value = (entry as Record<string, unknown>)[key];
-        if (value === undefined) continue; // an optional member left unset, as JSON leaves it out
-        const fault = findNonJson(value, `${field}.${key}`);
-        if (fault !== null) throw invalidParams(fault.path, fault.problem, { got: fault.what });
-      }
+      // The schema reads only the members it knows; the others are read here, as a worker would.
+      const fault = reading(entry, field, () => nonJsonMember(entry, field));
+      if (fault !== null) throw invalidParams(fault.path, fault.problem, { got: fault.what });
     }
   }
+}
+
+/** The first member of `entry` that is not JSON data; an optional member left undefined is none, as JSON leaves it out. */
+function nonJsonMember(entry: Record<string, unknown>, field: string): ReturnType<typeof findNonJson> {
+  for (const key of Object.keys(entry)) {
+    const value = entry[key];
+    if (value === undefined) continue;
+    const fault = findNonJson(value, `${field}.${key}`, true);
+    if (fault !== null) return fault;
+  }
+  return null;
 }
 
 /** A zod issue's path as it follows a field's name: `.files[2].path`. */
@@ -168,7 +189,8 @@ function pathSuffix(path: readonly PropertyKey[]): string {
 
 /**
  * The dotted path of the first property whose read throws (a getter, or a proxy trap), found by
- * reading `value` as the schema does; undefined if none does (the throw came from elsewhere).
+ * reading `value` as the schema does: '' when listing `value`'s own keys throws, undefined if
+ * nothing does (the throw came from elsewhere).
  * Only runs after validation itself threw, so valid input pays nothing for it.
  */
 function throwingField(value: unknown): string | undefined {
@@ -180,7 +202,7 @@ function throwingField(value: unknown): string | undefined {
     try {
       keys = Array.isArray(v) ? Array.from({ length: v.length }, (_, i) => String(i)) : Object.getOwnPropertyNames(v);
     } catch {
-      return path || 'input';
+      return path;
     }
     for (const k of keys) {
       const at = Array.isArray(v) ? `${path}[${k}]` : path ? `${path}.${k}` : k;

@@ -666,6 +666,11 @@ describe('indexProject and projectIndexFingerprint refuse arguments of the wrong
     // Members the builder does not read may be any JSON data; an optional member may be left undefined.
     const index = await indexProject(list, { engine, symbols: [{ name: 'a', path: 'a.ts', startLine: 1, endLine: 1, kind: undefined, docs: { lines: [1, 2] } } as never] });
     expect(index.symbols).toEqual([{ name: 'a', path: 'a.ts', startLine: 1, endLine: 1, kind: undefined, docs: { lines: [1, 2] } }]);
+    // An entry whose own keys cannot be listed (a proxy whose ownKeys trap throws) is named itself.
+    const unlistable = new Proxy({ from: 'a.ts', to: 'b.ts', kind: 'import' }, { ownKeys: () => { throw new Error('no keys'); } });
+    invalid(await refusal(indexProject(list, { engine, dependencies: [unlistable] as never })), 'options.dependencies[0]');
+    const getter = { name: 'a', path: 'a.ts', startLine: 1, endLine: 1, meta: { get at(): never { throw new Error('no'); } } };
+    invalid(await refusal(indexProject(list, { engine, symbols: [getter] as never })), 'options.symbols[0].meta.at');
     invalid(await refusal(indexProject(list, { engine, sandbox: { deny: [1] } as never })), 'options.sandbox.deny[0]');
     invalid(await refusal(indexProject(list, { engine, gitignore: 'yes' as never })), 'options.gitignore');
     invalid(await refusal(indexProject(list, { engine, ignoreCase: 1 as never })), 'options.ignoreCase');
