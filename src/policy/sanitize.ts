@@ -296,10 +296,11 @@ export function sanitizeOutput(text: string, options: SanitizeOutputOptions = {}
  * `NextToken`, `continuationToken`, `syncToken`: an agent needs them to read the next page), a key
  * that is just `tokens` (a model's usage counts, a tokenizer's output) or a tokenizer
  * (`tokenizer`, `tokenization`). Plurals of credentials (`access_tokens`, `apiTokens`) are
- * credentials.
+ * credentials; a plural after a word of a model's usage report is a count or a breakdown of
+ * counts (`prompt_tokens_details`, `completion_tokens_details`, `inputTokens`, `max_tokens`).
  */
 export const SENSITIVE_KEY_PATTERN =
-  /(?<!(?:page|next|continuation|sync|resume|cursor)[-_]?)(?<=.)token(?!iz|is)|^token(?!s$|iz|is)|secret|passw(?:or)?d|authori[sz]ation|api[-_]?key|cookie|credential|private[-_]?key|corp(?:oration)?[-_]?key|session[-_]?key/i;
+  /(?<!(?:page|next|continuation|sync|resume|cursor)[-_]?)(?<=.)token(?!iz|is)(?!s(?<=(?:prompt|completion|input|output|total|cached|cache|reasoning|audio|text|image|max|remaining|used)[-_]?tokens))|^token(?!s$|iz|is)|secret|passw(?:or)?d|authori[sz]ation|api[-_]?key|cookie|credential|private[-_]?key|corp(?:oration)?[-_]?key|session[-_]?key/i;
 
 /**
  * A test of one key against `pattern` that gives the same answer for every key. A `g` or `y` flag

@@ -145,11 +145,21 @@ export function jsonlBudgetLog(target: LineWriter | ((line: string) => void | Pr
       throw new CtxgateError(
         'STORAGE_FAILURE',
         `the budget log could not write ${unwritten.length} line(s)${lost > 0 ? ` and dropped the ${lost} oldest past ${MAX_UNWRITTEN_LINES} held` : ''} ` +
-          `(the writer threw ${errorName(failure)}; see cause); the lines are kept and retried by the next record() or flush(). Check the log's destination (path, permissions, free space)`,
+          `(the writer threw ${thrownKind(failure)}; see cause); the lines are kept and retried by the next record() or flush(). Check the log's destination (path, permissions, free space)`,
         { details: { operation: 'write', unwritten: unwritten.length, dropped: lost }, cause: failure },
       );
     },
   };
+}
+
+/**
+ * An error's name (`TypeError`), else the kind of what was thrown (`a string`, `null`): never its
+ * text, which may quote the line. errorName says `string` or `object` for what is not an Error,
+ * which reads as a type, not as what the writer threw.
+ */
+function thrownKind(failure: unknown): string {
+  const name = failure instanceof Error ? errorName(failure) : '';
+  return name !== '' ? name : kindOf(failure);
 }
 
 /**

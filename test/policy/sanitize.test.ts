@@ -66,6 +66,16 @@ describe('spec 000 §6 output sanitisation', () => {
     ).toEqual({ nextPageToken: 'CAUQAA', NextToken: 'eyJuZXh0', page_token: 'p2', continuationToken: 'c3', syncToken: 's4', tokens: { input: 3, output: 9 }, tokenizer: 'cl100k_base', tokenization: 'bpe' });
   });
 
+  it("a model's usage report is kept whole: plurals of tokens after a usage word are counts, not credentials", () => {
+    const usage = {
+      prompt_tokens: 12, completion_tokens: 30, total_tokens: 42,
+      prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 8 },
+      input_tokens_details: { cached_tokens: 2 }, output_tokens_details: { reasoning_tokens: 1 },
+      inputTokensDetails: { cachedTokens: 2 }, max_tokens: '1024', cache_read_input_tokens: '0',
+    };
+    expect(dropSensitiveFields({ usage, github_tokens: ['g1'], session_tokens: { a: 'x' } })).toEqual({ usage });
+  });
+
   it('OAuth tokens never in tool output: credential fields are dropped, token counts kept', () => {
     expect(
       dropSensitiveFields({ name: 'Pilot', accessToken: 'eyJ…', refresh_token: 'r', usedTokens: 5, nested: [{ apiKey: 'k', ok: 1 }] }),

@@ -387,6 +387,20 @@ describe('budget log write failures', () => {
     }
   });
 
+  it('say what the writer threw by its name or kind, never its text', async () => {
+    const said: string[] = [];
+    for (const thrown of [new TypeError('x is not a function'), 'disk full', null, Object.assign(new Error('quiet'), { name: '' })]) {
+      const log = jsonlBudgetLog(() => {
+        throw thrown;
+      });
+      log.record(entry(1));
+      const message = ((await thrownBy(() => log.flush())) as Error).message;
+      said.push(/the writer threw ([^;]*);/.exec(message)![1]!);
+      expect(message).not.toContain('disk full');
+    }
+    expect(said).toEqual(['TypeError', 'a string', 'null', 'an object']);
+  });
+
   it('keep the failed lines, in order, for the next flush: a recovered writer catches up, a dead one is reported again', async () => {
     const written: number[] = [];
     let broken = true;
