@@ -406,7 +406,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     report.notes.push('refused: required P0 blocks do not fit the hard limit even after slicing; narrow the scope (choose a file or a symbol) or use a model with a larger context');
     const tokensOfWork = (w: Work): number => w.variants.get(w.level)!.tokens;
     const bySize = [...live].sort((a, b) => tokensOfWork(b) - tokensOfWork(a));
-    const largest = bySize.slice(0, 5).map((w) => ({ title: w.title, priority: w.priority, tokens: tokensOfWork(w), slicing: w.ranked ? w.level : null }));
+    const largest = bySize.slice(0, 5).map((w) => ({ title: mask(w.title), priority: w.priority, tokens: tokensOfWork(w), slicing: w.ranked ? w.level : null }));
     throw new ContextTooLargeError(
       `The required context needs ${finalTokens} tokens but the hard limit is ${limits.hardLimitTokens} (max input ${input.tokenBudget.maxInputTokens} − reserve ${input.tokenBudget.responseTokenReserve}). ${largestBlockText(bySize[0], mask)}Narrow the scope: target a single file or a symbol, or use a model with a larger context.`,
       { details: { budgetReport: report, largestBlocks: largest } },

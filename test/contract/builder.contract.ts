@@ -116,5 +116,27 @@ export function builderContract({ describe, it, expect, runtime }: Harness): voi
       expect(isCtxgateError(error, 'CONTEXT_TOO_LARGE')).toBe(true);
       expect((error as { details: { budgetReport: unknown } }).details.budgetReport).toEqual(golden.refusalBudgetReport);
     });
+
+    it("a refusal's list of largest blocks masks a file name that reads as a token, as its message does", async () => {
+      await using engine = await createCtxgate();
+      const path = `keys/${FAKE_GITHUB_TOKEN}.txt`;
+      const files = [{ path, bytes: new TextEncoder().encode('one line of notes\n'.repeat(40)) }];
+      const projectIndex = await engine.indexProject(files);
+      const input = {
+        ...baseInput(),
+        planStep: { id: 's', targetFiles: [path] },
+        projectIndex,
+        tokenBudget: { provider: 't', model: 't', maxInputTokens: 60, maxOutputTokens: 10, responseTokenReserve: 0, softLimitThresholdPct: 80 },
+      } as BuildContextInput;
+      const error = await buildContext(input, { contents: contentsOf(files), engine }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(isCtxgateError(error, 'CONTEXT_TOO_LARGE')).toBe(true);
+      const largest = (error as { details: { largestBlocks: { title: string }[] } }).details.largestBlocks;
+      expect(largest[0]!.title).toBe('keys/[REDACTED:github-pat:1].txt');
+      expect((error as Error).message).toContain('The largest required block is keys/[REDACTED:github-pat:1].txt (');
+      expect(JSON.stringify(serializeError(error))).not.toContain(FAKE_GITHUB_TOKEN);
+    });
   });
 }
