@@ -30,7 +30,8 @@ export interface BudgetLog {
    * order (later lines wait behind them), and tried again here; if any still cannot be written it
    * rejects with the writer's code when the writer threw a ctxgate error, else STORAGE_FAILURE,
    * the writer's error as the cause either way, and `details.unwritten` lines stay queued for the
-   * next record or flush.
+   * next record or flush. Lines dropped past {@link MAX_UNWRITTEN_LINES} held are reported once,
+   * as STORAGE_FAILURE with `details.dropped`, also when the writer only was too slow.
    */
   flush(): Promise<void>;
 }
@@ -59,8 +60,9 @@ function checkEntry(entry: unknown): asserts entry is BudgetLogEntry {
 }
 
 /**
- * Lines kept for a writer that keeps failing; past this the oldest are dropped, and counted in
- * the error flush() reports (`details.dropped`), so a dead disk cannot grow memory without bound.
+ * Lines kept for a writer that keeps failing, or whose write never finishes; past this the oldest
+ * are dropped, and counted in the error flush() reports (`details.dropped`), so a dead disk or a
+ * hung request cannot grow memory without bound. A synchronous writer never holds a line.
  */
 export const MAX_UNWRITTEN_LINES = 10_000;
 
@@ -78,29 +80,44 @@ const escapeLineBreaks = (json: string): string => json.replace(LINE_BREAKING, (
 export function jsonlBudgetLog(target: LineWriter | ((line: string) => void | Promise<void>)): BudgetLog {
   const write = typeof target === 'function' ? target : typeof target?.write === 'function' ? target.write.bind(target) : undefined;
   if (!write) throw invalidParams('target', 'expected a function or an object with a write(line) method.');
-  let chain: Promise<void> = Promise.resolve();
-  /** Lines not yet written, oldest first: the line being written, then those a failure held back. */
+  /** Lines not yet written, oldest first: the line being written, then those waiting behind it. */
   const unwritten: string[] = [];
   let dropped = 0;
   let failure: unknown;
   let failed = false;
-  let writing = false;
-  /** Writes the queued lines in order, stopping (and keeping the rest) at the first failure. */
+  /** Whether a drain is under way; its first line is then being written and is never dropped. */
+  let draining = false;
+  let current: Promise<void> = Promise.resolve();
+  /**
+   * Writes the queued lines in order, stopping (and keeping the rest) at the first failure. A
+   * writer that returns no promise is not awaited, so with a synchronous writer every record is
+   * written before record() returns and nothing queues; lines wait only behind a pending write.
+   */
   const drain = async (): Promise<void> => {
-    while (unwritten.length > 0) {
-      writing = true;
-      try {
-        await write(unwritten[0] as string);
-      } catch (e) {
-        failure = e;
-        failed = true;
-        return;
-      } finally {
-        writing = false;
+    draining = true;
+    try {
+      while (unwritten.length > 0) {
+        try {
+          const pending = write(unwritten[0] as string);
+          if (typeof (pending as PromiseLike<void> | undefined)?.then === 'function') await pending;
+        } catch (e) {
+          failure = e;
+          failed = true;
+          return;
+        }
+        unwritten.shift();
       }
-      unwritten.shift();
+      failed = false;
+    } finally {
+      draining = false;
     }
-    failed = false;
+  };
+  /** Waits for the drain under way and any a record() started meanwhile, until none runs. */
+  const settled = async (): Promise<void> => {
+    for (let seen = current; ; seen = current) {
+      await seen;
+      if (seen === current) return;
+    }
   };
   return {
     record(entry) {
@@ -119,24 +136,34 @@ export function jsonlBudgetLog(target: LineWriter | ((line: string) => void | Pr
           }),
         ) + '\n';
       unwritten.push(line);
-      // Bounded only while the writer is failing: a healthy writer drains a burst of records in
-      // the next microtasks, however many a synchronous loop recorded first.
-      if (failed && unwritten.length > MAX_UNWRITTEN_LINES) {
-        // The oldest line not being written right now (drain removes the first once it is written).
-        unwritten.splice(writing ? 1 : 0, 1);
+      // Bounded whether the writer fails or only never finishes (a request that hangs): record()
+      // cannot wait, so past the bound the oldest line not being written is dropped and counted.
+      if (unwritten.length > MAX_UNWRITTEN_LINES) {
+        unwritten.splice(draining ? 1 : 0, 1);
         dropped++;
       }
-      // Serialised, so lines keep their order even with an async writer; after a failure each
+      // A running drain takes this line in turn; otherwise one starts now. After a failure each
       // record tries the held-back lines again first, so a writer that recovers catches up.
-      chain = chain.then(drain);
+      if (!draining) current = drain();
     },
     async flush() {
-      await chain;
+      await settled();
       // One more try for lines a failure held back, so a resolved flush means all were written.
-      if (failed) await (chain = chain.then(drain));
+      if (failed) {
+        current = drain();
+        await settled();
+      }
       if (!failed && dropped === 0) return;
       const lost = dropped;
       dropped = 0; // reported once: they are gone, unlike the unwritten lines, which stay queued
+      if (!failed) {
+        throw new CtxgateError(
+          'STORAGE_FAILURE',
+          `the budget log dropped its ${lost} oldest line(s): more than ${MAX_UNWRITTEN_LINES} waited behind a write that had not finished (a writer slower than records arrive); ` +
+            'make the writer faster (append without waiting on each line, or batch), or give it a timeout so a write that hangs fails',
+          { details: { operation: 'write', unwritten: 0, dropped: lost } },
+        );
+      }
       // The writer's own typed error keeps its code (QUOTA_EXCEEDED stays QUOTA_EXCEEDED, a file
       // writer's STORAGE_FAILURE its system code), and says how many lines wait, as ours does.
       if (isCtxgateError(failure) && lost === 0) {

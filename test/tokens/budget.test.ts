@@ -456,6 +456,38 @@ describe('budget log write failures', () => {
     expect([written[0], written.at(-1)]).toEqual([0, MAX_UNWRITTEN_LINES + 49]);
   });
 
+  it(`a write that does not finish holds at most ${MAX_UNWRITTEN_LINES} lines behind it; flush says how many were dropped`, async () => {
+    const written: number[] = [];
+    let release!: () => void;
+    const hung = new Promise<void>((resolve) => (release = resolve));
+    const log = jsonlBudgetLog((line) => {
+      const phase = JSON.parse(line).phase as number;
+      written.push(phase);
+      return phase === 0 ? hung : Promise.resolve();
+    });
+    for (let i = 0; i < MAX_UNWRITTEN_LINES + 5; i++) log.record(entry(i));
+    release();
+    const e = await thrownBy(() => log.flush());
+    expect(e).toMatchObject({ code: 'STORAGE_FAILURE', details: { operation: 'write', unwritten: 0, dropped: 5 } });
+    expect((e as Error).message).toBe(
+      `the budget log dropped its 5 oldest line(s): more than ${MAX_UNWRITTEN_LINES} waited behind a write that had not finished (a writer slower than records arrive); make the writer faster (append without waiting on each line, or batch), or give it a timeout so a write that hangs fails`,
+    );
+    // The line being written is kept; the five after it went.
+    expect(written.length).toBe(MAX_UNWRITTEN_LINES);
+    expect(written.slice(0, 2)).toEqual([0, 6]);
+    expect(written.at(-1)).toBe(MAX_UNWRITTEN_LINES + 4);
+    await expect(log.flush()).resolves.toBeUndefined();
+  });
+
+  it('a synchronous writer has each line before record() returns', () => {
+    const lines: string[] = [];
+    const log = jsonlBudgetLog((line) => void lines.push(line));
+    log.record(entry(1));
+    expect(lines.map((l) => JSON.parse(l).phase)).toEqual([1]);
+    log.record(entry(2));
+    expect(lines.map((l) => JSON.parse(l).phase)).toEqual([1, 2]);
+  });
+
   it('escape U+2028, U+2029 and NEL so every line splitter sees one record a line', async () => {
     const lines: string[] = [];
     const log = jsonlBudgetLog((line) => void lines.push(line));
