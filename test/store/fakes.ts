@@ -23,11 +23,16 @@ export class FakeDenoKv implements DenoKvLike {
   /** Counts commits, to let tests fail the n-th one. */
   commits = 0;
   failCommit: ((n: number) => boolean) | undefined;
+  /** Applies the n-th commit, then throws as a remote database does when the answer is lost. */
+  loseAnswer: ((n: number) => boolean) | undefined;
+  /** Makes every get throw while true (a database that stopped answering). */
+  failGets = false;
   /** Commits still to refuse the way a KV file locked by another connection does. */
   lockedCommits = 0;
 
   async get(key: KvKey): Promise<KvEntryMaybeLike> {
     await tick();
+    if (this.failGets) throw new TypeError('simulated KV read failure');
     const entry = this.data.get(encodeKey(key));
     return entry === undefined ? { key, value: null, versionstamp: null } : { key, value: structuredClone(entry.value), versionstamp: entry.versionstamp };
   }
@@ -73,6 +78,7 @@ export class FakeDenoKv implements DenoKvLike {
           if (m.del) this.data.delete(encodeKey(m.key));
           else this.data.set(encodeKey(m.key), { key: m.key, value: m.value, versionstamp });
         }
+        if (this.loseAnswer?.(this.commits)) throw new TypeError('simulated lost answer (connection reset)');
         return { ok: true as const, versionstamp };
       },
     };

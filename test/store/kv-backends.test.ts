@@ -95,6 +95,73 @@ describe('Deno KV store', () => {
     expect(kv.data.size).toBe(before.length);
   });
 
+  describe('a commit that lands but loses its answer (a timeout, a reset connection)', () => {
+    const chunkGens = (kv: FakeDenoKv) => new Set([...kv.data.values()].filter((e) => e.key[1] === 'ctxchunk').map((e) => e.key[3]));
+
+    it('save: the head names the new generation, so the save succeeded and the old chunks go', async () => {
+      const kv = new FakeDenoKv();
+      const store = createDenoKvStore(kv);
+      await store.save('a', huge('a'), { expectedVersion: 0 });
+      const start = kv.commits;
+      kv.loseAnswer = (n) => n === start + 4; // 3 chunk commits, then the head switch
+      await expect(store.save('a', huge('b'), { expectedVersion: 1 })).resolves.toEqual({ version: 2 });
+      kv.loseAnswer = undefined;
+      expect(await store.load('a')).toEqual({ context: huge('b'), version: 2 });
+      expect(chunkGens(kv).size).toBe(1);
+    });
+
+    it('save: when the head cannot be read either, the error stands and the chunks stay, so the record loads whole', async () => {
+      const kv = new FakeDenoKv();
+      const store = createDenoKvStore(kv);
+      await store.save('a', huge('a'), { expectedVersion: 0 });
+      const start = kv.commits;
+      kv.loseAnswer = (n) => (n === start + 4 ? (kv.failGets = true) : false);
+      await expect(store.save('a', huge('b'), { expectedVersion: 1 })).rejects.toMatchObject({ code: 'STORAGE_FAILURE', details: { operation: 'save' } });
+      kv.loseAnswer = undefined;
+      kv.failGets = false;
+      // It had landed: never a head pointing at deleted chunks (CORRUPT_RECORD).
+      expect(await store.load('a')).toEqual({ context: huge('b'), version: 2 });
+    });
+
+    it('importRecord: succeeds, one generation left', async () => {
+      const kv = new FakeDenoKv();
+      const store = createDenoKvStore(kv);
+      await store.save('a', huge('a'), { expectedVersion: 0 });
+      const source = createDenoKvStore(new FakeDenoKv());
+      await source.save('a', huge('b'), { expectedVersion: 0 });
+      const record = (await source.exportRecord('a'))!;
+      const start = kv.commits;
+      kv.loseAnswer = (n) => n === start + 4;
+      await expect(store.importRecord(record)).resolves.toBeUndefined();
+      kv.loseAnswer = undefined;
+      expect(await store.load('a')).toEqual({ context: huge('b'), version: 1 });
+      expect(chunkGens(kv).size).toBe(1);
+    });
+
+    it('delete: the head is gone, so the delete succeeded and its chunks go too', async () => {
+      const kv = new FakeDenoKv();
+      const store = createDenoKvStore(kv);
+      await store.save('a', huge('a'), { expectedVersion: 0 });
+      const start = kv.commits;
+      kv.loseAnswer = (n) => n === start + 1;
+      await expect(store.delete('a', { expectedVersion: 1 })).resolves.toBe(true);
+      kv.loseAnswer = undefined;
+      expect(await store.load('a')).toBeUndefined();
+      expect(kv.data.size).toBe(0);
+    });
+
+    it("putArtifact: the artifact's head is there, so the put succeeded", async () => {
+      const kv = new FakeDenoKv();
+      const store = createDenoKvStore(kv);
+      const data = new TextEncoder().encode('artifact '.repeat(20_000));
+      const start = kv.commits;
+      kv.loseAnswer = (n) => n === start + 1 + Math.ceil(data.length / 60_000 / 8); // after its chunk commits
+      const key = await store.putArtifact(data);
+      kv.loseAnswer = undefined;
+      expect(await store.getArtifact(key)).toEqual(data);
+    });
+  });
+
   it('a missing chunk is CORRUPT_RECORD; loads racing saves never see a half-switched record', async () => {
     const kv = new FakeDenoKv();
     const store = createDenoKvStore(kv);

@@ -253,14 +253,35 @@ class DenoKvContextStore implements ContextStore {
    * Chunks are written in several commits (a few per commit, under Deno KV's mutation limit), so
    * any failure, in a later chunk commit as much as in the swap, drops every chunk of the
    * generation already written: nothing points at them, and they would otherwise stay forever.
+   *
+   * A swap that fails may still have landed: a remote database can apply a commit and then lose
+   * the answer (a timeout, a reset connection). So the head is read again first: if it names this
+   * generation, the write happened and succeeds; if it cannot be read, the chunks are kept (space
+   * wasted, but never a head pointing at deleted chunks) and the error stands.
    */
-  private async writeGeneration<T>(id: string, head: ChunkedHead, parts: readonly Uint8Array[], swap: () => Promise<T>): Promise<T> {
+  private async writeGeneration(id: string, head: ChunkedHead, parts: readonly Uint8Array[], swap: () => Promise<void>): Promise<void> {
+    let written = false;
     try {
       await this.writeChunks((i) => this.chunkKey(id, head.gen, i), parts);
-      return await swap();
+      written = true;
+      await swap();
     } catch (error) {
+      if (written) {
+        const now = await this.headAfterFailure(this.headKey(id));
+        if (now === undefined) throw error;
+        if (isChunkedHead(now.value) && now.value.gen === head.gen) return;
+      }
       await this.dropGeneration(id, head);
       throw error;
+    }
+  }
+
+  /** The entry at `key` read after a commit failed, or undefined when it cannot be read either. */
+  private async headAfterFailure(key: KvKey): Promise<{ value: unknown } | undefined> {
+    try {
+      return { value: (await this.kv.get(key)).value };
+    } catch {
+      return undefined;
     }
   }
 
@@ -338,7 +359,16 @@ class DenoKvContextStore implements ContextStore {
       const actual = storedVersion(head);
       if (expectedVersion !== undefined && actual !== expectedVersion) throw versionConflict(id, expectedVersion, actual);
       if (current.value === null) return false;
-      const result = await this.kv.atomic().check({ key: this.headKey(id), versionstamp: current.versionstamp }).delete(this.headKey(id)).commit();
+      let result: { ok: boolean };
+      try {
+        result = await this.kv.atomic().check({ key: this.headKey(id), versionstamp: current.versionstamp }).delete(this.headKey(id)).commit();
+      } catch (error) {
+        // The commit may have landed before its answer was lost: a head now absent was deleted
+        // (by this call, or by another one just as finally), so its chunks go and the delete stands.
+        const now = await this.headAfterFailure(this.headKey(id));
+        if (now === undefined || (now.value !== null && now.value !== undefined)) throw error;
+        result = { ok: true };
+      }
       if (!result.ok) {
         const now = await this.kv.get(this.headKey(id));
         throw versionConflict(id, expectedVersion ?? actual, storedVersion(isChunkedHead(now.value) ? now.value : undefined));
@@ -391,9 +421,17 @@ class DenoKvContextStore implements ContextStore {
       if (isArtifactHead(existing.value)) return;
       const parts = splitChunks(data, CHUNK_SIZE);
       // Content addressing makes racing puts of the same key write identical chunks, so a lost
-      // race on the head is harmless.
+      // race on the head is harmless. Chunks of a put that fails are left for the same reason: a
+      // retry of the same data writes over them, and a racing put of it may need them.
       await this.writeChunks((i) => [...this.prefix, 'artchunk', key, i], parts);
-      await this.kv.atomic().set(headKey, { chunks: parts.length, bytes: data.length } satisfies ArtifactHead).commit();
+      try {
+        const result = await this.kv.atomic().set(headKey, { chunks: parts.length, bytes: data.length } satisfies ArtifactHead).commit();
+        if (!result.ok) throw new Error('artifact head write was refused');
+      } catch (error) {
+        // Landed before its answer was lost, or written by a racing put: stored either way.
+        if (isArtifactHead((await this.headAfterFailure(headKey))?.value)) return;
+        throw error;
+      }
     });
     return key;
   }
