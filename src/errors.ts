@@ -210,13 +210,19 @@ const subclasses: Record<string, ErrorCtor> = {
 export function isCtxgateError(value: unknown, code?: CtxgateErrorCode): value is CtxgateError {
   if (value === null || typeof value !== 'object') return false;
   const v = value as { name?: unknown; code?: unknown; details?: unknown };
-  const looksLike =
-    value instanceof CtxgateError ||
-    (typeof v.name === 'string' &&
-      (v.name === 'CtxgateError' || Object.hasOwn(subclasses, v.name)) &&
-      typeof v.code === 'string' &&
-      typeof v.details === 'object');
-  return looksLike && (code === undefined || v.code === code);
+  // Often asked of whatever a storage, a writer or a callback threw: an object whose getters
+  // throw (or a Proxy whose traps do) is no ctxgate error, and must not escape the code asking.
+  try {
+    const looksLike =
+      value instanceof CtxgateError ||
+      (typeof v.name === 'string' &&
+        (v.name === 'CtxgateError' || Object.hasOwn(subclasses, v.name)) &&
+        typeof v.code === 'string' &&
+        typeof v.details === 'object');
+    return looksLike && (code === undefined || v.code === code);
+  } catch {
+    return false;
+  }
 }
 
 /** The wire form of an error. Plain data: survives structured clone and JSON. */
@@ -244,13 +250,13 @@ export function serializeError(error: unknown, depth = 0): SerializedError {
       details: jsonSafeDetails(error.details),
     };
     addStack(out, error);
-    if (error.cause !== undefined && depth < 4) out.cause = serializeError(error.cause, depth + 1);
+    addCause(out, error, depth);
     return out;
   }
   if (error instanceof Error) {
     const out: SerializedError = { name: errorName(error), message: messageOf(error) };
     addStack(out, error);
-    if (error.cause !== undefined && depth < 4) out.cause = serializeError(error.cause, depth + 1);
+    addCause(out, error, depth);
     return out;
   }
   return { name: 'Error', message: describeThrown(error) };
@@ -271,6 +277,19 @@ export function errorName(error: unknown): string {
 export function messageOf(error: Error): string {
   const message: unknown = error.message;
   return typeof message === 'string' ? message : describeThrown(message);
+}
+
+/**
+ * The cause, serialised: often what a caller's callback or a storage threw, so one whose getters
+ * throw (a Proxy, a hostile `name`) is described instead, rather than failing the whole error.
+ */
+function addCause(out: SerializedError, error: Error, depth: number): void {
+  if (depth >= 4) return;
+  try {
+    if (error.cause !== undefined) out.cause = serializeError(error.cause, depth + 1);
+  } catch {
+    out.cause = { name: 'Error', message: 'the cause could not be read (reading it threw)' };
+  }
 }
 
 /** Node formats `stack` lazily, through `name`: a Symbol name makes reading it throw. */

@@ -15,4 +15,28 @@ describe('errors', () => {
     expect(isCtxgateError(back, 'INVALID_PARAMS')).toBe(false);
     expect(isCtxgateError(new Error('plain'))).toBe(false);
   });
+
+  it('a cause whose getters throw is described, not thrown: the error still serialises', () => {
+    const name = Object.defineProperty(new Error('x'), 'name', {
+      get() {
+        throw new Error('name getter exploded');
+      },
+    });
+    const proto = new Proxy(
+      {},
+      {
+        getPrototypeOf() {
+          throw new Error('proto exploded');
+        },
+      },
+    );
+    for (const cause of [name, proto]) {
+      expect(isCtxgateError(cause)).toBe(false);
+      const e = new CtxgateError('MIGRATION_FAILED', 'migration 0.9.0 -> 1.0.0 threw', { details: { from: '0.9.0' }, cause });
+      const out = serializeError(e);
+      expect(out).toMatchObject({ name: 'CtxgateError', code: 'MIGRATION_FAILED', message: 'migration 0.9.0 -> 1.0.0 threw', details: { from: '0.9.0' } });
+      expect(out.cause).toEqual({ name: 'Error', message: 'the cause could not be read (reading it threw)' });
+      expect(JSON.parse(JSON.stringify(out)).cause.message).toBe('the cause could not be read (reading it threw)');
+    }
+  });
 });

@@ -232,4 +232,39 @@ describe('Durable Object store', () => {
     expect(await store.load('a')).toEqual({ context: v1, version: 1 });
     expect(keys.filter((k) => k.startsWith('ctxgate:ctxchunk:')).length).toBe(2);
   });
+
+  it('a storage error whose getters throw is STORAGE_FAILURE too, with it as the cause', async () => {
+    const storage = new FakeDurableObjectStorage();
+    const store = createDurableObjectStore(storage);
+    await store.save('a', sampleContext('v1'), { expectedVersion: 0 });
+    const hostile = [
+      Object.defineProperty(new Error('x'), 'name', {
+        get() {
+          throw new Error('name getter exploded');
+        },
+      }),
+      new Proxy(
+        {},
+        {
+          getPrototypeOf() {
+            throw new Error('proto exploded');
+          },
+        },
+      ),
+    ];
+    for (const thrown of hostile) {
+      storage.failPut = (key) => {
+        if (key === 'ctxgate:ctx:a') throw thrown;
+        return false;
+      };
+      const error = await store.save('a', sampleContext('v2'), { expectedVersion: 1 }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      storage.failPut = undefined;
+      expect(error).toMatchObject({ code: 'STORAGE_FAILURE', details: { operation: 'save' } });
+      expect((error as Error).cause).toBe(thrown);
+      expect(await store.load('a')).toEqual({ context: sampleContext('v1'), version: 1 });
+    }
+  });
 });
