@@ -22,9 +22,13 @@ export interface StoreBudgetOptions {
 
 /**
  * A {@link BudgetPersistence} that keeps the tracker's state in the agent context `contextId`, in
- * `llm.cache` (the namespace for per-session model usage metadata). Saves are version-checked: when
- * another writer saved first, the context is reloaded and the state written again, so neither the
- * other writer's changes nor the budget are lost. A `store` without `load`/`save`, a `contextId`
+ * `llm.cache` (the namespace for per-session model usage metadata). A save adds what the tracker
+ * recorded since this persistence last loaded or saved to the stored totals, so trackers of one
+ * session in several places (Worker isolates, tabs, processes) sum rather than overwrite each
+ * other; a reset is written as it is. Saves are version-checked: when another writer saved first,
+ * the context is reloaded and the counts added again, so neither the other writer's changes nor
+ * the budget are lost. A tracker's own level counts what it loaded and recorded: `load()` again
+ * to see what the others added. A `store` without `load`/`save`, a `contextId`
  * that is not a context id (a non-empty string of at most 512 characters), options of the wrong
  * kind, an `options.key` the store refuses as a member name (`__proto__`, `constructor`,
  * `prototype`) and, on save, a `createContext` that does not return a valid context
@@ -53,18 +57,39 @@ export function storeBudgetPersistence(store: ContextStore, contextId: string, o
     // Checked before the budget is written into it, so a wrong kind is named, not a TypeError.
     return validateAgentContext(options.createContext(), 'options.createContext()');
   };
+  // What this persistence last loaded or saved: a save adds the counts recorded since then to
+  // the stored totals, so two trackers of one session (two Worker isolates, two tabs) sum
+  // instead of each writing its own total over the other's.
+  let base: Counts = ZERO;
   return {
     async load() {
       const loaded = await store.load(contextId);
-      return loaded?.context.llm.cache[key] as BudgetState | undefined;
+      const state = loaded?.context.llm.cache[key] as BudgetState | undefined;
+      base = countsOf(state) ?? ZERO;
+      return state;
     },
     async save(state) {
+      const mine = countsOf(state);
+      // Counts only grow between resets: lower ones mean the tracker was reset, which is written
+      // as it is (a new turn starts every tracker of the session from zero).
+      const added = mine !== undefined && mine.usedBytes >= base.usedBytes && mine.usedTokens >= base.usedTokens && mine.calls >= base.calls ? mine : undefined;
       for (let attempt = 1; ; attempt++) {
         const loaded = await store.load(contextId);
         const context = loaded ? cloneContext(loaded.context) : createdContext();
-        context.llm.cache[key] = { ...state };
+        const stored = countsOf(context.llm.cache[key]);
+        context.llm.cache[key] =
+          added !== undefined && stored !== undefined
+            ? {
+                version: 1,
+                usedBytes: stored.usedBytes + added.usedBytes - base.usedBytes,
+                usedTokens: stored.usedTokens + added.usedTokens - base.usedTokens,
+                calls: stored.calls + added.calls - base.calls,
+                updatedAt: state.updatedAt,
+              }
+            : { ...state };
         try {
           await store.save(contextId, context, { expectedVersion: loaded?.version ?? 0 });
+          base = mine ?? ZERO;
           return;
         } catch (error) {
           if (!isCtxgateError(error, 'CONFLICT') || attempt >= attempts) {
@@ -76,4 +101,21 @@ export function storeBudgetPersistence(store: ContextStore, contextId: string, o
       }
     },
   };
+}
+
+/** The counts of a budget state. */
+interface Counts {
+  readonly usedBytes: number;
+  readonly usedTokens: number;
+  readonly calls: number;
+}
+
+const ZERO: Counts = Object.freeze({ usedBytes: 0, usedTokens: 0, calls: 0 });
+
+/** The counts of `value` when it holds three non-negative safe integers, else undefined (nothing stored, or damaged). */
+function countsOf(value: unknown): Counts | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const { usedBytes, usedTokens, calls } = value as Record<string, unknown>;
+  const count = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
+  return count(usedBytes) && count(usedTokens) && count(calls) ? { usedBytes, usedTokens, calls } : undefined;
 }

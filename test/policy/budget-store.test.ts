@@ -38,6 +38,29 @@ describe('session budget persisted through the agent-context store', () => {
     expect(after.version).toBe(3);
   });
 
+  it('two trackers of one session add up: neither overwrites the other\'s count; a reset starts the session from zero', async () => {
+    const store = createMemoryStore();
+    const a = new SessionBudget({ persistence: storeBudgetPersistence(store, 's'), clock });
+    const b = new SessionBudget({ persistence: storeBudgetPersistence(store, 's'), clock });
+    await Promise.all([a.load(), b.load()]);
+    a.record({}, { bytes: 80_000, tokens: 8 });
+    b.record({}, { bytes: 30_000, tokens: 3 });
+    b.record({}, { bytes: 1_000 });
+    await Promise.all([a.flush(), b.flush()]);
+    const stored = async () => (await store.load('s'))!.context.llm.cache['ctxgate.toolOutputBudget'];
+    expect(await stored()).toEqual({ version: 1, usedBytes: 111_000, usedTokens: 11, calls: 3, updatedAt: '2026-11-22T10:00:00.000Z' });
+    // Each tracker knows its own count until it loads the session's.
+    expect([a.state.usedBytes, b.state.usedBytes]).toEqual([80_000, 31_000]);
+    expect(await a.load()).toBe(true);
+    expect([a.state.usedBytes, a.level]).toEqual([111_000, 'hard']);
+    a.reset();
+    await a.flush();
+    expect(await stored()).toMatchObject({ usedBytes: 0, usedTokens: 0, calls: 0 });
+    b.record({}, { bytes: 500 });
+    await b.flush();
+    expect(await stored()).toMatchObject({ usedBytes: 500, calls: 1 });
+  });
+
   it('gives up with a ConflictError after the configured attempts when writers keep winning', async () => {
     const store = createMemoryStore();
     const racing = {
