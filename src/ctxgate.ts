@@ -1,6 +1,6 @@
 import { expectMethods, expectOptions, wrongKind } from './args.ts';
 import { CtxgateError, invalidParams } from './errors.ts';
-import { createDefaultEngine } from '#engine';
+import { createDefaultEngine, SHARED_ENGINE_IN_THREAD } from '#engine';
 import { createWorkerEngine } from './worker/client.ts';
 import type { Engine } from './worker/engine.ts';
 import { createInlineEngine } from './worker/inline.ts';
@@ -84,9 +84,10 @@ let sharedOptions: CtxgateOptions = {};
 /**
  * Starts the shared engine behind the package-level functions (`crc32`, `sha256Hex`,
  * `buildContext`, …). Optional: those functions start it on first use. Call it first to override
- * the core's source (for example a CDN URL) or to fail early. The synchronous helpers
- * (`scanSecrets`, `sha256HexSync`, …) run in the calling thread, which in browsers and Deno is not
- * the engine's: they need `await loadCore()` (with the same source, if you override it).
+ * the core's source (for example a CDN URL) or to fail early. It runs in a Web Worker in browsers
+ * and in the calling thread elsewhere (in Deno too, where a live worker would keep a script from
+ * exiting; pass `worker` to have one). The synchronous helpers (`scanSecrets`, `sha256HexSync`, …)
+ * run in the calling thread: they need `await loadCore()` (with the same source, if you override it).
  *
  * Once it runs, `init()` returns it; options other than those it was started with are
  * INVALID_PARAMS (`shutdown()` first). Closing it, like `shutdown()`, lets the next call start anew.
@@ -101,7 +102,9 @@ export function init(options: CtxgateOptions = {}): Promise<Engine> {
     }
     return shared;
   }
-  const pending = createCtxgate(options).then((engine) => {
+  // In Deno the shared engine runs in-thread unless a worker is given (see engine.deno.ts).
+  const effective = SHARED_ENGINE_IN_THREAD && (options ?? {}).worker === undefined ? { ...options, worker: false as const } : options;
+  const pending = createCtxgate(effective).then((engine) => {
     // Closing the shared engine (not only shutdown()) lets the next package-level call start a
     // new one, instead of failing with WORKER_CLOSED until shutdown().
     const close = engine.close.bind(engine);

@@ -5,3 +5,6 @@ import { createInlineEngine } from './inline.ts';
 export function createDefaultEngine(): Engine {
   return createInlineEngine();
 }
+
+/** Every engine is in-thread here, the shared one included. */
+export const SHARED_ENGINE_IN_THREAD = true;

@@ -8,3 +8,6 @@ export function createDefaultEngine(): Engine {
   const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
   return createWorkerEngine(worker);
 }
+
+/** Browsers: the shared engine is a Web Worker too, keeping the page's thread free (a page never has to exit). */
+export const SHARED_ENGINE_IN_THREAD = false;

@@ -1,4 +1,4 @@
-import { createCtxgate, isCtxgateError, CtxgateError } from '../../src/index.ts';
+import { createCtxgate, isCtxgateError, CtxgateError, init, shutdown } from '../../src/index.ts';
 import { crc32, utf8Check } from '../../src/core/checksum.ts';
 import { getCore, initCore, resetCore, setRecycleThreshold, withCore } from '../../src/core/core.ts';
 import { createSha256Sync } from '../../src/core/sha256.ts';
@@ -18,6 +18,14 @@ export function coreContract({ describe, it, expect, runtime }: Harness): void {
       // continuing over chunks equals one pass
       const whole = await cg.crc32('hello world');
       expect(await cg.crc32(' world', await cg.crc32('hello'))).toBe(whole);
+    });
+
+    it('the shared engine behind the package-level functions is a worker only in browsers (a live worker keeps Deno from exiting)', async () => {
+      await shutdown();
+      const shared = await init();
+      expect(shared.mode).toBe(runtime === 'chromium' ? 'worker' : 'inline');
+      expect(await shared.crc32('123456789')).toBe(0xcbf43926);
+      await shutdown();
     });
 
     it('strings go in as UTF-8, including astral characters', async () => {

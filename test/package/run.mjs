@@ -75,6 +75,16 @@ try {
     if (results.deno.mode !== 'worker') throw new Error(`mode ${results.deno.mode}`);
     return JSON.stringify(results.deno);
   });
+  check('Deno: a script that only calls package-level functions ends by itself, without shutdown()', () => {
+    writeFileSync(
+      join(dir, 'plain.mjs'),
+      "import { indexProject, sha256Hex } from 'ctxgate';\nconst index = await indexProject([{ path: 'a.ts', text: 'x' }]);\nconsole.log(JSON.stringify({ files: index.files.length, sha: await sha256Hex('abc') }));\n",
+    );
+    // The timeout only stops a hung run (the process used to wait for the shared Web Worker forever).
+    const out = execFileSync(join(root, 'node_modules/.bin/deno'), ['run', '--allow-read', '--allow-env', 'plain.mjs'], { cwd: dir, encoding: 'utf8', timeout: 120_000 }).trim();
+    if (out !== '{"files":1,"sha":"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"}') throw new Error(out);
+    return out;
+  });
   check('Node and Deno give identical answers', () => {
     const { mode: _a, ...n } = results.node ?? {};
     const { mode: _b, ...d } = results.deno ?? {};

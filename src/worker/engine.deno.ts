@@ -1,0 +1,14 @@
+import type { Engine } from './engine.ts';
+import { createDefaultEngine as createWorkerDefault } from './engine.worker.ts';
+
+/** Deno: an engine you create runs the core in a module Web Worker, as in browsers. */
+export function createDefaultEngine(): Engine {
+  return createWorkerDefault();
+}
+
+/**
+ * The shared engine behind the package-level functions runs in the caller's thread: Deno does not
+ * exit while a Web Worker lives, and a Web Worker cannot be unref'd, so a script that only called
+ * `indexProject` or `buildContext` would never end unless it knew to call `shutdown()`.
+ */
+export const SHARED_ENGINE_IN_THREAD = true;
