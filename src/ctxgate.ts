@@ -103,7 +103,9 @@ export function init(options: CtxgateOptions = {}): Promise<Engine> {
     return shared;
   }
   // In Deno the shared engine runs in-thread unless a worker is given (see engine.deno.ts).
-  const effective = SHARED_ENGINE_IN_THREAD && (options ?? {}).worker === undefined ? { ...options, worker: false as const } : options;
+  // Options of the wrong kind (null) go as given, for createCtxgate to refuse.
+  const inThread = SHARED_ENGINE_IN_THREAD && (options === undefined || (typeof options === 'object' && options !== null && options.worker === undefined));
+  const effective = inThread ? { ...options, worker: false as const } : options;
   const pending = createCtxgate(effective).then((engine) => {
     // Closing the shared engine (not only shutdown()) lets the next package-level call start a
     // new one, instead of failing with WORKER_CLOSED until shutdown().
