@@ -117,6 +117,22 @@ export function builderContract({ describe, it, expect, runtime }: Harness): voi
       expect((error as { details: { budgetReport: unknown } }).details.budgetReport).toEqual(golden.refusalBudgetReport);
     });
 
+    it('indexProject refuses a text holding a lone surrogate (it would hash as a different text), as buildContext does', async () => {
+      await using engine = await createCtxgate();
+      for (const index of [(files: Parameters<typeof indexProject>[0]) => indexProject(files, { engine }), (files: Parameters<typeof engine.indexProject>[0]) => engine.indexProject(files)]) {
+        const error = await index([{ path: 'a.ts', text: 'ok' }, { path: 'b.ts', text: 'x\uD800y' }]).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(isCtxgateError(error, 'UNSUPPORTED_VALUE')).toBe(true);
+        expect((error as Error).message).toBe('files[1].text: a lone surrogate (U+D800) at index 1 is not valid Unicode, and would be hashed as U+FFFD; pass the text as valid UTF-16, or the file\'s bytes as a Uint8Array.');
+        expect((error as { details: unknown }).details).toEqual({ field: 'files[1].text', index: 1 });
+      }
+      // A never-send file's text is not looked at, so it is indexed as excluded.
+      const denied = await indexProject([{ path: '.env', text: 'K=\uDC00' }], { engine });
+      expect(denied.files[0]).toMatchObject({ path: '.env', excluded: 'deny_rule' });
+    });
+
     it("a refusal's list of largest blocks masks a file name that reads as a token, as its message does", async () => {
       await using engine = await createCtxgate();
       const path = `keys/${FAKE_GITHUB_TOKEN}.txt`;
