@@ -176,7 +176,10 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
         held = invalidParams('planStep.targetFiles', `${c.path} was excluded by the indexer (${c.file.excluded})`, { path: c.path });
         break;
       }
-      exclude(c.path, c.file.excluded, 'excluded by the indexer', info);
+      // A deny rule of the indexer's that this build's gates do not have (the sandbox was given
+      // to indexProject only): the index keeps the reason, not the rule, so say where it came from.
+      const why = c.file.excluded === 'deny_rule' ? 'excluded by the indexer: a sandbox deny rule given to indexProject (give buildContext the same sandbox to have the rule named)' : 'excluded by the indexer';
+      exclude(c.path, c.file.excluded, why, info);
       continue;
     }
     if (!c.target && c.file.byteSize > maxFileBytes) {

@@ -164,6 +164,17 @@ describe('INV-CONTEXT-4 secrets never sent', () => {
     const allowed = await buildContext(input({ projectIndex: await engine.indexProject(more, { symbols, dependencies: edges }, { allow: ['.env.local'] }), sandbox: { allow: ['.env.local'] } }), { contents: contentsOf(more), engine });
     expect(allowed.manifest.selection.excludedCandidates.map((c) => c.path)).not.toContain('.env.local');
     expect(allowed.bundle.blocks.map((b) => b.title)).toContain('.env.local');
+    // A deny rule given to indexProject only: the build cannot name it, so it says where it was given.
+    const indexDenied = await engine.indexProject(more, { symbols, dependencies: edges }, { deny: ['.env.example'] });
+    const denied = await buildContext(input({ projectIndex: indexDenied }), { contents: contentsOf(more), engine });
+    expect(denied.redactionReport.redactions).toContainEqual({
+      type: 'path_excluded',
+      target: '.env.example',
+      reason: 'deny_rule',
+      details: 'excluded by the indexer: a sandbox deny rule given to indexProject (give buildContext the same sandbox to have the rule named)',
+    });
+    const named = await buildContext(input({ projectIndex: indexDenied, sandbox: { deny: ['.env.example'] } }), { contents: contentsOf(more), engine });
+    expect(named.redactionReport.redactions).toContainEqual({ type: 'path_excluded', target: '.env.example', reason: 'deny_rule', details: 'deny rule ".env.example"' });
   });
 
   it('policy "exclude" removes a non-target file with a secret, and refuses a target with one', async () => {
