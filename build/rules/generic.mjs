@@ -264,6 +264,17 @@ const call = (id, description, kind, keywords, quoted, examples) => ({
 });
 
 /**
+ * A secret passed by position after `before` arguments, each anything up to its comma (a literal,
+ * a variable such as `$dsn`, `url` or `process.env.DB`; bounded, so linear), the secret a quoted
+ * literal, after blanks and line breaks as formatters lay arguments out one a line.
+ */
+const callAfterArgs = (id, description, kind, keywords, before, examples) => ({
+  ...generic(id, description, kind, examples),
+  keywords,
+  steps: [...Array.from({ length: before }, () => [['ws', 0, 32], { until: ',', min: 1, max: 160 }, ',']).flat(), ['ws', 0, 32], ['quote', 1, 1], ['val', kind.minLen, 256]],
+});
+
+/**
  * A password passed to a call after its user, by position (`new PasswordAuthentication(user, "…")`,
  * `smtp.PlainAuth("", from, "…", host)`): the user is whatever comes before the first comma (a
  * literal, a variable, a call such as `getUser()` or `os.Getenv("SMTP_USER")`; bounded), the
@@ -1028,13 +1039,20 @@ export default [
   // class, not on `getConnection(` (whose first bytes, `getc`, begin getClass and getContext).
   {
     // Not inside a longer name (`$this->getPdo(…)`, `getMysqli(`).
-    ...call('generic-password-connect', 'Password passed by position to a database connect call (mysqli_connect, new mysqli, new PDO, DriverManager.getConnection, new Sequelize)', KIND.password, ['mysqli_connect(', 'mysql_connect(', 'mysqli(', 'pdo(', 'drivermanager.getconnection(', 'sequelize('], 2, {
+    ...callAfterArgs('generic-password-connect', 'Password passed by position to a database connect call (mysqli_connect, new mysqli, new PDO, DriverManager.getConnection, new Sequelize)', KIND.password, ['mysqli_connect(', 'mysql_connect(', 'mysqli(', 'pdo(', 'drivermanager.getconnection(', 'sequelize('], 2, {
       pos: [
         P('$conn = mysqli_connect("localhost", "root", "', F(C.alnum, 14), '", "shop");'),
         P("$db = new mysqli('db', 'app', '", F(C.alnum, 16), "');"),
         P("$pdo = new PDO('mysql:host=localhost;dbname=shop', 'root', '", F(C.alnum, 16), "');"),
         P('Connection c = DriverManager.getConnection("jdbc:mysql://localhost:3306/shop", "root", "', F(C.alnum, 18), '");'),
         P("const sequelize = new Sequelize('shop', 'app', '", F(C.alnum, 16), "', { host: 'db', dialect: 'postgres' });"),
+        // Earlier arguments given as variables or expressions (fixed values: F() draws would move
+        // every later rule's examples).
+        P('$db = new PDO($dsn, "root", "', 'Xk9vQ2mZp7LwR4tY8uB3nC6d', '");'),
+        P('Connection c = DriverManager.getConnection(url, "root", "', 'Hq3ZrT8wVb2NkL6pYs4D', '");'),
+        P('$conn = mysqli_connect($host, $user, "', 'Pw7Lx2Qz9Rk4Mn8Vt3Bs', '", "shop");'),
+        P("const sequelize = new Sequelize(process.env.DB_NAME, 'root', '", 'Tz5Kq8Wm2Xr7Pn4Vb9Lc', "', { dialect: 'mysql' });"),
+        P("$pdo = new PDO(\n    $dsn,\n    $user,\n    '", 'Gh4Jk8Lm2Nb6Vc9Xz3Qw', "'\n);"),
       ],
       neg: [
         '$conn = mysqli_connect($host, $user, $pass);',
@@ -1048,6 +1066,11 @@ export default [
         "const sequelize = new Sequelize('database', 'username', 'password', { dialect: 'mysql' });",
         "const sequelize = new Sequelize(process.env.DB_NAME, process.env.DB_USER, process.env.DB_PASSWORD);",
         "new Sequelize('shop', 'app', process.env.DB_PASSWORD, { dialect: 'postgres' })",
+        '$conn = mysqli_connect($host, $user, $password, "shop");',
+        '$pdo = new PDO($dsn, $user, "");',
+        'Connection c = DriverManager.getConnection(url, props);',
+        '$pdo = new PDO(sprintf("mysql:host=%s;dbname=%s", $host, $name), $user, $pass);',
+        "$conn = mysqli_connect($host, $user, 'password', 'shop');",
       ],
     }),
     before: 'alnum',
