@@ -96,13 +96,17 @@ describe('Deno KV store', () => {
   });
 
   describe('a commit that lands but loses its answer (a timeout, a reset connection)', () => {
-    const chunkGens = (kv: FakeDenoKv) => new Set([...kv.data.values()].filter((e) => e.key[1] === 'ctxchunk').map((e) => e.key[3]));
-
-    it('save: the head names the new generation, so the save succeeded and the old chunks go', async () => {
+    /** A store holding 'a' at version 1 (huge: three chunk commits a save), and the commit count then. */
+    const savedA = async () => {
       const kv = new FakeDenoKv();
       const store = createDenoKvStore(kv);
       await store.save('a', huge('a'), { expectedVersion: 0 });
-      const start = kv.commits;
+      return { kv, store, start: kv.commits };
+    };
+    const chunkGens = (kv: FakeDenoKv) => new Set([...kv.data.values()].filter((e) => e.key[1] === 'ctxchunk').map((e) => e.key[3]));
+
+    it('save: the head names the new generation, so the save succeeded and the old chunks go', async () => {
+      const { kv, store, start } = await savedA();
       kv.loseAnswer = (n) => n === start + 4; // 3 chunk commits, then the head switch
       await expect(store.save('a', huge('b'), { expectedVersion: 1 })).resolves.toEqual({ version: 2 });
       kv.loseAnswer = undefined;
@@ -111,10 +115,7 @@ describe('Deno KV store', () => {
     });
 
     it('save: when the head cannot be read either, the error stands and the chunks stay, so the record loads whole', async () => {
-      const kv = new FakeDenoKv();
-      const store = createDenoKvStore(kv);
-      await store.save('a', huge('a'), { expectedVersion: 0 });
-      const start = kv.commits;
+      const { kv, store, start } = await savedA();
       kv.loseAnswer = (n) => (n === start + 4 ? (kv.failGets = true) : false);
       await expect(store.save('a', huge('b'), { expectedVersion: 1 })).rejects.toMatchObject({ code: 'STORAGE_FAILURE', details: { operation: 'save' } });
       kv.loseAnswer = undefined;
@@ -124,9 +125,7 @@ describe('Deno KV store', () => {
     });
 
     it('importRecord: succeeds, one generation left', async () => {
-      const kv = new FakeDenoKv();
-      const store = createDenoKvStore(kv);
-      await store.save('a', huge('a'), { expectedVersion: 0 });
+      const { kv, store } = await savedA();
       const source = createDenoKvStore(new FakeDenoKv());
       await source.save('a', huge('b'), { expectedVersion: 0 });
       const record = (await source.exportRecord('a'))!;
@@ -139,10 +138,7 @@ describe('Deno KV store', () => {
     });
 
     it('delete: the head is gone, so the delete succeeded and its chunks go too', async () => {
-      const kv = new FakeDenoKv();
-      const store = createDenoKvStore(kv);
-      await store.save('a', huge('a'), { expectedVersion: 0 });
-      const start = kv.commits;
+      const { kv, store, start } = await savedA();
       kv.loseAnswer = (n) => n === start + 1;
       await expect(store.delete('a', { expectedVersion: 1 })).resolves.toBe(true);
       kv.loseAnswer = undefined;
