@@ -7,7 +7,7 @@ import { sha256ManySync } from '../core/sha256.ts';
 import { sortBlockKeysSync } from '../core/sort.ts';
 import { canonicalize } from '../fingerprint/canonicalize.ts';
 import { fingerprintSync } from '../fingerprint/fingerprint.ts';
-import { loneSurrogateIndex } from '../encoding/utf16.ts';
+import { refuseLoneSurrogate } from '../encoding/utf16.ts';
 import { utf8ByteLength } from '../encoding/utf8-size.ts';
 import { decideBudget } from '../tokens/limits.ts';
 import { establishCandidates, type Candidate } from './candidates.ts';
@@ -205,7 +205,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     let roundTrips: boolean;
     let lineCount: number;
     if (typeof raw === 'string') {
-      refuseLoneSurrogate(raw, `the content of ${c.path}`, { path: c.path });
+      refuseLoneSurrogate(raw, `Cannot use the content of ${c.path}`, { path: c.path });
       roundTrips = true;
       text = raw;
       encoding = 'utf-8';
@@ -263,7 +263,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
   const safe = (text: string, target: string, path?: string): string => {
     // Checked here, where every text but a clean whole file passes (those were checked when read):
     // a lone surrogate would be hashed as U+FFFD, so distinct texts would share ids and fingerprints.
-    refuseLoneSurrogate(text, target, { target });
+    refuseLoneSurrogate(text, `Cannot use ${target}`, { target });
     const findings = gates.scanSecrets(text, undefined, path);
     if (!findings.length) return text;
     const medium = findings.filter((f) => f.confidence === 'medium');
@@ -509,22 +509,6 @@ function projectMeta(files: IndexedFile[]): string {
   }
   const lines = [...dirs.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([d, n]) => (d.endsWith('/') ? `${d} (${n} files)` : d));
   return `${files.length} files\n${lines.join('\n')}`;
-}
-
-/**
- * UNSUPPORTED_VALUE unless `text` is well-formed UTF-16. A lone surrogate cannot be encoded as
- * UTF-8: it would be hashed and sent as U+FFFD, so `"x\uD800y"` and `"x\uFFFDy"` would share block
- * ids and the bundle fingerprint while meaning different things. Refused as canonicalisation
- * refuses them in constraints and intent; the message names where, never the text.
- */
-function refuseLoneSurrogate(text: string, where: string, details: Record<string, unknown>): void {
-  const index = loneSurrogateIndex(text);
-  if (index < 0) return;
-  throw new CtxgateError(
-    'UNSUPPORTED_VALUE',
-    `Cannot use ${where}: a lone surrogate (U+${text.charCodeAt(index).toString(16).toUpperCase()}) at index ${index} is not valid Unicode; pass the text as valid UTF-16, or its bytes as a Uint8Array.`,
-    { details: { ...details, index } },
-  );
 }
 
 /**

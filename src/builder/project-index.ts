@@ -10,7 +10,7 @@ import type { BuilderGates } from './gates.ts';
 import type { DependencyEdge, IndexedFile, IndexedSymbol, ProjectIndex } from './types.ts';
 import { utf8ByteLength } from '../encoding/utf8-size.ts';
 import { normalizeProjectPath } from '../secrets/paths.ts';
-import { loneSurrogateIndex } from '../encoding/utf16.ts';
+import { refuseLoneSurrogate } from '../encoding/utf16.ts';
 import { checkIndexExtras } from './schema.ts';
 
 /** One file given to {@link indexProjectSync}. */
@@ -271,7 +271,7 @@ export function indexProjectSync(
     } else if (denied) {
       entries.push({ ...base, byteSize: byteLength(content), hash: '', encoding: 'unknown', excluded: 'deny_rule' });
     } else if (typeof content === 'string') {
-      refuseLoneSurrogate(content, `files[${i}].text`);
+      refuseLoneSurrogate(content, `files[${i}].text`, { field: `files[${i}].text` }, { why: ', and would be hashed as U+FFFD', bytes: "the file's bytes" });
       entries.push({ ...base, byteSize: byteLength(content), hash: '', encoding: 'utf-8', lineCount: countLines(content) });
     } else {
       const decoded = gates.classifyContent(content);
@@ -292,20 +292,6 @@ export function indexProjectSync(
   const index: ProjectIndex = { files: entries, symbols: extras.symbols ?? [], dependencies: extras.dependencies ?? [] };
   index.projectIndexFingerprint = projectIndexFingerprint(index);
   return index;
-}
-
-/**
- * UNSUPPORTED_VALUE for a text holding a lone surrogate, as buildContext refuses one: hashed as
- * UTF-8 it would become U+FFFD, so the index would give it the hash of a different text.
- */
-function refuseLoneSurrogate(text: string, field: string): void {
-  const index = loneSurrogateIndex(text);
-  if (index < 0) return;
-  throw new CtxgateError(
-    'UNSUPPORTED_VALUE',
-    `${field}: a lone surrogate (U+${text.charCodeAt(index).toString(16).toUpperCase()}) at index ${index} is not valid Unicode, and would be hashed as U+FFFD; pass the text as valid UTF-16, or the file's bytes as a Uint8Array.`,
-    { details: { field, index } },
-  );
 }
 
 function byteLength(content: Uint8Array | string): number {

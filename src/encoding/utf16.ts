@@ -1,3 +1,5 @@
+import { CtxgateError } from '../errors.ts';
+
 /**
  * Code points and safe cut positions in UTF-16 strings: what a person calls a character, and where
  * a string can be cut without splitting a surrogate pair (a lone half would be written as U+FFFD
@@ -55,4 +57,25 @@ export const isWellFormed: (s: string) => boolean =
 export function loneSurrogateIndex(s: string): number {
   if (isWellFormed(s)) return -1;
   return LONE_SURROGATE.exec(s)?.index ?? -1;
+}
+
+/** How messages name the lone surrogate at `index` of `text`: `a lone surrogate (U+D800) at index 3`. */
+export function describeLoneSurrogate(text: string, index: number): string {
+  return `a lone surrogate (U+${text.charCodeAt(index).toString(16).toUpperCase()}) at index ${index}`;
+}
+
+/**
+ * UNSUPPORTED_VALUE if `text` holds a lone surrogate, which UTF-8 carries as U+FFFD (so distinct
+ * texts would share hashes, ids and fingerprints): "`lead`: a lone surrogate (U+D800) at index 3
+ * is not valid Unicode`why`; pass the text as valid UTF-16, or `bytes` as a Uint8Array.", with
+ * `details` and the index.
+ */
+export function refuseLoneSurrogate(text: string, lead: string, details: Record<string, unknown>, { why = '', bytes = 'its bytes' } = {}): void {
+  const index = loneSurrogateIndex(text);
+  if (index < 0) return;
+  throw new CtxgateError(
+    'UNSUPPORTED_VALUE',
+    `${lead}: ${describeLoneSurrogate(text, index)} is not valid Unicode${why}; pass the text as valid UTF-16, or ${bytes} as a Uint8Array.`,
+    { details: { ...details, index } },
+  );
 }

@@ -1,4 +1,4 @@
-import { isWellFormed } from '../encoding/utf16.ts';
+import { describeLoneSurrogate, isWellFormed } from '../encoding/utf16.ts';
 import { CtxgateError } from '../errors.ts';
 
 /**
@@ -256,7 +256,7 @@ class Writer {
           continue;
         }
       }
-      this.#fail(`a lone surrogate (U+${c.toString(16).toUpperCase()}) at index ${i}`, 'the string is not valid Unicode', memberName);
+      this.#fail(describeLoneSurrogate(s, i), 'the string is not valid Unicode', memberName);
     }
   }
 }

@@ -72,7 +72,7 @@ export function storeBudgetPersistence(store: ContextStore, contextId: string, o
       const mine = countsOf(state);
       // Counts only grow between resets: lower ones mean the tracker was reset, which is written
       // as it is (a new turn starts every tracker of the session from zero).
-      const added = mine !== undefined && mine.usedBytes >= base.usedBytes && mine.usedTokens >= base.usedTokens && mine.calls >= base.calls ? mine : undefined;
+      const added = mine === undefined ? undefined : growth(mine, base);
       for (let attempt = 1; ; attempt++) {
         const loaded = await store.load(contextId);
         const context = loaded ? cloneContext(loaded.context) : createdContext();
@@ -81,9 +81,9 @@ export function storeBudgetPersistence(store: ContextStore, contextId: string, o
           added !== undefined && stored !== undefined
             ? {
                 version: 1,
-                usedBytes: stored.usedBytes + added.usedBytes - base.usedBytes,
-                usedTokens: stored.usedTokens + added.usedTokens - base.usedTokens,
-                calls: stored.calls + added.calls - base.calls,
+                usedBytes: stored.usedBytes + added.usedBytes,
+                usedTokens: stored.usedTokens + added.usedTokens,
+                calls: stored.calls + added.calls,
                 updatedAt: state.updatedAt,
               }
             : { ...state };
@@ -118,4 +118,12 @@ function countsOf(value: unknown): Counts | undefined {
   const { usedBytes, usedTokens, calls } = value as Record<string, unknown>;
   const count = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
   return count(usedBytes) && count(usedTokens) && count(calls) ? { usedBytes, usedTokens, calls } : undefined;
+}
+
+/** What each count grew by from `before` to `now`, or undefined when one went down (a reset). */
+function growth(now: Counts, before: Counts): Counts | undefined {
+  const usedBytes = now.usedBytes - before.usedBytes;
+  const usedTokens = now.usedTokens - before.usedTokens;
+  const calls = now.calls - before.calls;
+  return usedBytes >= 0 && usedTokens >= 0 && calls >= 0 ? { usedBytes, usedTokens, calls } : undefined;
 }

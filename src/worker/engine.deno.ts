@@ -1,10 +1,5 @@
-import type { Engine } from './engine.ts';
-import { createDefaultEngine as createWorkerDefault } from './engine.worker.ts';
-
 /** Deno: an engine you create runs the core in a module Web Worker, as in browsers. */
-export function createDefaultEngine(): Engine {
-  return createWorkerDefault();
-}
+export { createDefaultEngine } from './engine.worker.ts';
 
 /**
  * The shared engine behind the package-level functions runs in the caller's thread: Deno does not
