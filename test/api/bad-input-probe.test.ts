@@ -20,8 +20,8 @@ import { MAX_PATH_BYTES, MAX_PATH_SEGMENTS, MAX_PATTERN_LENGTH } from '../../src
 import { baseInput, contentsOf, dependencies, projectFiles, symbols } from '../fixtures/project.ts';
 import { rejection, thrown } from '../fixtures/thrown.ts';
 import { detached } from './wrong-kinds.ts';
+import { SHA256_ABC as ABC } from '../fixtures/known-answers.ts';
 
-const ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
 
 let engine: Engine;
 let index: ProjectIndex;

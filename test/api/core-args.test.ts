@@ -31,8 +31,8 @@ import {
 } from '../../src/index.ts';
 import { rejection, thrown } from '../fixtures/thrown.ts';
 import { expectFunctionArgumentRefused } from './wrong-kinds.ts';
+import { SHA256_ABC as ABC } from '../fixtures/known-answers.ts';
 
-const ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
 
 /** INVALID_PARAMS naming `field`, and (where given) a message that does not contain `secret`. */
 function expectInvalid(error: unknown, field: string, secret?: string): void {

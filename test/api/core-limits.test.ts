@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCtxgate, isCtxgateError, loadCore, serializeError } from '../../src/index.ts';
 import { MAX_INPUT_BYTES, getCore } from '../../src/core/core.ts';
 import { rejection } from '../fixtures/thrown.ts';
+import { FAKE_AWS_KEY_ID, FAKE_GITHUB_TOKEN } from '../fixtures/project.ts';
 
 describe('core input limits', () => {
   it('an input over 512 MiB is INVALID_PARAMS naming the limit and how to split it, and the core keeps working', async () => {
@@ -60,8 +61,8 @@ describe('a core URL that fails to load', () => {
     const server = createServer((_req, res) => res.writeHead(403).end('denied'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as { port: number }).port;
-    const key = ['AKIA', 'R7TQ2WZ5K8M3VX4N'].join('');
-    const token = ['ghp', '_', 'R7k2Qp9Xw4Lm8Zt1Vb6Nc3Hd5Jf0Gs2Ae7Ky'].join('');
+    const key = FAKE_AWS_KEY_ID;
+    const token = FAKE_GITHUB_TOKEN;
     try {
       const signed = `http://127.0.0.1:${port}/assets/ctxgate.wasm?X-Amz-Credential=${key}%2F20261125&X-Amz-Signature=abc#${token}`;
       const forbidden = await rejection(loadCore(signed));

@@ -3,8 +3,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { init, isCtxgateError, sha256Hex, shutdown } from '../../src/index.ts';
 import { rejection } from '../fixtures/thrown.ts';
+import { SHA256_ABC as ABC } from '../fixtures/known-answers.ts';
 
-const ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
 
 afterEach(async () => {
   await shutdown();

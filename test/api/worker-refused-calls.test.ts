@@ -10,8 +10,8 @@ import { createWorkerEngine } from '../../src/worker/client.ts';
 import type { Engine } from '../../src/worker/engine.ts';
 import { rejection } from '../fixtures/thrown.ts';
 import { expectFunctionArgumentRefused } from './wrong-kinds.ts';
+import { SHA256_ABC as ABC } from '../fixtures/known-answers.ts';
 
-const ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
 
 /** Runs `create` and returns what it made with every Map constructed meanwhile (Comlink's pending replies). */
 function withMaps<T>(create: () => T): { made: T; maps: Map<unknown, unknown>[] } {

@@ -6,7 +6,7 @@ import { initCore } from '../../src/core/core.ts';
 import { derivedUuid } from '../../src/builder/ids.ts';
 import { createHash } from 'node:crypto';
 import { baseInput, contentsOf, dependencies, FAKE_DB_PASSWORD, FAKE_GITHUB_TOKEN, projectFiles, symbols } from '../fixtures/project.ts';
-import { thrown } from '../fixtures/thrown.ts';
+import { rejection, thrown } from '../fixtures/thrown.ts';
 
 let engine: Engine;
 let index: ProjectIndex;
@@ -21,13 +21,6 @@ beforeAll(async () => {
 
 const input = (o: Partial<BuildContextInput> = {}): BuildContextInput => ({ ...baseInput(), projectIndex: index, ...o }) as BuildContextInput;
 const build = (o: Partial<BuildContextInput> = {}, c: ReadonlyMap<string, Uint8Array | string> = contents): Promise<BuildContextResult> => buildContext(input(o), { contents: c, engine });
-const refusal = async (p: Promise<unknown>): Promise<any> =>
-  p.then(
-    () => {
-      throw new Error('expected a refusal');
-    },
-    (e: unknown) => e,
-  );
 const budget = (maxInputTokens: number, responseTokenReserve = 0, softLimitThresholdPct = 80) => ({
   tokenBudget: { provider: 'test', model: 'test', maxInputTokens, maxOutputTokens: 1000, responseTokenReserve, softLimitThresholdPct },
 });
@@ -145,7 +138,7 @@ describe('INV-CONTEXT-4 secrets never sent', () => {
   it('each path exclusion names the rule and its list; a target on a never-send path is refused naming it', async () => {
     const r = await build();
     expect(r.redactionReport.redactions).toContainEqual({ type: 'path_excluded', target: '.env', reason: 'deny_rule', details: 'never-send default "**/*.env"' });
-    const e = await refusal(build({ planStep: { id: 's', targetFiles: ['.env'] } }));
+    const e = await rejection(build({ planStep: { id: 's', targetFiles: ['.env'] } }));
     expect(isCtxgateError(e, 'SECRET_RISK')).toBe(true);
     expect(e.message).toBe('Target .env is excluded by the never-send default "**/*.env"; it cannot be sent. Move secrets out of it, or re-include it with an allow rule.');
     expect(e.details).toEqual({ path: '.env', rule: '**/*.env' });
@@ -180,7 +173,7 @@ describe('INV-CONTEXT-4 secrets never sent', () => {
   it('policy "exclude" removes a non-target file with a secret, and refuses a target with one', async () => {
     const r = await build({ secrets: { highConfidence: 'exclude', mediumConfidence: 'redact' } });
     expect(r.manifest.selection.excludedCandidates).toContainEqual({ path: 'src/db/client.ts', reason: 'secret_risk' });
-    const e = await refusal(build({ secrets: { highConfidence: 'exclude' }, planStep: { id: 's', targetFiles: ['src/db/client.ts'] } }));
+    const e = await rejection(build({ secrets: { highConfidence: 'exclude' }, planStep: { id: 's', targetFiles: ['src/db/client.ts'] } }));
     expect(isCtxgateError(e, 'SECRET_RISK')).toBe(true);
     expect(e.name).toBe('SecretRiskError');
     expect(e.message).toMatch(/move the secrets out of the project or add a deny rule/);
@@ -284,7 +277,7 @@ describe('budget rules', () => {
 
 describe('selection step 0: candidates', () => {
   it('an ambiguous target symbol refuses with the candidate list; a user selection resolves it', async () => {
-    const e = await refusal(build({ planStep: { id: 's', targetSymbols: ['findUser'] } }));
+    const e = await rejection(build({ planStep: { id: 's', targetSymbols: ['findUser'] } }));
     expect(isCtxgateError(e, 'AMBIGUOUS_TARGET')).toBe(true);
     expect(e.details.candidates).toEqual([
       { name: 'findUser', path: 'src/services/UserService.ts', startLine: 5, kind: 'method' },
@@ -295,14 +288,14 @@ describe('selection step 0: candidates', () => {
   });
 
   it('unknown targets are INVALID_PARAMS naming the field', async () => {
-    const a = await refusal(build({ planStep: { id: 's', targetSymbols: ['nope'] } }));
+    const a = await rejection(build({ planStep: { id: 's', targetSymbols: ['nope'] } }));
     expect(a.details.field).toBe('planStep.targetSymbols[0]');
-    const b = await refusal(build({ planStep: { id: 's', targetFiles: ['src/missing.ts'] } }));
+    const b = await rejection(build({ planStep: { id: 's', targetFiles: ['src/missing.ts'] } }));
     expect(b.details.field).toBe('planStep.targetFiles[0]');
   });
 
   it('a target outside the project root is refused', async () => {
-    const e = await refusal(build({ planStep: { id: 's', targetFiles: ['../etc/passwd'] } }));
+    const e = await rejection(build({ planStep: { id: 's', targetFiles: ['../etc/passwd'] } }));
     expect(isCtxgateError(e, 'OUTSIDE_SANDBOX')).toBe(true);
   });
 });
@@ -349,7 +342,7 @@ describe('selection step 4: fit to budget, in order', () => {
     // target is cut to the loginAsync region (lines 9-13). A sliced P1 is never removed after: what
     // still does not fit is refused (spec 001, Fit-to-Budget steps 3-5).
     const p0 = ['system rules', 'constraints', 'task'].reduce((n, t) => n + tokens[t]!, 0);
-    const refused = await refusal(decisions(p0 + 100));
+    const refused = await rejection(decisions(p0 + 100));
     expect(isCtxgateError(refused, 'CONTEXT_TOO_LARGE')).toBe(true);
     const r3 = await decisions(refused.details.budgetReport.estimatedInputTokens);
     const target = r3.bundle.blocks.find((b) => b.title === 'src/services/UserService.ts')!;
@@ -367,7 +360,7 @@ describe('selection step 4: fit to budget, in order', () => {
   });
 
   it('refuses ContextTooLarge with its budget report when P0 cannot fit even after slicing', async () => {
-    const e = await refusal(build(budget(50)));
+    const e = await rejection(build(budget(50)));
     expect(isCtxgateError(e, 'CONTEXT_TOO_LARGE')).toBe(true);
     expect(e.name).toBe('ContextTooLargeError');
     expect(e.details.budgetReport).toMatchObject({ decision: 'refuse_hard_limit', hardLimitTokens: 50, maxInputTokens: 50 });
@@ -397,7 +390,7 @@ describe('slicing rules', () => {
     expect(current.bundle.blocks.find((b) => b.title === 'src/services/UserService.ts')!.meta.slicing).toBe('TARGET_REGION_ONLY');
     // One line added at the top: the index's line 9-13 no longer hold loginAsync.
     const edited = new TextEncoder().encode(`// edited\n${new TextDecoder().decode(files[0]!.bytes)}`);
-    const e = await refusal(build({ ...step, ...tight }, new Map([...contents, ['src/services/UserService.ts', edited]])));
+    const e = await rejection(build({ ...step, ...tight }, new Map([...contents, ['src/services/UserService.ts', edited]])));
     expect(isCtxgateError(e, 'CONTEXT_TOO_LARGE')).toBe(true);
     expect(e.details.largestBlocks).toContainEqual(expect.objectContaining({ title: 'src/services/UserService.ts', slicing: 'FULL_FILE' }));
     // The refusal names the file that stays whole, and why.
@@ -468,7 +461,7 @@ describe('edge cases', () => {
   it('2: a candidate that cannot be read refuses with READ_FAILED', async () => {
     const c = new Map(contents);
     c.delete('src/db/client.ts');
-    const e = await refusal(build({}, c));
+    const e = await rejection(build({}, c));
     expect(isCtxgateError(e, 'READ_FAILED')).toBe(true);
     expect(e.details.path).toBe('src/db/client.ts');
   });
@@ -495,7 +488,7 @@ describe('edge cases', () => {
     clash.delete('src/services/UserService.ts');
     clash.set('./src/services/UserService.ts', user);
     clash.set('src//services/UserService.ts', 'export const other = 1;\n');
-    const e = await refusal(build({}, clash));
+    const e = await rejection(build({}, clash));
     expect(isCtxgateError(e, 'INVALID_PARAMS')).toBe(true);
     expect(e.message).toBe(
       'options.contents: 2 keys name src/services/UserService.ts once normalised (./ prefixes, doubled slashes, Unicode forms), with different contents; keep one, or key it as the index names it.',
@@ -510,7 +503,7 @@ describe('edge cases', () => {
     const c = new Map([...contents, ['src/db/client.ts', weird]]);
     const r = await build({}, c);
     expect(r.manifest.selection.excludedCandidates).toContainEqual({ path: 'src/db/client.ts', reason: 'binary' });
-    const e = await refusal(build({ planStep: { id: 's', targetFiles: ['src/db/client.ts'] } }, c));
+    const e = await rejection(build({ planStep: { id: 's', targetFiles: ['src/db/client.ts'] } }, c));
     expect(isCtxgateError(e, 'UNSUPPORTED_ENCODING')).toBe(true);
   });
 
@@ -520,11 +513,11 @@ describe('edge cases', () => {
     // client.ts (earlier) cannot be decoded, UserService.ts (later) cannot be read.
     const first = new Map([...contents, ['src/db/client.ts', weird]]);
     first.delete('src/services/UserService.ts');
-    expect(isCtxgateError(await refusal(build(targets, first)), 'UNSUPPORTED_ENCODING')).toBe(true);
+    expect(isCtxgateError(await rejection(build(targets, first)), 'UNSUPPORTED_ENCODING')).toBe(true);
     // client.ts (earlier) cannot be read, UserService.ts (later) cannot be decoded.
     const second = new Map([...contents, ['src/services/UserService.ts', weird]]);
     second.delete('src/db/client.ts');
-    const e = await refusal(build(targets, second));
+    const e = await rejection(build(targets, second));
     expect(isCtxgateError(e, 'READ_FAILED')).toBe(true);
     expect(e.details.path).toBe('src/db/client.ts');
   });
@@ -581,7 +574,7 @@ describe('input validation', () => {
     it(`a malformed ${field} is INVALID_PARAMS naming it`, async () => {
       const i: any = structuredClone(input());
       mutate(i);
-      const e = await refusal(buildContext(i, { contents, engine }));
+      const e = await rejection(buildContext(i, { contents, engine }));
       expect(isCtxgateError(e, 'INVALID_PARAMS')).toBe(true);
       expect(e.details.field).toBe(field);
     });
@@ -637,7 +630,7 @@ describe('indexProject and projectIndexFingerprint refuse arguments of the wrong
   it('a path string is INVALID_PARAMS on source, pointing to readProjectFiles (a missing directory too)', async () => {
     const { indexProject } = await import('../../src/index.ts');
     for (const dir of ['src', '/no/such/directory/anywhere']) {
-      const e = await refusal(indexProject(dir as never, { engine }));
+      const e = await rejection(indexProject(dir as never, { engine }));
       invalid(e, 'source');
       expect(e.message).toContain('readProjectFiles');
       expect(e.message).not.toContain(dir);
@@ -646,32 +639,32 @@ describe('indexProject and projectIndexFingerprint refuse arguments of the wrong
 
   it('source of another kind, or an item that is neither a project file nor a File, names it', async () => {
     const { indexProject } = await import('../../src/index.ts');
-    invalid(await refusal(indexProject(null as never, { engine })), 'source');
-    invalid(await refusal(indexProject({} as never, { engine })), 'source');
-    invalid(await refusal(indexProject(42 as never, { engine })), 'source');
-    invalid(await refusal(indexProject([text('a.ts', 'x'), 42] as never, { engine })), 'source[1]');
-    invalid(await refusal(indexProject([{ path: 'a.ts', bytes: 'not bytes' }] as never, { engine })), 'source[0].bytes');
-    invalid(await refusal(indexProject([{ path: 'a.ts', text: 5 }] as never, { engine })), 'source[0].text');
-    invalid(await refusal(indexProject([{ path: 'a.ts', text: 'x', role: 7 }] as never, { engine })), 'source[0].role');
-    invalid(await refusal(indexProject([new File(['x'], 'a.ts'), 'b.ts'] as never, { engine })), 'source[1]');
+    invalid(await rejection(indexProject(null as never, { engine })), 'source');
+    invalid(await rejection(indexProject({} as never, { engine })), 'source');
+    invalid(await rejection(indexProject(42 as never, { engine })), 'source');
+    invalid(await rejection(indexProject([text('a.ts', 'x'), 42] as never, { engine })), 'source[1]');
+    invalid(await rejection(indexProject([{ path: 'a.ts', bytes: 'not bytes' }] as never, { engine })), 'source[0].bytes');
+    invalid(await rejection(indexProject([{ path: 'a.ts', text: 5 }] as never, { engine })), 'source[0].text');
+    invalid(await rejection(indexProject([{ path: 'a.ts', text: 'x', role: 7 }] as never, { engine })), 'source[0].role');
+    invalid(await rejection(indexProject([new File(['x'], 'a.ts'), 'b.ts'] as never, { engine })), 'source[1]');
     // The engine checks the list it receives in the same way.
-    invalid(await refusal(engine.indexProject([{ path: 'a.ts', text: 5 }] as never)), 'files[0].text');
-    invalid(await refusal(engine.indexProject('a.ts' as never)), 'files');
+    invalid(await rejection(engine.indexProject([{ path: 'a.ts', text: 5 }] as never)), 'files[0].text');
+    invalid(await rejection(engine.indexProject('a.ts' as never)), 'files');
   });
 
   it('options of the wrong kind name the option', async () => {
     const { indexProject } = await import('../../src/index.ts');
     const list = [text('a.ts', 'x')];
-    invalid(await refusal(indexProject(list, null as never)), 'options');
-    invalid(await refusal(indexProject(list, { engine, batchBytes: 'big' as never })), 'options.batchBytes');
-    invalid(await refusal(indexProject(list, { engine, onProgress: 1 as never })), 'options.onProgress');
-    invalid(await refusal(indexProject(list, { engine, symbols: {} as never })), 'options.symbols');
-    invalid(await refusal(indexProject(list, { engine, dependencies: [null] as never })), 'options.dependencies[0]');
+    invalid(await rejection(indexProject(list, null as never)), 'options');
+    invalid(await rejection(indexProject(list, { engine, batchBytes: 'big' as never })), 'options.batchBytes');
+    invalid(await rejection(indexProject(list, { engine, onProgress: 1 as never })), 'options.onProgress');
+    invalid(await rejection(indexProject(list, { engine, symbols: {} as never })), 'options.symbols');
+    invalid(await rejection(indexProject(list, { engine, dependencies: [null] as never })), 'options.dependencies[0]');
     // Each entry as the builder will read it, refused here rather than by a later build.
-    invalid(await refusal(indexProject(list, { engine, symbols: [{ name: 'a', path: 'a.ts', startLine: 0, endLine: 1 }] })), 'options.symbols[0].startLine');
-    invalid(await refusal(indexProject(list, { engine, symbols: [{ name: 'a', path: 'a.ts', startLine: 3, endLine: 2 }] })), 'options.symbols[0].endLine');
-    invalid(await refusal(indexProject(list, { engine, dependencies: [{ from: 'a.ts', to: 'b.ts', kind: 'uses' }] as never })), 'options.dependencies[0].kind');
-    const fn = await refusal(indexProject(list, { engine, symbols: [{ name: 'a', path: 'a.ts', startLine: 1, endLine: 1, meta: { at: new Date(0) } }] as never }));
+    invalid(await rejection(indexProject(list, { engine, symbols: [{ name: 'a', path: 'a.ts', startLine: 0, endLine: 1 }] })), 'options.symbols[0].startLine');
+    invalid(await rejection(indexProject(list, { engine, symbols: [{ name: 'a', path: 'a.ts', startLine: 3, endLine: 2 }] })), 'options.symbols[0].endLine');
+    invalid(await rejection(indexProject(list, { engine, dependencies: [{ from: 'a.ts', to: 'b.ts', kind: 'uses' }] as never })), 'options.dependencies[0].kind');
+    const fn = await rejection(indexProject(list, { engine, symbols: [{ name: 'a', path: 'a.ts', startLine: 1, endLine: 1, meta: { at: new Date(0) } }] as never }));
     invalid(fn, 'options.symbols[0].meta.at');
     expect(fn.message).toBe('options.symbols[0].meta.at: is a Date, not a plain object or array, which JSON cannot represent as is; convert it first (dates as ISO-8601 strings, maps as plain objects)');
     // Members the builder does not read may be any JSON data; an optional member may be left undefined.
@@ -679,13 +672,13 @@ describe('indexProject and projectIndexFingerprint refuse arguments of the wrong
     expect(index.symbols).toEqual([{ name: 'a', path: 'a.ts', startLine: 1, endLine: 1, kind: undefined, docs: { lines: [1, 2] } }]);
     // An entry whose own keys cannot be listed (a proxy whose ownKeys trap throws) is named itself.
     const unlistable = new Proxy({ from: 'a.ts', to: 'b.ts', kind: 'import' }, { ownKeys: () => { throw new Error('no keys'); } });
-    invalid(await refusal(indexProject(list, { engine, dependencies: [unlistable] as never })), 'options.dependencies[0]');
+    invalid(await rejection(indexProject(list, { engine, dependencies: [unlistable] as never })), 'options.dependencies[0]');
     const getter = { name: 'a', path: 'a.ts', startLine: 1, endLine: 1, meta: { get at(): never { throw new Error('no'); } } };
-    invalid(await refusal(indexProject(list, { engine, symbols: [getter] as never })), 'options.symbols[0].meta.at');
-    invalid(await refusal(indexProject(list, { engine, sandbox: { deny: [1] } as never })), 'options.sandbox.deny[0]');
-    invalid(await refusal(indexProject(list, { engine, gitignore: 'yes' as never })), 'options.gitignore');
-    invalid(await refusal(indexProject(list, { engine, ignoreCase: 1 as never })), 'options.ignoreCase');
-    invalid(await refusal(indexProject(list, { engine: {} as never })), 'options.engine');
+    invalid(await rejection(indexProject(list, { engine, symbols: [getter] as never })), 'options.symbols[0].meta.at');
+    invalid(await rejection(indexProject(list, { engine, sandbox: { deny: [1] } as never })), 'options.sandbox.deny[0]');
+    invalid(await rejection(indexProject(list, { engine, gitignore: 'yes' as never })), 'options.gitignore');
+    invalid(await rejection(indexProject(list, { engine, ignoreCase: 1 as never })), 'options.ignoreCase');
+    invalid(await rejection(indexProject(list, { engine: {} as never })), 'options.engine');
   });
 
   it('Files or a directory handle that cannot be read are READ_FAILED with the cause', async () => {
@@ -698,19 +691,19 @@ describe('indexProject and projectIndexFingerprint refuse arguments of the wrong
         [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(gone) }),
       }),
     };
-    const e = await refusal(indexProject(handle as never, { engine }));
+    const e = await rejection(indexProject(handle as never, { engine }));
     expect(isCtxgateError(e, 'READ_FAILED')).toBe(true);
     expect(e.cause).toBe(gone);
     const file = new File(['x'], 'a.ts');
     Object.defineProperty(file, 'arrayBuffer', { value: () => Promise.reject(new DOMException('changed', 'NotReadableError')) });
-    expect(isCtxgateError(await refusal(indexProject([file], { engine })), 'READ_FAILED')).toBe(true);
+    expect(isCtxgateError(await rejection(indexProject([file], { engine })), 'READ_FAILED')).toBe(true);
   });
 
   it('data a worker cannot receive (DataCloneError) is INVALID_PARAMS', async () => {
     const { indexProject } = await import('../../src/index.ts');
     const cloneFailure = new DOMException('() => 1 could not be cloned.', 'DataCloneError');
     const fake = { indexProject: () => Promise.reject(cloneFailure), fingerprint: () => Promise.reject(cloneFailure) };
-    const e = await refusal(indexProject([text('a.ts', 'x')], { engine: fake as never }));
+    const e = await rejection(indexProject([text('a.ts', 'x')], { engine: fake as never }));
     expect(isCtxgateError(e, 'INVALID_PARAMS')).toBe(true);
     expect(e.cause).toBe(cloneFailure);
   });
@@ -718,7 +711,7 @@ describe('indexProject and projectIndexFingerprint refuse arguments of the wrong
   it('null bytes or text count as absent; valid lists index exactly as before', async () => {
     const withNull = await engine.indexProject([{ path: 'a.txt', bytes: null, text: 'hi\n' } as never]);
     expect(withNull).toEqual(await engine.indexProject([{ path: 'a.txt', text: 'hi\n' }]));
-    invalid(await refusal(engine.indexProject([{ path: 'a.txt', bytes: null, text: null } as never])), 'files[0]');
+    invalid(await rejection(engine.indexProject([{ path: 'a.txt', bytes: null, text: null } as never])), 'files[0]');
   });
 
   it('projectIndexFingerprint names index, files and paths; values JSON cannot hold are UNSUPPORTED_VALUE', async () => {

@@ -12,7 +12,7 @@ import { projectIndexFingerprint, verifiedProjectIndexFingerprint } from '../../
 import { rejection, thrown } from '../fixtures/thrown.ts';
 import type { DependencyEdge, IndexedFile, IndexedSymbol } from '../../src/builder/types.ts';
 import { CtxgateError } from '../../src/errors.ts';
-import { baseInput, contentsOf, dependencies, projectFiles, symbols } from '../fixtures/project.ts';
+import { baseInput, contentsOf, dependencies, projectFiles, symbols, FAKE_GITHUB_TOKEN } from '../fixtures/project.ts';
 
 let engine: Engine;
 const files = projectFiles();
@@ -61,7 +61,7 @@ describe('candidates outside the project are excluded, not fatal (spec 001 step 
   });
 
   it('a path outside the project is published masked and once: a token in it never reaches the manifest, and two spellings of one string are one entry', async () => {
-    const pat = ['ghp', '_', 'R7k2Qp9Xw4Lm8Zt1Vb6Nc3Hd5Jf0Gs2Ae7Ky'].join('');
+    const pat = FAKE_GITHUB_TOKEN;
     const r = await build(await indexWith(), { activeFile: `../../etc/${pat}` });
     expect(JSON.stringify(r)).not.toContain(pat);
     expect(r.manifest.selection.excludedCandidates.filter((e) => e.reason === 'outside_sandbox')).toEqual([{ path: '../../etc/[REDACTED:github-pat:1]', reason: 'outside_sandbox' }]);

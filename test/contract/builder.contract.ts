@@ -52,7 +52,8 @@ export function builderContract({ describe, it, expect, runtime }: Harness): voi
 
     it("the engine's indexProject refuses a symbol or edge the builder would refuse, naming it, in either engine", async () => {
       await using engine = await createCtxgate();
-      const refused = (extras: unknown): Promise<unknown> => rejection(engine.indexProject(projectFiles(), extras as never));
+      const files = projectFiles();
+      const refused = (extras: unknown): Promise<unknown> => rejection(engine.indexProject(files, extras as never));
       const cases: [unknown, string][] = [
         [{ symbols: [{ path: 'src/a.ts' }] }, 'extras.symbols[0].name: Invalid input: expected string, received undefined'],
         [{ symbols: [{ name: 'a', path: 'src/a.ts', startLine: 0, endLine: 1 }] }, 'extras.symbols[0].startLine: Too small: expected number to be >0'],
@@ -65,7 +66,7 @@ export function builderContract({ describe, it, expect, runtime }: Harness): voi
         expect((error as Error).message).toBe(message);
       }
       // What the builder accepts is still indexed as given.
-      const index = await engine.indexProject(projectFiles(), { symbols, dependencies });
+      const index = await engine.indexProject(files, { symbols, dependencies });
       expect(index.symbols).toEqual(symbols);
     });
 
@@ -109,10 +110,7 @@ export function builderContract({ describe, it, expect, runtime }: Harness): voi
         projectIndex,
         tokenBudget: { provider: 't', model: 't', maxInputTokens: 50, maxOutputTokens: 10, responseTokenReserve: 0, softLimitThresholdPct: 80 },
       } as BuildContextInput;
-      const error = await buildContext(input, { contents: contentsOf(files), engine }).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      const error = await rejection(buildContext(input, { contents: contentsOf(files), engine }));
       expect(isCtxgateError(error, 'CONTEXT_TOO_LARGE')).toBe(true);
       expect((error as { details: { budgetReport: unknown } }).details.budgetReport).toEqual(golden.refusalBudgetReport);
     });
@@ -120,10 +118,7 @@ export function builderContract({ describe, it, expect, runtime }: Harness): voi
     it('indexProject refuses a text holding a lone surrogate (it would hash as a different text), as buildContext does', async () => {
       await using engine = await createCtxgate();
       for (const index of [(files: Parameters<typeof indexProject>[0]) => indexProject(files, { engine }), (files: Parameters<typeof engine.indexProject>[0]) => engine.indexProject(files)]) {
-        const error = await index([{ path: 'a.ts', text: 'ok' }, { path: 'b.ts', text: 'x\uD800y' }]).then(
-          () => undefined,
-          (e: unknown) => e,
-        );
+        const error = await rejection(index([{ path: 'a.ts', text: 'ok' }, { path: 'b.ts', text: 'x\uD800y' }]));
         expect(isCtxgateError(error, 'UNSUPPORTED_VALUE')).toBe(true);
         expect((error as Error).message).toBe('files[1].text: a lone surrogate (U+D800) at index 1 is not valid Unicode, and would be hashed as U+FFFD; pass the text as valid UTF-16, or the file\'s bytes as a Uint8Array.');
         expect((error as { details: unknown }).details).toEqual({ field: 'files[1].text', index: 1 });
@@ -144,10 +139,7 @@ export function builderContract({ describe, it, expect, runtime }: Harness): voi
         projectIndex,
         tokenBudget: { provider: 't', model: 't', maxInputTokens: 60, maxOutputTokens: 10, responseTokenReserve: 0, softLimitThresholdPct: 80 },
       } as BuildContextInput;
-      const error = await buildContext(input, { contents: contentsOf(files), engine }).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      const error = await rejection(buildContext(input, { contents: contentsOf(files), engine }));
       expect(isCtxgateError(error, 'CONTEXT_TOO_LARGE')).toBe(true);
       const largest = (error as { details: { largestBlocks: { title: string }[] } }).details.largestBlocks;
       expect(largest[0]!.title).toBe('keys/[REDACTED:github-pat:1].txt');

@@ -11,6 +11,7 @@ import { initCore } from '../../src/core/core.ts';
 import { sha256HexSync, sha256ManySync } from '../../src/core/sha256.ts';
 import { toHex, toHexRecords } from '../../src/core/hex.ts';
 import sha256Vectors from '../vectors/sha256.json' with { type: 'json' };
+import { SHA256_ABC as ABC } from '../fixtures/known-answers.ts';
 
 const nodeSha = (b: Uint8Array | string): string => createHash('sha256').update(b).digest('hex');
 
@@ -28,7 +29,6 @@ function bytes(length: number, seed: number): Uint8Array {
 }
 
 const EMPTY = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
-const ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
 const TWO_BLOCKS = '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1';
 const TWO_BLOCKS_TEXT = 'abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq';
 const LONG_896 = 'cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1';

@@ -13,9 +13,9 @@ import { CtxgateError } from '../../src/errors.ts';
 import { createCtxgate } from '../../src/index.ts';
 // Both fail the test when the call returns: a digest produced where none may be.
 import { rejection, thrown } from '../fixtures/thrown.ts';
+import { SHA256_ABC as ABC } from '../fixtures/known-answers.ts';
 
 const nodeSha = (b: Uint8Array | string): string => createHash('sha256').update(b).digest('hex');
-const ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
 
 let module: WebAssembly.Module;
 

@@ -12,15 +12,8 @@ import {
   resolveLimit,
   toolLimitsFor,
 } from '../../src/policy/limits.ts';
-
-function catchError(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a throw');
-}
+import { FAKE_AWS_KEY_ID } from '../fixtures/project.ts';
+import { thrown } from '../fixtures/thrown.ts';
 
 describe('spec 000 §2 per-tool output limits (ARIA example table)', () => {
   const t = ARIA_LIMITS.tools;
@@ -115,7 +108,7 @@ describe('user-declared tool limits', () => {
     [{ maxItems: 5, maxBytes: 2048, truncation: { kind: 'random' } }, 'limits["t"].truncation'],
     [{ maxItems: 5, maxBytes: 2048, truncation: { kind: 'summarizeMiddle', threshold: 10, head: 5, tail: 5 } }, 'limits["t"].truncation'],
   ])('rejects %j with INVALID_PARAMS naming %s', (limits, field) => {
-    const e = catchError(() => defineToolLimits({ t: limits as never }));
+    const e = thrown(() => defineToolLimits({ t: limits as never }));
     expect(isCtxgateError(e, 'INVALID_PARAMS')).toBe(true);
     expect((e as Error).message.startsWith(field)).toBe(true);
   });
@@ -123,27 +116,27 @@ describe('user-declared tool limits', () => {
 
 describe('validation helpers raise INVALID_PARAMS with the limit in the message', () => {
   it('above the max', () => {
-    const e = catchError(() => assertWithinLimit('limit', 120, ARIA_LIMITS.UNIVERSE.searchMaxLimit));
+    const e = thrown(() => assertWithinLimit('limit', 120, ARIA_LIMITS.UNIVERSE.searchMaxLimit));
     expect(isCtxgateError(e, 'INVALID_PARAMS')).toBe(true);
     expect((e as Error).message).toBe('limit: 120 is above the maximum of 50; ask for 50 or fewer');
     expect((e as { details: unknown }).details).toEqual({ field: 'limit', value: 120, min: 1, max: 50 });
   });
   it('below the min, and not an integer', () => {
-    expect((catchError(() => assertWithinLimit('limit', 0, 50)) as Error).message).toBe('limit: 0 is below the minimum of 1; ask for at least 1');
-    expect((catchError(() => assertWithinLimit('limit', 2.5, 50)) as Error).message).toBe('limit: must be an integer between 1 and 50; got 2.5');
-    expect((catchError(() => assertWithinLimit('limit', '7', 50)) as Error).message).toBe('limit: must be an integer between 1 and 50; got the string "7"');
+    expect((thrown(() => assertWithinLimit('limit', 0, 50)) as Error).message).toBe('limit: 0 is below the minimum of 1; ask for at least 1');
+    expect((thrown(() => assertWithinLimit('limit', 2.5, 50)) as Error).message).toBe('limit: must be an integer between 1 and 50; got 2.5');
+    expect((thrown(() => assertWithinLimit('limit', '7', 50)) as Error).message).toBe('limit: must be an integer between 1 and 50; got the string "7"');
     // Any other string is the model's text, maybe a token: only its length is told.
-    const key = ['AKIA', 'R7TQ2WZ5K8M3VX4N'].join('');
-    const thrown = catchError(() => resolveLimit('limit', key, { fallback: 10, max: 50 })) as CtxgateError;
-    expect(thrown.message).toBe('limit: must be an integer between 1 and 50; got a string of 20 characters');
-    expect(JSON.stringify(serializeError(thrown))).not.toContain(key.slice(0, 8));
-    expect((catchError(() => assertWithinLimit('limit', 'ten', 50)) as Error).message).toBe('limit: must be an integer between 1 and 50; got a string of 3 characters');
+    const key = FAKE_AWS_KEY_ID;
+    const error = thrown(() => resolveLimit('limit', key, { fallback: 10, max: 50 })) as CtxgateError;
+    expect(error.message).toBe('limit: must be an integer between 1 and 50; got a string of 20 characters');
+    expect(JSON.stringify(serializeError(error))).not.toContain(key.slice(0, 8));
+    expect((thrown(() => assertWithinLimit('limit', 'ten', 50)) as Error).message).toBe('limit: must be an integer between 1 and 50; got a string of 3 characters');
   });
   it('accepts values in range, and resolveLimit applies the default', () => {
     expect(assertWithinLimit('limit', 50, 50)).toBe(50);
     expect(resolveLimit('limit', undefined, { fallback: 10, max: 50 })).toBe(10);
     expect(resolveLimit('limit', 20, { fallback: 10, max: 50 })).toBe(20);
-    expect(isCtxgateError(catchError(() => resolveLimit('limit', 51, { fallback: 10, max: 50 })), 'INVALID_PARAMS')).toBe(true);
+    expect(isCtxgateError(thrown(() => resolveLimit('limit', 51, { fallback: 10, max: 50 })), 'INVALID_PARAMS')).toBe(true);
   });
 });
 
@@ -174,7 +167,7 @@ describe('arguments of the wrong kind', () => {
     expectCtxgateError(() => assertWithinLimit('limit', 1, Number.NaN), 'INVALID_PARAMS', 'max');
     expectCtxgateError(() => resolveLimit('limit', 5, undefined as never), 'INVALID_PARAMS', 'options');
     expectCtxgateError(() => resolveLimit('limit', undefined, { max: 50 } as never), 'INVALID_PARAMS', 'options.fallback');
-    const swapped = catchError(() => assertWithinLimit('limit', 5, 3, 10));
+    const swapped = thrown(() => assertWithinLimit('limit', 5, 3, 10));
     expect(isCtxgateError(swapped, 'INVALID_PARAMS')).toBe(true);
     expect((swapped as Error).message).toBe('min: the minimum 10 is above the maximum 3 for limit; swap them');
     expect(assertWithinLimit('limit', 3, 3, 3)).toBe(3);
@@ -201,7 +194,7 @@ describe('review fixes', () => {
   it("defineToolLimits accepts summarize: 'route' on summarizeMiddle and refuses other names", () => {
     const L = defineToolLimits({ r: { maxItems: 100, maxBytes: 5 * KB, truncation: { kind: 'summarizeMiddle', threshold: 20, head: 5, tail: 5, summarize: 'route' } } });
     expect(L.r.truncation).toEqual({ kind: 'summarizeMiddle', threshold: 20, head: 5, tail: 5, summarize: 'route' });
-    const e = catchError(() => defineToolLimits({ r: { maxItems: 1, maxBytes: 5 * KB, truncation: { kind: 'summarizeMiddle', threshold: 20, head: 5, tail: 5, summarize: 'x' } as never } }));
+    const e = thrown(() => defineToolLimits({ r: { maxItems: 1, maxBytes: 5 * KB, truncation: { kind: 'summarizeMiddle', threshold: 20, head: 5, tail: 5, summarize: 'x' } as never } }));
     expect((e as Error).message.startsWith('limits["r"].truncation.summarize')).toBe(true);
   });
 });

@@ -16,6 +16,7 @@ import { applyToolPolicy, boundToolResult, withToolPolicy } from '../../src/poli
 import type { McpPolicyOptions } from '../../src/policy/mcp.ts';
 import { resetAllSingletons } from '../../src/policy/singletons.ts';
 import { expectCtxgateError, fixedClock, SPEC_ROUTE_MIDDLE_SUMMARY, SPEC_ROUTE_SYSTEMS } from './helpers.ts';
+import { FAKE_GITHUB_TOKEN } from '../fixtures/project.ts';
 
 // Results are scanned for secrets by default: boundToolResult needs the scanner loaded.
 beforeAll(() => initCore());
@@ -98,7 +99,7 @@ describe('MCP adapter over a real Client/McpServer (InMemoryTransport)', () => {
 
   it('the text of an isError result a handler returns is redacted by the secret scanner (the default once the core is loaded)', async () => {
     await initCore();
-    const token = ['ghp', '_', 'R7k2Qp9Xw4Lm8Zt1Vb6Nc3Hd5Jf0Gs2Ae7Ky'].join('');
+    const token = FAKE_GITHUB_TOKEN;
     const server = new McpServer({ name: 'aria', version: '1.0.0' });
     applyToolPolicy(server, { clock: fixedClock });
     server.registerTool('repo.push', {}, async () => ({ isError: true, content: [{ type: 'text', text: `push rejected for ${token}` }] }));
@@ -111,7 +112,7 @@ describe('MCP adapter over a real Client/McpServer (InMemoryTransport)', () => {
   });
 
   it('a wrapped tool loads the scanner itself to redact an isError text; unwrapped, before init, the text is withheld, never sent', async () => {
-    const token = ['ghp', '_', 'R7k2Qp9Xw4Lm8Zt1Vb6Nc3Hd5Jf0Gs2Ae7Ky'].join('');
+    const token = FAKE_GITHUB_TOKEN;
     const text = `push rejected for ${token}`;
     const handler = async () => ({ isError: true, content: [{ type: 'text' as const, text }] });
     try {
@@ -349,7 +350,7 @@ describe('arguments of the wrong kind', () => {
 
 describe('spec 000 §6: OAuth tokens never in tool output (options.secrets, default redact)', () => {
   const jwt = ['eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9', 'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ', 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yQssw5c'].join('.');
-  const ghp = ['ghp', '_', 'R7k2Qp9Xw4Lm8Zt1Vb6Nc3Hd5Jf0Gs2Ae7Ky'].join('');
+  const ghp = FAKE_GITHUB_TOKEN;
   const visible = (r: CallToolResult) => JSON.parse((r.content[0] as { text: string }).text) as Record<string, unknown>;
 
   it('an applied policy drops access_token and refresh_token fields before the client sees them', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CtxgateError, ConflictError, deserializeError, isCtxgateError, serializeError } from '../../src/errors.ts';
+import { unreadableErrors } from '../fixtures/thrown.ts';
 
 describe('errors', () => {
   it('round-trips a subclass with code, details and cause', () => {
@@ -17,20 +18,7 @@ describe('errors', () => {
   });
 
   it('a cause whose getters throw is described, not thrown: the error still serialises', () => {
-    const name = Object.defineProperty(new Error('x'), 'name', {
-      get() {
-        throw new Error('name getter exploded');
-      },
-    });
-    const proto = new Proxy(
-      {},
-      {
-        getPrototypeOf() {
-          throw new Error('proto exploded');
-        },
-      },
-    );
-    for (const cause of [name, proto]) {
+    for (const cause of unreadableErrors()) {
       expect(isCtxgateError(cause)).toBe(false);
       const e = new CtxgateError('MIGRATION_FAILED', 'migration 0.9.0 -> 1.0.0 threw', { details: { from: '0.9.0' }, cause });
       const out = serializeError(e);

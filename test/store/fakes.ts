@@ -25,6 +25,8 @@ export class FakeDenoKv implements DenoKvLike {
   failCommit: ((n: number) => boolean) | undefined;
   /** Applies the n-th commit, then throws as a remote database does when the answer is lost. */
   loseAnswer: ((n: number) => boolean) | undefined;
+  /** Commits applied whose answer was then lost, so a test can check its fault fired. */
+  lostAnswers = 0;
   /** Makes every get throw while true (a database that stopped answering). */
   failGets = false;
   /** Commits still to refuse the way a KV file locked by another connection does. */
@@ -78,7 +80,10 @@ export class FakeDenoKv implements DenoKvLike {
           if (m.del) this.data.delete(encodeKey(m.key));
           else this.data.set(encodeKey(m.key), { key: m.key, value: m.value, versionstamp });
         }
-        if (this.loseAnswer?.(this.commits)) throw new TypeError('simulated lost answer (connection reset)');
+        if (this.loseAnswer?.(this.commits)) {
+          this.lostAnswers++;
+          throw new TypeError('simulated lost answer (connection reset)');
+        }
         return { ok: true as const, versionstamp };
       },
     };

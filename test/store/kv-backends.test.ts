@@ -3,6 +3,7 @@ import { createDenoKvStore, openDenoKvStore } from '../../src/store/backends/den
 import { createDurableObjectStore } from '../../src/store/backends/durable-object.ts';
 import { sampleContext, storeContract } from './contract.ts';
 import { FakeDenoKv, FakeDurableObjectStorage } from './fakes.ts';
+import { rejection, unreadableErrors } from '../fixtures/thrown.ts';
 
 describe('Deno KV store over a fake KV: backend contract', () => {
   storeContract({ it, expect }, async () => createDenoKvStore(new FakeDenoKv()));
@@ -110,6 +111,7 @@ describe('Deno KV store', () => {
       kv.loseAnswer = (n) => n === start + 4; // 3 chunk commits, then the head switch
       await expect(store.save('a', huge('b'), { expectedVersion: 1 })).resolves.toEqual({ version: 2 });
       kv.loseAnswer = undefined;
+      expect(kv.lostAnswers).toBe(1);
       expect(await store.load('a')).toEqual({ context: huge('b'), version: 2 });
       expect(chunkGens(kv).size).toBe(1);
     });
@@ -119,6 +121,7 @@ describe('Deno KV store', () => {
       kv.loseAnswer = (n) => (n === start + 4 ? (kv.failGets = true) : false);
       await expect(store.save('a', huge('b'), { expectedVersion: 1 })).rejects.toMatchObject({ code: 'STORAGE_FAILURE', details: { operation: 'save' } });
       kv.loseAnswer = undefined;
+      expect(kv.lostAnswers).toBe(1);
       kv.failGets = false;
       // It had landed: never a head pointing at deleted chunks (CORRUPT_RECORD).
       expect(await store.load('a')).toEqual({ context: huge('b'), version: 2 });
@@ -133,6 +136,7 @@ describe('Deno KV store', () => {
       kv.loseAnswer = (n) => n === start + 4;
       await expect(store.importRecord(record)).resolves.toBeUndefined();
       kv.loseAnswer = undefined;
+      expect(kv.lostAnswers).toBe(1);
       expect(await store.load('a')).toEqual({ context: huge('b'), version: 1 });
       expect(chunkGens(kv).size).toBe(1);
     });
@@ -142,6 +146,7 @@ describe('Deno KV store', () => {
       kv.loseAnswer = (n) => n === start + 1;
       await expect(store.delete('a', { expectedVersion: 1 })).resolves.toBe(true);
       kv.loseAnswer = undefined;
+      expect(kv.lostAnswers).toBe(1);
       expect(await store.load('a')).toBeUndefined();
       expect(kv.data.size).toBe(0);
     });
@@ -154,6 +159,7 @@ describe('Deno KV store', () => {
       kv.loseAnswer = (n) => n === start + 1 + Math.ceil(data.length / 60_000 / 8); // after its chunk commits
       const key = await store.putArtifact(data);
       kv.loseAnswer = undefined;
+      expect(kv.lostAnswers).toBe(1);
       expect(await store.getArtifact(key)).toEqual(data);
     });
   });
@@ -233,30 +239,12 @@ describe('Durable Object store', () => {
     const storage = new FakeDurableObjectStorage();
     const store = createDurableObjectStore(storage);
     await store.save('a', sampleContext('v1'), { expectedVersion: 0 });
-    const hostile = [
-      Object.defineProperty(new Error('x'), 'name', {
-        get() {
-          throw new Error('name getter exploded');
-        },
-      }),
-      new Proxy(
-        {},
-        {
-          getPrototypeOf() {
-            throw new Error('proto exploded');
-          },
-        },
-      ),
-    ];
-    for (const thrown of hostile) {
+    for (const thrown of unreadableErrors()) {
       storage.failPut = (key) => {
         if (key === 'ctxgate:ctx:a') throw thrown;
         return false;
       };
-      const error = await store.save('a', sampleContext('v2'), { expectedVersion: 1 }).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      const error = await rejection(store.save('a', sampleContext('v2'), { expectedVersion: 1 }));
       storage.failPut = undefined;
       expect(error).toMatchObject({ code: 'STORAGE_FAILURE', details: { operation: 'save' } });
       expect((error as Error).cause).toBe(thrown);

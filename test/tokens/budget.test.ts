@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TokenCounter } from '../../src/tokens/counter.ts';
 import { CtxgateError, isCtxgateError } from '../../src/errors.ts';
+import { rejection } from '../fixtures/thrown.ts';
 
 /** Deterministic test counter: one token per 4 UTF-16 units, rounded up (the spec's char/4). */
 const quarter: TokenCounter = (text) => ({ tokens: Math.ceil(text.length / 4), exact: false, encoder: 'test/char4' });
@@ -296,16 +297,6 @@ const entry = (phase: number, run_id = 'r'): BudgetLogEntry => ({
   encoder: 'test',
 });
 
-/** What `fn` throws (or its promise rejects with); 'no error' when nothing. */
-async function thrownBy(fn: () => unknown): Promise<unknown> {
-  try {
-    await fn();
-  } catch (e) {
-    return e;
-  }
-  return 'no error';
-}
-
 describe('manifests written with the spec JSON keys', () => {
   it('load unchanged: phase, handoff_fields (spec field names), narrative_cap, max_tokens', () => {
     const spec = JSON.parse('{"phase":2,"handoff_fields":["goal","epic_id","verdicts","open_risks"],"narrative_cap":0,"max_tokens":100}');
@@ -322,16 +313,16 @@ describe('manifests written with the spec JSON keys', () => {
   });
 
   it('an unknown key (a typo), a wrong phase or one part under both names is INVALID_PARAMS naming it', async () => {
-    const typo = await thrownBy(() => resolveManifest(2, { 2: { maxToken: 100 } as never }));
+    const typo = await rejection(() => resolveManifest(2, { 2: { maxToken: 100 } as never }));
     expect(typo).toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'overrides[2].maxToken', key: 'maxToken' } });
     expect((typo as Error).message).toContain('max_tokens');
-    expect(await thrownBy(() => resolveManifest(2, { 2: { max_tokens: 1, maxTokens: 1 } }))).toMatchObject({
+    expect(await rejection(() => resolveManifest(2, { 2: { max_tokens: 1, maxTokens: 1 } }))).toMatchObject({
       code: 'INVALID_PARAMS',
       details: { field: 'overrides[2].max_tokens' },
     });
-    expect(await thrownBy(() => resolveManifest(2, { 2: { phase: 3, max_tokens: 1 } }))).toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'overrides[2].phase' } });
-    expect(await thrownBy(() => resolveManifest(2, { 2: { max_tokens: -1 } }))).toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'overrides[2].max_tokens' } });
-    expect(await thrownBy(() => resolveManifest(2, { 2: { handoff_fields: ['goalz'] } }))).toMatchObject({
+    expect(await rejection(() => resolveManifest(2, { 2: { phase: 3, max_tokens: 1 } }))).toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'overrides[2].phase' } });
+    expect(await rejection(() => resolveManifest(2, { 2: { max_tokens: -1 } }))).toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'overrides[2].max_tokens' } });
+    expect(await rejection(() => resolveManifest(2, { 2: { handoff_fields: ['goalz'] } }))).toMatchObject({
       code: 'INVALID_PARAMS',
       details: { field: 'overrides[2].handoff_fields' },
     });
@@ -342,7 +333,7 @@ describe('buildHandoffContext', () => {
   const base = { phase: 2, narrativeCap: 0, maxTokens: 0 };
 
   it('refuses handoffFields that are no handoff field, naming the valid ones; takes the spec names', async () => {
-    const e = await thrownBy(() => buildHandoffContext([{ phase: 1, goal: 'Ship it' }], { ...base, handoffFields: ['goalz' as never] }, { counter: quarter }));
+    const e = await rejection(() => buildHandoffContext([{ phase: 1, goal: 'Ship it' }], { ...base, handoffFields: ['goalz' as never] }, { counter: quarter }));
     expect(e).toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'manifest.handoffFields', known: [...HANDOFF_FIELDS] } });
     expect((e as Error).message).toContain('goal, epicId, verdicts, artifactsProduced, decisionsMade, openRisks, narrative');
     expect(buildHandoffContext([{ phase: 1, goal: 'Ship it', epicId: 'E-1' }], { ...base, handoffFields: ['epic_id' as never] }, { counter: quarter })).toBe(
@@ -380,7 +371,7 @@ describe('budget log write failures', () => {
         throw thrown;
       });
       log.record(entry(1));
-      const e = await thrownBy(() => log.flush());
+      const e = await rejection(() => log.flush());
       expect(e).toBeInstanceOf(CtxgateError);
       expect(e).toMatchObject({ code: 'STORAGE_FAILURE', details: { operation: 'write', unwritten: 1, dropped: 0 } });
       expect((e as Error).cause).toBe(thrown);
@@ -394,7 +385,7 @@ describe('budget log write failures', () => {
         throw thrown;
       });
       log.record(entry(1));
-      const message = ((await thrownBy(() => log.flush())) as Error).message;
+      const message = ((await rejection(() => log.flush())) as Error).message;
       said.push(/the writer threw ([^;]*);/.exec(message)![1]!);
       expect(message).not.toContain('disk full');
     }
@@ -425,7 +416,7 @@ describe('budget log write failures', () => {
     const quota = new CtxgateError('QUOTA_EXCEEDED', 'write failed: quota', { details: { operation: 'write' } });
     const log = jsonlBudgetLog(() => Promise.reject(quota));
     log.record(entry(1));
-    const error = await thrownBy(() => log.flush());
+    const error = await rejection(() => log.flush());
     expect(error).toMatchObject({ code: 'QUOTA_EXCEEDED', message: 'write failed: quota', details: { operation: 'write', unwritten: 1 } });
     expect((error as Error).cause).toBe(quota);
   });
@@ -467,7 +458,7 @@ describe('budget log write failures', () => {
     });
     for (let i = 0; i < MAX_UNWRITTEN_LINES + 5; i++) log.record(entry(i));
     release();
-    const e = await thrownBy(() => log.flush());
+    const e = await rejection(() => log.flush());
     expect(e).toMatchObject({ code: 'STORAGE_FAILURE', details: { operation: 'write', unwritten: 0, dropped: 5 } });
     expect((e as Error).message).toBe(
       `the budget log dropped its 5 oldest line(s): more than ${MAX_UNWRITTEN_LINES} waited behind a write that had not finished (a writer slower than records arrive); make the writer faster (append without waiting on each line, or batch), or give it a timeout so a write that hangs fails`,
@@ -508,18 +499,18 @@ describe('file line writers', () => {
 
   it('nodeFileLineWriter: bad paths are INVALID_PARAMS; a file in the folder path or a folder as the file is STORAGE_FAILURE', async () => {
     for (const bad of [5, undefined, '', 'a\0b']) {
-      expect(await thrownBy(() => nodeFileLineWriter(bad as never))).toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'path' } });
+      expect(await rejection(() => nodeFileLineWriter(bad as never))).toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'path' } });
     }
     const dir = mkdtempSync(join(tmpdir(), 'ctxgate-budget-log-'));
     try {
       const file = join(dir, 'file');
       writeFileSync(file, 'x');
-      const e = await thrownBy(() => nodeFileLineWriter(join(file, 'rpi', 'log.jsonl')));
+      const e = await rejection(() => nodeFileLineWriter(join(file, 'rpi', 'log.jsonl')));
       expect(e).toMatchObject({ code: 'STORAGE_FAILURE', details: { operation: 'open', code: 'ENOTDIR' } });
       expect((e as Error).cause).toMatchObject({ code: 'ENOTDIR' });
       const log = jsonlBudgetLog(await nodeFileLineWriter(dir)); // a folder where the file should be
       log.record(entry(1));
-      expect(await thrownBy(() => log.flush())).toMatchObject({ code: 'STORAGE_FAILURE', details: { operation: 'write', code: 'EISDIR' } });
+      expect(await rejection(() => log.flush())).toMatchObject({ code: 'STORAGE_FAILURE', details: { operation: 'write', code: 'EISDIR' } });
       const path = join(dir, '.agents', 'rpi', 'context-budget-log.jsonl');
       const good = jsonlBudgetLog(await nodeFileLineWriter(path));
       good.record(entry(1));
@@ -532,8 +523,8 @@ describe('file line writers', () => {
   });
 
   it('denoFileLineWriter: INVALID_PARAMS for bad paths, STORAGE_FAILURE outside Deno and for failed writes', async () => {
-    expect(await thrownBy(() => denoFileLineWriter(5 as never))).toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'path' } });
-    expect(await thrownBy(() => denoFileLineWriter('log.jsonl'))).toMatchObject({ code: 'STORAGE_FAILURE', details: { reason: 'unavailable' } });
+    expect(await rejection(() => denoFileLineWriter(5 as never))).toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'path' } });
+    expect(await rejection(() => denoFileLineWriter('log.jsonl'))).toMatchObject({ code: 'STORAGE_FAILURE', details: { reason: 'unavailable' } });
     const appended: string[] = [];
     const denied = Object.assign(new Error('Requires write access'), { name: 'PermissionDenied' });
     vi.stubGlobal('Deno', {
@@ -545,10 +536,10 @@ describe('file line writers', () => {
         appended.push(data);
       },
     });
-    expect(await thrownBy(() => denoFileLineWriter('locked/log.jsonl'))).toMatchObject({ code: 'STORAGE_FAILURE', details: { operation: 'open', code: 'PermissionDenied' } });
+    expect(await rejection(() => denoFileLineWriter('locked/log.jsonl'))).toMatchObject({ code: 'STORAGE_FAILURE', details: { operation: 'open', code: 'PermissionDenied' } });
     const failing = jsonlBudgetLog(denoFileLineWriter('ro/log.jsonl'));
     failing.record(entry(1));
-    expect(await thrownBy(() => failing.flush())).toMatchObject({ code: 'STORAGE_FAILURE', details: { operation: 'write', code: 'PermissionDenied' } });
+    expect(await rejection(() => failing.flush())).toMatchObject({ code: 'STORAGE_FAILURE', details: { operation: 'write', code: 'PermissionDenied' } });
     const log = jsonlBudgetLog(denoFileLineWriter('rpi/log.jsonl'));
     log.record(entry(1));
     await log.flush();
