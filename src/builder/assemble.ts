@@ -243,7 +243,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
       if (c.target) {
         throw new SecretRiskError(
           `Target ${c.path} contains ${list.length} likely secret(s) (${where(list)}) that policy does not allow to redact; move the secrets out of the project or add a deny rule.`,
-          { details: { path: c.path, findings: list.map(({ ruleId, line, column, confidence }) => ({ ruleId, line, column, confidence })) } },
+          { details: { path: c.path, source: 'file', findings: list.map(({ ruleId, line, column, confidence }) => ({ ruleId, line, column, confidence })) } },
         );
       }
       exclude(c.path, 'secret_risk', `${list.length} finding(s): ${where(list)}`, info);
@@ -259,8 +259,10 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
   const rankOf = new Map(ranked.map((r, i) => [r.path, i]));
 
   // Redacts text with the policy, proves the result clean, and records every action. `path`: the
-  // file the text is from, when it is a file's own text (its extension says whether it is code).
-  const safe = (text: string, target: string, path?: string): string => {
+  // file the text is from, when it is a file's own text (its extension says whether it is code);
+  // `file`: whether the text is a file's (its content, or the index's summary of it) rather than
+  // the request's own (the task, a constraint): a refusal says which, for the person to act on.
+  const safe = (text: string, target: string, path?: string, file = path !== undefined): string => {
     // Checked here, where every text but a clean whole file passes (those were checked when read):
     // a lone surrogate would be hashed as U+FFFD, so distinct texts would share ids and fingerprints.
     refuseLoneSurrogate(text, `Cannot use ${target}`, { target });
@@ -269,7 +271,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     const medium = findings.filter((f) => f.confidence === 'medium');
     if (medium.length && secretPolicy.mediumConfidence === 'refuse') {
       throw new SecretRiskError(`${target} contains ${medium.length} possible secret(s) (${medium.map((f) => `${f.ruleId} at ${f.line}:${f.column}`).join(', ')}); remove them or allow redaction.`, {
-        details: { target, findings: medium.map(({ ruleId, line, column, confidence }) => ({ ruleId, line, column, confidence })) },
+        details: { target, source: file ? 'file' : 'request', findings: medium.map(({ ruleId, line, column, confidence }) => ({ ruleId, line, column, confidence })) },
       });
     }
     const out = gates.redactSecrets(text, path);
@@ -319,7 +321,7 @@ export function assembleContext(input: BuildContextInput, contents: FileContents
     for (const [level, raw] of availableSlices(r, p.text, p.lineCount, p.current)) {
       // The whole file was scanned in step 1; a clean file's full text needs no second pass.
       // A summary is the caller's prose about the file, not its code: judged as any text.
-      const content = level === 'FULL_FILE' && p.clean ? raw : safe(raw, r.path, level === 'SUMMARY_ONLY' ? undefined : r.path);
+      const content = level === 'FULL_FILE' && p.clean ? raw : safe(raw, r.path, level === 'SUMMARY_ONLY' ? undefined : r.path, true);
       const variant: Variant = { content, tokens: tokensOf(r.path, content, content === p.text && p.utf8 !== null ? p.utf8 : undefined) };
       if (content === p.text && p.textHash !== null) variant.contentHash = p.textHash;
       variants.set(level, variant);

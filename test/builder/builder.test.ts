@@ -127,6 +127,11 @@ describe('INV-CONTEXT-4 secrets never sent', () => {
     expect(r.redactionReport.redactions.filter((d) => d.type === 'pattern_redacted' && d.target !== 'src/db/client.ts')).toEqual([
       { type: 'pattern_redacted', target: 'config/mail.yaml', reason: 'secret', details: 'generic-secret (medium) at 3:16 → [REDACTED:generic-secret:1]' },
     ]);
+    // Refused instead under mediumConfidence 'refuse': the refusal says the text was a file's.
+    const refused = await rejection(
+      buildContext(input({ projectIndex: moreIndex, planStep: { id: 's', targetFiles: ['config/mail.yaml'] }, secrets: { highConfidence: 'redact', mediumConfidence: 'refuse' } }), { contents: contentsOf(more), engine }),
+    );
+    expect(refused.details).toEqual({ path: 'config/mail.yaml', source: 'file', findings: [{ ruleId: 'generic-secret', line: 3, column: 16, confidence: 'medium' }] });
   });
 
   it('.env is excluded by the never-send path rule (bad example of the spec)', async () => {

@@ -55,6 +55,7 @@ describe('item 1: constraints are scanned raw, before JSON escaping (INV-CONTEXT
           expect(error.code).toBe('SECRET_RISK');
           expect(secrets.mediumConfidence).toBe('refuse');
           expect(error.details.target).toBe('constraints.user[0]');
+          expect(error.details.source).toBe('request');
         }
         expect(out).not.toContain(VALUE);
       });

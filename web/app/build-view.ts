@@ -1,7 +1,7 @@
 // Draws a buildContext result (or refusal) for people: ordered blocks, the budget bar, what was
 // left out and why, the redaction report, the fingerprints. Everything is text nodes: block
 // content is shown as data, and redacted spans appear only as their placeholders.
-import type { BudgetReport, BuildContextResult, ContextBlock, ExplainEntry } from '../../src/index.ts';
+import type { BudgetReport, BuildContextResult, ContextBlock, ExplainEntry, SecretFinding } from '../../src/index.ts';
 import { PLACEHOLDER, copyText, fmt, fmtBytes, h, pathCode, withPlaceholders } from './dom.ts';
 
 /** How the block token counts were made, for the label. */
@@ -280,12 +280,8 @@ export function fieldControl(field: unknown): { id: string; label: string } | un
   return FIELD_CONTROLS.find(([f]) => field === f || field.startsWith(`${f}.`) || field.startsWith(`${f}[`))?.[1];
 }
 
-interface SecretFindingRef {
-  ruleId: string;
-  line: number;
-  column: number;
-  confidence: 'high' | 'medium';
-}
+/** A finding as a SecretRisk refusal's details list it (never its value). */
+type SecretFindingRef = Pick<SecretFinding, 'ruleId' | 'line' | 'column' | 'confidence'>;
 
 /**
  * The advice for a SECRET_RISK refusal, from what it says: a target on the never-send list
@@ -308,8 +304,8 @@ function secretRiskHelp(d: Record<string, unknown>): { title: string; narrow: st
   // The first five findings by rule and place, for either kind of text below.
   const list = findings.slice(0, 5).map((f) => `${f.ruleId} at line ${f.line}, column ${f.column}`).join('; ');
   const more = findings.length > 5 ? ` and ${findings.length - 5} more` : '';
-  // The builder names the request's own texts as these (assemble.ts's safe()); anything else is a file.
-  const requestText = typeof d.target === 'string' && /^(task|project|system rules|last error|constraints\b)/.test(d.target);
+  // The builder says whether the text was the request's own or a file's.
+  const requestText = d.source === 'request';
   if (findings.length && requestText) {
     // Not a file's: text the request gave (the task from the intent, a constraint, a target's name).
     return {
