@@ -198,7 +198,8 @@ async function load(input: ProjectInput): Promise<boolean> {
   // stay until the new project has loaded, so a load that fails loses none of them.
   replace(resultBody);
   resultBox.hidden = true;
-  const mine = ++actions;
+  // A build's store write still running must not write its outcome into this load's status.
+  actions++;
   buildStatus.textContent = 'Loading the project… Build is available once it is indexed.';
   progressBox.hidden = false;
   progressBar.value = 0;
@@ -217,11 +218,11 @@ async function load(input: ProjectInput): Promise<boolean> {
     forgetProject();
     state.project = loaded;
     showProject(loaded);
-    if (mine === actions) buildStatus.textContent = canBuild(state.project) ? '' : 'Nothing in this project can be sent, so there is nothing to build.';
+    buildStatus.textContent = canBuild(state.project) ? '' : 'Nothing in this project can be sent, so there is nothing to build.';
     return true;
   } catch (error) {
     progressText.textContent = `Loading failed: ${describeError(error)}`;
-    if (mine === actions) buildStatus.textContent = state.project ? `The previous project, ${state.project.name}, is still loaded.` : 'Load a project first.';
+    buildStatus.textContent = state.project ? `The previous project, ${state.project.name}, is still loaded.` : 'Load a project first.';
     return false;
   } finally {
     setActivity(null);

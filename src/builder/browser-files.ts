@@ -31,6 +31,19 @@ export interface BrowserReadOptions {
 }
 
 /**
+ * Each File's project-relative path: its `webkitRelativePath` (else its name), less the picked
+ * folder's own name when every path starts with the same one; `root` is that name ('' if none).
+ * Internal (the playground keys its own reads by the same paths).
+ */
+export function projectRelativePaths(files: readonly File[]): { paths: string[]; root: string } {
+  const rel = files.map((f) => (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name);
+  const roots = new Set(rel.map((p) => (p.includes('/') ? p.slice(0, p.indexOf('/')) : '')));
+  const root = roots.size === 1 && !roots.has('') ? [...roots][0]! : '';
+  const strip = root ? root.length + 1 : 0;
+  return { paths: rel.map((p) => p.slice(strip)), root };
+}
+
+/**
  * Reads `File`s (their `webkitRelativePath` when a folder was picked, else the name). As the
  * Node/Deno walker does: files the tree's .gitignore files exclude, and anything in a `.git`
  * directory, are left out; files the deny rules never send are listed with their size only, their
@@ -38,11 +51,7 @@ export interface BrowserReadOptions {
  */
 export async function filesFromFileList(files: Iterable<File> | ArrayLike<File>, options: BrowserReadOptions = {}): Promise<ProjectFile[]> {
   const list = Array.from(files as ArrayLike<File>);
-  // A picked folder's paths start with the folder's own name; drop it so paths are project-relative.
-  const rel = list.map((f) => (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name);
-  const roots = new Set(rel.map((p) => (p.includes('/') ? p.slice(0, p.indexOf('/')) : '')));
-  const strip = roots.size === 1 && !roots.has('') ? [...roots][0]!.length + 1 : 0;
-  const paths = rel.map((p) => p.slice(strip));
+  const { paths } = projectRelativePaths(list);
   const keep = list.map((_, i) => !inGitDir(paths[i]!));
   if (options.gitignore !== false) {
     const ignores = list.flatMap((f, i) => (keep[i] && (paths[i] === '.gitignore' || paths[i]!.endsWith('/.gitignore')) ? [{ f, path: paths[i]! }] : []));

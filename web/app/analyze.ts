@@ -20,6 +20,8 @@ export interface FileFacts {
 const CODE = /\.(?:[cm]?[jt]sx?)$/;
 /** Files above this are not parsed (they are usually generated data). */
 export const MAX_PARSE_BYTES = 2 * 1024 * 1024;
+/** The builder's default per-file limit: larger files are never sent, so not worth scanning. */
+export const SCAN_MAX_BYTES = 1024 * 1024;
 
 /** The file's role, from its path. */
 export function roleOf(path: string): FileFacts['role'] {

@@ -16,7 +16,8 @@ import {
   type ProjectIndex,
   type ProjectSource,
 } from '../../src/index.ts';
-import { roleOf, type FileFacts } from './analyze.ts';
+import { projectRelativePaths } from '../../src/builder/browser-files.ts';
+import { SCAN_MAX_BYTES, roleOf, type FileFacts } from './analyze.ts';
 import { nextFrame } from './dom.ts';
 import type { AnalyzerClient } from './workers.ts';
 
@@ -63,8 +64,6 @@ export interface LoadProgress {
 const INDEX_BATCH_BYTES = 1024 * 1024;
 /** Files per analysis and scan round trip: amortises messaging, still reports progress. */
 const BATCH = 64;
-/** The builder's default per-file limit: larger files are never sent, so not worth scanning. */
-const SCAN_MAX_BYTES = 1024 * 1024;
 
 /** The path the index gives a file: normalised (NFC, no `./`), or as given when the jail refuses it. */
 function indexPath(path: string): string {
@@ -104,11 +103,8 @@ export function fromFileList(list: FileList | readonly File[], fallbackName?: st
   const files = all.filter((f) => !inSkippedDir(f.webkitRelativePath || f.name));
   const skipped = all.length - files.length;
   // The project-relative paths the SDK derives: a picked folder's own name is dropped.
-  const rel = files.map((f) => f.webkitRelativePath || f.name);
-  const roots = new Set(rel.map((p) => (p.includes('/') ? p.slice(0, p.indexOf('/')) : '')));
-  const root = roots.size === 1 && !roots.has('') ? [...roots][0]! : '';
-  const strip = root ? root.length + 1 : 0;
-  const byPath = new Map(files.map((f, i) => [indexPath(rel[i]!.slice(strip)), f]));
+  const { paths, root } = projectRelativePaths(files);
+  const byPath = new Map(files.map((f, i) => [indexPath(paths[i]!), f]));
   return {
     name: root || fallbackName || `${files.length} file(s)`,
     source: files,

@@ -2,21 +2,11 @@
 // listed by rule and position and shown in place as their placeholders, never as values. The
 // optional file name is the scan's `path`: it decides whether a line is read as configuration (a
 // value after a name is a secret) or as source code (a name followed by a type is code).
-import { checkContent, type RedactResult, type TextEncodingName } from '../../src/index.ts';
+import { checkContent, type Redaction, type RedactResult, type TextEncodingName } from '../../src/index.ts';
 import { $, debounce, fmt, h, replace } from './dom.ts';
 import { fakeChars } from './planted.mjs';
 import { scroller } from './build-view.ts';
 import { describeError, type EngineKeeper } from './workers.ts';
-
-interface Redaction {
-  ruleId: string;
-  confidence: 'high' | 'medium';
-  start: number;
-  end: number;
-  line: number;
-  column: number;
-  placeholder: string;
-}
 
 /** Above this, the preview shows only the lines around each finding (a 4 MB <pre> is slow to lay out). */
 const FULL_PREVIEW_CHARS = 100_000;
@@ -116,7 +106,7 @@ export function setupScanner(engines: EngineKeeper): { scanNow(): Promise<void> 
     }
     if (mine !== seq) return; // a newer edit superseded this scan
     const ms = performance.now() - t0;
-    const found = [...result.redactions].sort((x, y) => x.start - y.start) as Redaction[];
+    const found = result.redactions; // in input order
     status.textContent = `${found.length} finding(s) in ${fmt(text.length)} characters (${ms.toFixed(0)} ms, in the worker).`;
     replace(
       list,
