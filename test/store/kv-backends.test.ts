@@ -97,31 +97,40 @@ describe('Deno KV store', () => {
   });
 
   describe('a commit that lands but loses its answer (a timeout, a reset connection)', () => {
-    /** A store holding 'a' at version 1 (huge: three chunk commits a save), and the commit count then. */
+    /** A store holding 'a' at version 1 (huge: three chunk commits a save, then the head switch). */
     const savedA = async () => {
       const kv = new FakeDenoKv();
       const store = createDenoKvStore(kv);
       await store.save('a', huge('a'), { expectedVersion: 0 });
-      return { kv, store, start: kv.commits };
+      return { kv, store };
     };
     const chunkGens = (kv: FakeDenoKv) => new Set([...kv.data.values()].filter((e) => e.key[1] === 'ctxchunk').map((e) => e.key[3]));
+    /**
+     * Runs `call` with the `nth` commit from now applied and its answer then lost (`onLost` runs
+     * just before), and checks that it was: a test whose count went wrong fails, not passes idle.
+     */
+    const losingAnswer = async <T>(kv: FakeDenoKv, nth: number, call: () => Promise<T>, onLost?: () => void): Promise<T> => {
+      const at = kv.commits + nth;
+      kv.loseAnswer = (n) => n === at && (onLost?.(), true);
+      try {
+        return await call();
+      } finally {
+        kv.loseAnswer = undefined;
+        expect(kv.lostAnswers).toBe(1);
+      }
+    };
 
     it('save: the head names the new generation, so the save succeeded and the old chunks go', async () => {
-      const { kv, store, start } = await savedA();
-      kv.loseAnswer = (n) => n === start + 4; // 3 chunk commits, then the head switch
-      await expect(store.save('a', huge('b'), { expectedVersion: 1 })).resolves.toEqual({ version: 2 });
-      kv.loseAnswer = undefined;
-      expect(kv.lostAnswers).toBe(1);
+      const { kv, store } = await savedA();
+      await expect(losingAnswer(kv, 4, () => store.save('a', huge('b'), { expectedVersion: 1 }))).resolves.toEqual({ version: 2 });
       expect(await store.load('a')).toEqual({ context: huge('b'), version: 2 });
       expect(chunkGens(kv).size).toBe(1);
     });
 
     it('save: when the head cannot be read either, the error stands and the chunks stay, so the record loads whole', async () => {
-      const { kv, store, start } = await savedA();
-      kv.loseAnswer = (n) => (n === start + 4 ? (kv.failGets = true) : false);
-      await expect(store.save('a', huge('b'), { expectedVersion: 1 })).rejects.toMatchObject({ code: 'STORAGE_FAILURE', details: { operation: 'save' } });
-      kv.loseAnswer = undefined;
-      expect(kv.lostAnswers).toBe(1);
+      const { kv, store } = await savedA();
+      const saving = losingAnswer(kv, 4, () => store.save('a', huge('b'), { expectedVersion: 1 }), () => (kv.failGets = true));
+      await expect(saving).rejects.toMatchObject({ code: 'STORAGE_FAILURE', details: { operation: 'save' } });
       kv.failGets = false;
       // It had landed: never a head pointing at deleted chunks (CORRUPT_RECORD).
       expect(await store.load('a')).toEqual({ context: huge('b'), version: 2 });
@@ -132,21 +141,14 @@ describe('Deno KV store', () => {
       const source = createDenoKvStore(new FakeDenoKv());
       await source.save('a', huge('b'), { expectedVersion: 0 });
       const record = (await source.exportRecord('a'))!;
-      const start = kv.commits;
-      kv.loseAnswer = (n) => n === start + 4;
-      await expect(store.importRecord(record)).resolves.toBeUndefined();
-      kv.loseAnswer = undefined;
-      expect(kv.lostAnswers).toBe(1);
+      await expect(losingAnswer(kv, 4, () => store.importRecord(record))).resolves.toBeUndefined();
       expect(await store.load('a')).toEqual({ context: huge('b'), version: 1 });
       expect(chunkGens(kv).size).toBe(1);
     });
 
     it('delete: the head is gone, so the delete succeeded and its chunks go too', async () => {
-      const { kv, store, start } = await savedA();
-      kv.loseAnswer = (n) => n === start + 1;
-      await expect(store.delete('a', { expectedVersion: 1 })).resolves.toBe(true);
-      kv.loseAnswer = undefined;
-      expect(kv.lostAnswers).toBe(1);
+      const { kv, store } = await savedA();
+      await expect(losingAnswer(kv, 1, () => store.delete('a', { expectedVersion: 1 }))).resolves.toBe(true);
       expect(await store.load('a')).toBeUndefined();
       expect(kv.data.size).toBe(0);
     });
@@ -155,11 +157,8 @@ describe('Deno KV store', () => {
       const kv = new FakeDenoKv();
       const store = createDenoKvStore(kv);
       const data = new TextEncoder().encode('artifact '.repeat(20_000));
-      const start = kv.commits;
-      kv.loseAnswer = (n) => n === start + 1 + Math.ceil(data.length / 60_000 / 8); // after its chunk commits
-      const key = await store.putArtifact(data);
-      kv.loseAnswer = undefined;
-      expect(kv.lostAnswers).toBe(1);
+      // After its chunk commits.
+      const key = await losingAnswer(kv, 1 + Math.ceil(data.length / 60_000 / 8), () => store.putArtifact(data));
       expect(await store.getArtifact(key)).toEqual(data);
     });
   });
